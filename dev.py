@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Set up the virtual environment and run: `python3 dev.py serve` or `python3 dev.py test`.
+
+Needs only Python 3.11+. The first run makes `.venv/` and installs the project into it; later
+runs reinstall only when pyproject.toml has changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".installed"
+
+
+def ensure_venv(extras: str) -> None:
+    """Create .venv and install the project with `extras`, unless that is already done."""
+    if sys.version_info < (3, 11):  # noqa: UP036 - this script may be started by an older Python
+        sys.exit(f"Samba Scorekeeper needs Python 3.11 or newer, not {sys.version.split()[0]}.")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == wanted and PYTHON.exists():
+        return
+    if not PYTHON.exists():
+        print("Creating the virtual environment in .venv ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print(f"Installing Samba Scorekeeper{extras} into .venv ...", flush=True)
+    subprocess.run(
+        [
+            str(PYTHON),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-e",
+            f"{ROOT}{extras}",
+        ],
+        check=True,
+    )
+    STAMP.write_text(wanted)
+
+
+def run(*args: str) -> int:
+    print("$", " ".join(args), flush=True)
+    return subprocess.run([str(BIN / args[0]), *args[1:]], cwd=ROOT).returncode
+
+
+def serve(argv: list[str]) -> int:
+    ensure_venv("")
+    return run("scorekeeper", "serve", *(argv or ["--host", "0.0.0.0"]))
+
+
+def test(argv: list[str]) -> int:
+    ensure_venv("[test]")
+    for step in (
+        ("ruff", "check", "."),
+        ("ruff", "format", "--check", "."),
+        ("mypy",),
+    ):
+        if run(*step) != 0:
+            return 1
+    return run("pytest", *argv)
+
+
+def main() -> int:
+    commands = {"serve": serve, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        print(__doc__.strip())
+        return 2
+    return commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The rules engine: the five Samba systems, scoring, checks and game replay.
+
+Standard library only: it knows nothing of the web or the database.
+"""
+
+from .checks import Violation, check_hand, check_table
+from .gamefile import GameFileError, check_game_data, game_data, read_game, result_data
+from .hands import EndedBy, Entry, Game, Hand, Side
+from .replay import GameResult, HandResult, SideScore, game_end, replay
+from .scoring import Line, score_entry
+from .systems import (
+    CARD_POINTS,
+    OPTIONS,
+    SYSTEMS,
+    Card,
+    HouseRules,
+    Penalty,
+    RuleSystem,
+    SetKind,
+    UnknownOption,
+    UnknownSystem,
+    card_points,
+    get_system,
+    with_house_rules,
+)
+from .words import Rule, Text
+
+__all__ = [
+    "CARD_POINTS",
+    "OPTIONS",
+    "SYSTEMS",
+    "Card",
+    "EndedBy",
+    "Entry",
+    "Game",
+    "GameFileError",
+    "GameResult",
+    "Hand",
+    "HandResult",
+    "HouseRules",
+    "Line",
+    "Penalty",
+    "Rule",
+    "RuleSystem",
+    "SetKind",
+    "Side",
+    "SideScore",
+    "Text",
+    "UnknownOption",
+    "UnknownSystem",
+    "Violation",
+    "card_points",
+    "check_game_data",
+    "check_hand",
+    "check_table",
+    "game_data",
+    "game_end",
+    "get_system",
+    "read_game",
+    "replay",
+    "result_data",
+    "score_entry",
+    "with_house_rules",
+]

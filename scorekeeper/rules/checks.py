@@ -1,0 +1,309 @@
+"""The rule checks: everything wrong with a hand, reported at once, each as a value.
+
+The codes are those of RULES.md, *What the checks catch*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .hands import NUMBER_FIELDS, POINTS_FIELDS, BadNumber, EndedBy, Entry, Game, Hand, Side
+from .scoring import red_threes_in_deck
+from .systems import Penalty, RuleSystem, SetKind
+from .words import N_, Rule, Text
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A broken rule: its code, the side it concerns (None for the whole hand or game), the
+    field of that side's entry it is about (None if none), a message and the rule it cites."""
+
+    code: str
+    side: int | None
+    message: Text
+    rule: Rule
+    field: str | None = None
+
+
+def check_table(game: Game) -> list[Violation]:
+    """Whether the sides and players form a table the system allows."""
+    system = game.system
+    players = {side.players for side in game.sides}
+    table = (len(game.sides), players.pop() if len(players) == 1 else 0)
+    if table in system.tables:
+        return []
+    allowed = ", ".join(f"{s}×{p}" for s, p in system.tables)
+    layout = " + ".join(str(side.players) for side in game.sides)
+    return [
+        Violation(
+            "wrong-player-count",
+            None,
+            Text(
+                N_("%(system)s is played by %(allowed)s (sides × players); this table is %(got)s"),
+                {"system": Text(system.name), "allowed": allowed, "got": layout},
+            ),
+            system.cite("table"),
+        )
+    ]
+
+
+def check_hand(game: Game, hand: Hand, minimums: Sequence[int], game_over: bool) -> list[Violation]:
+    """Every problem with one hand: per side, then across sides."""
+    found: list[Violation] = []
+    for index, (side, entry) in enumerate(zip(game.sides, hand.entries, strict=True)):
+        found += _check_entry(game.system, index, side, entry, minimums[index], game.players)
+    found += _check_across(game, hand)
+    if game_over:
+        found.append(
+            Violation(
+                "hand-after-game-over",
+                None,
+                Text(N_("The game was already over before this hand")),
+                game.system.cite("end-of-game"),
+            )
+        )
+    return found
+
+
+def _check_entry(
+    system: RuleSystem, index: int, side: Side, entry: Entry, minimum: int, players: int
+) -> list[Violation]:
+    found: list[Violation] = []
+
+    def report(
+        code: str, topic: str, at: str | None, template: str, **values: str | int | Text
+    ) -> None:
+        text = Text(template, {"side": side.name, **values})
+        found.append(Violation(code, index, text, system.cite(topic), at))
+
+    for bad in _bad_numbers(entry):
+        report(
+            "invalid-number",
+            "scoring",
+            bad.field,
+            N_("%(side)s: %(field)s must be a whole number, zero or more, not %(given)s"),
+            field=bad.field,
+            given=bad.given,
+        )
+    for name in POINTS_FIELDS:
+        value = getattr(entry, name)
+        if value is not None and value % 5:
+            report(
+                "not-multiple-of-5",
+                "scoring",
+                name,
+                N_("%(side)s: %(value)s points cannot be, every card is worth a multiple of 5"),
+                value=value,
+            )
+    for kind, count in entry.sets.items():
+        if count > 0 and not system.has(kind):
+            report(
+                "set-not-in-variant",
+                "sets",
+                f"sets.{kind}",
+                N_("%(side)s: %(system)s has no %(kind)s"),
+                system=Text(system.name),
+                kind=Text(kind.label),
+            )
+    for penalty, count in entry.penalties.items():
+        if count > 0 and penalty not in system.penalties:
+            report(
+                "penalty-not-in-variant",
+                "penalties",
+                f"penalties.{penalty}",
+                N_("%(side)s: %(system)s has no penalty for this: %(what)s"),
+                system=Text(system.name),
+                what=Text(penalty.label),
+            )
+    least = sum(kind.least_card_points * n for kind, n in entry.sets.items() if n > 0)
+    if entry.melded_points < least:
+        report(
+            "sets-need-more-points",
+            "sets",
+            "melded_points",
+            N_(
+                "%(side)s: the sets recorded hold at least %(least)s card points, "
+                "but melded points are %(melded)s"
+            ),
+            least=least,
+            melded=entry.melded_points,
+        )
+    exempt = system.concealed_exempt and entry.went_out and entry.concealed
+    if entry.opening_meld is not None and entry.opening_meld < minimum and not exempt:
+        report(
+            "opening-meld-too-low",
+            "first-meld",
+            "opening_meld",
+            N_("%(side)s: a first meld of %(meld)s is too low; %(side)s needed %(minimum)s"),
+            meld=entry.opening_meld,
+            minimum=minimum,
+        )
+    if entry.opening_meld is not None and entry.opening_meld > entry.melded_points:
+        report(
+            "opening-meld-exceeds-melded",
+            "first-meld",
+            "opening_meld",
+            N_(
+                "%(side)s: the first meld (%(meld)s) is worth more than all that was melded "
+                "(%(melded)s)"
+            ),
+            meld=entry.opening_meld,
+            melded=entry.melded_points,
+        )
+    if entry.went_out and not system.can_go_out(entry.sets):
+        report(
+            "went-out-without-sets",
+            "going-out",
+            "went_out",
+            N_("%(side)s went out with %(count)s sets, but %(system)s needs %(needed)s to go out"),
+            count=entry.sets_of(system),
+            system=Text(system.name),
+            needed=system.going_out_requirement(),
+        )
+    if entry.went_out and side.players == 1 and (entry.hand_points or entry.red_threes_in_hand):
+        report(
+            "went-out-holding-cards",
+            "going-out",
+            "hand_points",
+            N_("%(side)s went out, so %(side)s can hold no cards"),
+        )
+    if system.samba_limit is not None:
+        sambas, supers = system.samba_limit
+        if (
+            entry.count(SetKind.SAMBA) + entry.count(SetKind.SUPER_SAMBA) > sambas
+            or entry.count(SetKind.SUPER_SAMBA) > supers
+        ):
+            report(
+                "samba-limit",
+                "sets",
+                "sets.samba",
+                N_(
+                    "%(side)s: a side may have at most %(sambas)s sambas, "
+                    "at most %(supers)s of them super"
+                ),
+                sambas=sambas,
+                supers=supers,
+            )
+    return found
+
+
+def _bad_numbers(entry: Entry) -> list[BadNumber]:
+    bad = list(entry.bad_numbers)
+    for name in NUMBER_FIELDS:
+        value = getattr(entry, name)
+        if value is not None and value < 0:
+            bad.append(BadNumber(name, str(value)))
+    groups: list[tuple[str, dict[SetKind, int] | dict[Penalty, int]]] = [
+        ("sets", dict(entry.sets)),
+        ("penalties", dict(entry.penalties)),
+    ]
+    for group, counts in groups:
+        for key, count in counts.items():
+            if count < 0:
+                bad.append(BadNumber(f"{group}.{key}", str(count)))
+    return bad
+
+
+def _check_across(game: Game, hand: Hand) -> list[Violation]:
+    system = game.system
+    found: list[Violation] = []
+
+    def report(code: str, topic: str, template: str, **values: str | int | Text) -> None:
+        found.append(Violation(code, None, Text(template, values), system.cite(topic)))
+
+    out = hand.went_out()
+    if len(out) > 1:
+        names = ", ".join(game.sides[i].name for i in out)
+        report(
+            "several-went-out",
+            "going-out",
+            N_("Only one side can go out; %(names)s all did"),
+            names=names,
+        )
+    if hand.ended_by is EndedBy.GOING_OUT and not out:
+        report(
+            "nobody-went-out",
+            "going-out",
+            N_("The hand ended by going out, but no side went out"),
+        )
+    if hand.ended_by is EndedBy.STOCK_EXHAUSTED and out:
+        report(
+            "went-out-but-stock-ended",
+            "going-out",
+            N_("The hand ended with the stock exhausted, so nobody went out"),
+        )
+    decks = game.decks
+    in_deck = red_threes_in_deck(decks)
+    red_threes = sum(e.red_threes + e.red_threes_in_hand for e in hand.entries)
+    if red_threes > in_deck:
+        report(
+            "too-many-red-threes",
+            "red-threes",
+            N_("%(count)s red threes recorded, but the deck holds only %(deck)s"),
+            count=red_threes,
+            deck=in_deck,
+        )
+    for template, values in _impossible_sets(system, hand, decks):
+        report("too-many-sets", "sets", template, **values)
+    return found
+
+
+def _impossible_sets(
+    system: RuleSystem, hand: Hand, decks: int
+) -> list[tuple[str, dict[str, str | int | Text]]]:
+    """What the recorded sets need that the cards in play cannot give (RULES.md)."""
+
+    def total(*kinds: SetKind) -> int:
+        return sum(e.count(k) for e in hand.entries for k in kinds)
+
+    jokers = decks * system.jokers_per_deck
+    wild_cards = 4 * decks + jokers
+    canastas_per_rank = 4 * decks // 7
+    cards = 52 * decks + jokers
+    problems: list[tuple[str, dict[str, str | int | Text]]] = []
+    needs_wild = total(SetKind.MIXED_CANASTA, SetKind.BLACK_SAMBA) + 7 * total(SetKind.WILD_CANASTA)
+    if needs_wild > wild_cards:
+        problems.append(
+            (
+                N_("These sets need at least %(needed)s wild cards; the deck has %(have)s"),
+                {"needed": needs_wild, "have": wild_cards},
+            )
+        )
+    sambas = total(SetKind.SAMBA, SetKind.SUPER_SAMBA)
+    if sambas > 4 * decks:
+        problems.append(
+            (
+                N_("%(count)s sambas recorded; %(decks)s decks allow at most %(most)s"),
+                {"count": sambas, "decks": decks, "most": 4 * decks},
+            )
+        )
+    naturals = total(SetKind.NATURAL_CANASTA, SetKind.SEVENS_CANASTA)
+    if naturals > 11 * canastas_per_rank:
+        problems.append(
+            (
+                N_("%(count)s natural canastas recorded; %(decks)s decks allow at most %(most)s"),
+                {"count": naturals, "decks": decks, "most": 11 * canastas_per_rank},
+            )
+        )
+    sevens = total(SetKind.SEVENS_CANASTA)
+    if sevens > canastas_per_rank:
+        problems.append(
+            (
+                N_("%(count)s canastas of sevens recorded; %(decks)s decks allow at most %(most)s"),
+                {"count": sevens, "decks": decks, "most": canastas_per_rank},
+            )
+        )
+    for entry in hand.entries:
+        if 7 * entry.count(SetKind.RED_THREE_CANASTA) > entry.red_threes:
+            problems.append((N_("A canasta of red threes needs seven red threes on the table"), {}))
+            break
+    all_sets = sum(n for e in hand.entries for n in e.sets.values() if n > 0)
+    if 7 * all_sets > cards:
+        problems.append(
+            (
+                N_("%(count)s sets need %(needed)s cards; the deck has %(have)s"),
+                {"count": all_sets, "needed": 7 * all_sets, "have": cards},
+            )
+        )
+    return problems

@@ -1,0 +1,346 @@
+"""Game files (cases/FORMAT.md): read one into a `Game`, write a `Game` and its result back.
+
+Reading is strict about shape and names (a `GameFileError` says what and where, in one line)
+and lenient about numbers: a negative count or a fraction is not a malformed file but a broken
+rule, reported by the checks as `invalid-number`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from .checks import Violation
+from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
+from .replay import GameResult, replay
+from .systems import (
+    HouseRuleError,
+    HouseRules,
+    Penalty,
+    SetKind,
+    UnknownOption,
+    UnknownSystem,
+    get_system,
+    with_house_rules,
+)
+
+E = TypeVar("E", SetKind, Penalty)
+
+
+class GameFileError(ValueError):
+    """A file that cannot be read as a game file; the message names the place."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}" if where else problem)
+        self.where = where
+
+
+def _show(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _object(value: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise GameFileError(where, f"expected an object, got {_show(value)}")
+    return value
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise GameFileError(where, f"expected a list, got {_show(value)}")
+    return value
+
+
+def _whole(value: object, where: str, least: int | None = None) -> int:
+    """A whole number that must be one for the file to make sense (not a count or points)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GameFileError(where, f"expected a whole number, got {_show(value)}")
+    if least is not None and value < least:
+        raise GameFileError(where, f"expected a whole number of at least {least}, got {value}")
+    return value
+
+
+def _flag(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise GameFileError(where, f"expected true or false, got {_show(value)}")
+    return value
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise GameFileError(where, f"expected a string, got {_show(value)}")
+    return value
+
+
+def _code(value: str, codes: type[E], where: str, what: str) -> E:
+    try:
+        return codes(value)
+    except ValueError:
+        known = ", ".join(c.value for c in codes)
+        raise GameFileError(where, f"unknown {what} {_show(value)}; known: {known}") from None
+
+
+class _Counts:
+    """Reads count and points fields, keeping those that break `invalid-number` aside."""
+
+    def __init__(self) -> None:
+        self.bad: list[BadNumber] = []
+
+    def read(self, value: object, where: str, name: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise GameFileError(where, f"expected a whole number, got {_show(value)}")
+        if isinstance(value, float) or value < 0:
+            self.bad.append(BadNumber(name, _show(value)))
+            return 0
+        return value
+
+    def table(
+        self, value: object, where: str, name: str, codes: type[E], what: str
+    ) -> dict[E, int]:
+        counts: dict[E, int] = {}
+        for key, count in _object(value, where).items():
+            code = _code(key, codes, f"{where}.{key}", what)
+            counts[code] = self.read(count, f"{where}.{key}", f"{name}.{key}")
+        return counts
+
+
+def _entry(data: object, where: str) -> Entry:
+    entry = _object(data, where)
+    counts = _Counts()
+
+    def number(name: str) -> int:
+        return counts.read(entry.get(name, 0), f"{where}.{name}", name)
+
+    opening = entry.get("opening_meld")
+    return Entry(
+        went_out=_flag(entry.get("went_out", False), f"{where}.went_out"),
+        concealed=_flag(entry.get("concealed", False), f"{where}.concealed"),
+        opening_meld=(
+            None
+            if opening is None
+            else counts.read(opening, f"{where}.opening_meld", "opening_meld")
+        ),
+        sets=counts.table(entry.get("sets", {}), f"{where}.sets", "sets", SetKind, "set kind"),
+        melded_points=number("melded_points"),
+        hand_points=number("hand_points"),
+        red_threes=number("red_threes"),
+        red_threes_in_hand=number("red_threes_in_hand"),
+        players_holding_red_threes=number("players_holding_red_threes"),
+        penalties=counts.table(
+            entry.get("penalties", {}), f"{where}.penalties", "penalties", Penalty, "penalty"
+        ),
+        bad_numbers=tuple(counts.bad),
+    )
+
+
+def _hand(data: object, where: str, sides: int) -> Hand:
+    hand = _object(data, where)
+    ended_by = _text(hand.get("ended_by", EndedBy.GOING_OUT.value), f"{where}.ended_by")
+    try:
+        ending = EndedBy(ended_by)
+    except ValueError:
+        raise GameFileError(
+            f"{where}.ended_by", f"expected going_out or stock_exhausted, got {_show(ended_by)}"
+        ) from None
+    entries = _list(hand.get("entries"), f"{where}.entries")
+    if len(entries) != sides:
+        raise GameFileError(
+            f"{where}.entries", f"{len(entries)} entries for {sides} sides; give one per side"
+        )
+    return Hand(tuple(_entry(e, f"{where}.entries[{i}]") for i, e in enumerate(entries)), ending)
+
+
+def _side(data: object, where: str, number: int) -> Side:
+    side = _object(data, where)
+    return Side(
+        name=_text(side.get("name", f"Side {number}"), f"{where}.name"),
+        players=_whole(side.get("players", 1), f"{where}.players", least=1),
+        start_score=_whole(side.get("start_score", 0), f"{where}.start_score"),
+    )
+
+
+HOUSE_RULE_KEYS = (
+    "name",
+    "target",
+    "set_bonuses",
+    "going_out_bonus",
+    "sets_to_go_out",
+    "opening_minimums",
+)
+
+
+def _optional(data: Mapping[str, Any], key: str, read: Callable[[object, str], Any]) -> Any:
+    value = data.get(key)
+    return None if value is None else read(value, f"house_rules.{key}")
+
+
+def _house_rules(data: object) -> HouseRules:
+    house = _object(data, "house_rules")
+    for key in house:
+        if key not in HOUSE_RULE_KEYS:
+            raise GameFileError(
+                f"house_rules.{key}", f"unknown house rule; known: {', '.join(HOUSE_RULE_KEYS)}"
+            )
+    bonuses = {
+        _code(k, SetKind, f"house_rules.set_bonuses.{k}", "set kind"): _whole(
+            v, f"house_rules.set_bonuses.{k}", least=0
+        )
+        for k, v in _object(house.get("set_bonuses", {}), "house_rules.set_bonuses").items()
+    }
+    return HouseRules(
+        name=_optional(house, "name", _text),
+        target=_optional(house, "target", lambda v, w: _whole(v, w, least=1)),
+        set_bonuses=bonuses,
+        going_out_bonus=_optional(house, "going_out_bonus", lambda v, w: _whole(v, w, least=0)),
+        sets_to_go_out=_optional(house, "sets_to_go_out", lambda v, w: _whole(v, w, least=0)),
+        opening_minimums=_optional(house, "opening_minimums", _minimums),
+    )
+
+
+def _minimums(value: object, where: str) -> tuple[tuple[int, int], ...]:
+    pairs = []
+    for i, pair in enumerate(_list(value, where)):
+        items = _list(pair, f"{where}[{i}]")
+        if len(items) != 2:
+            raise GameFileError(f"{where}[{i}]", "expected a pair [lowest_total, minimum]")
+        pairs.append(
+            (_whole(items[0], f"{where}[{i}][0]"), _whole(items[1], f"{where}[{i}][1]", 0))
+        )
+    if not pairs:
+        raise GameFileError(where, "expected at least one [lowest_total, minimum] pair")
+    if any(a[0] >= b[0] for a, b in itertools.pairwise(pairs)):
+        raise GameFileError(where, "the lowest totals must go up from pair to pair")
+    return tuple(pairs)
+
+
+def read_game(data: object) -> Game:
+    """The game a parsed game file describes; raises GameFileError if it is not one."""
+    game = _object(data, "")
+    variant = _text(game.get("variant"), "variant")
+    options = _object(game.get("options") or {}, "options")
+    chosen = [name for name, on in options.items() if _flag(on, f"options.{name}")]
+    try:
+        system = get_system(variant, [])
+        for name in options:
+            get_system(variant, [name])
+        system = get_system(variant, chosen)
+    except UnknownSystem as error:
+        raise GameFileError("variant", str(error)) from None
+    except UnknownOption as error:
+        raise GameFileError("options", str(error)) from None
+    if game.get("house_rules") is not None:
+        try:
+            system = with_house_rules(system, _house_rules(game["house_rules"]))
+        except HouseRuleError as error:
+            raise GameFileError("house_rules", str(error)) from None
+    sides = _list(game.get("sides"), "sides")
+    if not sides:
+        raise GameFileError("sides", "a game needs sides")
+    hands = _list(game.get("hands", []), "hands")
+    return Game(
+        system=system,
+        sides=tuple(_side(s, f"sides[{i}]", i + 1) for i, s in enumerate(sides)),
+        hands=tuple(_hand(h, f"hands[{i}]", len(sides)) for i, h in enumerate(hands)),
+    )
+
+
+def entry_data(entry: Entry) -> dict[str, Any]:
+    """An entry as a game file writes it, leaving out what is at its default."""
+    data: dict[str, Any] = {}
+    for name, value in (
+        ("went_out", entry.went_out),
+        ("concealed", entry.concealed),
+        ("opening_meld", entry.opening_meld),
+        ("sets", {k.value: n for k, n in entry.sets.items() if n}),
+        ("melded_points", entry.melded_points),
+        ("hand_points", entry.hand_points),
+        ("red_threes", entry.red_threes),
+        ("red_threes_in_hand", entry.red_threes_in_hand),
+        ("players_holding_red_threes", entry.players_holding_red_threes),
+        ("penalties", {k.value: n for k, n in entry.penalties.items() if n}),
+    ):
+        if value or (name == "opening_meld" and value is not None):
+            data[name] = value
+    return data
+
+
+def game_data(game: Game) -> dict[str, Any]:
+    """A game as a game file, so that `read_game(game_data(g))` gives `g` back."""
+    system = game.system
+    data: dict[str, Any] = {
+        "variant": system.id,
+        "options": {name: True for name in sorted(system.options_on)},
+    }
+    house = system.house_rules
+    if house is not None:
+        rules: dict[str, Any] = {
+            "name": house.name,
+            "target": house.target,
+            "set_bonuses": {k.value: v for k, v in house.set_bonuses.items()} or None,
+            "going_out_bonus": house.going_out_bonus,
+            "sets_to_go_out": house.sets_to_go_out,
+            "opening_minimums": (
+                None
+                if house.opening_minimums is None
+                else [list(p) for p in house.opening_minimums]
+            ),
+        }
+        data["house_rules"] = {k: v for k, v in rules.items() if v is not None}
+    data["sides"] = [
+        {"name": s.name, "players": s.players, "start_score": s.start_score} for s in game.sides
+    ]
+    data["hands"] = [
+        {"ended_by": h.ended_by.value, "entries": [entry_data(e) for e in h.entries]}
+        for h in game.hands
+    ]
+    return data
+
+
+def violation_data(violation: Violation) -> dict[str, Any]:
+    return {
+        "code": violation.code,
+        "side": violation.side,
+        "field": violation.field,
+        "message": str(violation.message),
+        "rule": violation.rule.as_dict(),
+    }
+
+
+def result_data(result: GameResult) -> dict[str, Any]:
+    """A replayed game as the result of `scorekeeper check` (cases/FORMAT.md)."""
+    return {
+        "hands": [
+            {
+                "sides": [
+                    {
+                        "hand_score": side.hand_score,
+                        "total": side.total,
+                        "min_opening_meld": side.min_opening_meld,
+                        "lines": [
+                            {
+                                "label": str(line.label),
+                                "points": line.points,
+                                "rule": line.rule.as_dict(),
+                            }
+                            for line in side.lines
+                        ],
+                    }
+                    for side in hand.sides
+                ],
+                "violations": [violation_data(v) for v in hand.violations],
+            }
+            for hand in result.hands
+        ],
+        "game_violations": [violation_data(v) for v in result.game_violations],
+        "totals": list(result.totals),
+        "game_over": result.game_over,
+        "winner": result.winner,
+        "next_min_opening_meld": list(result.next_minimums),
+    }
+
+
+def check_game_data(data: object) -> dict[str, Any]:
+    """The result of a parsed game file, as `scorekeeper check` prints it."""
+    return result_data(replay(read_game(data)))

@@ -1,0 +1,101 @@
+"""What a table records: the sides, and for each hand what each side laid down and held."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .systems import Penalty, RuleSystem, SetKind
+
+NUMBER_FIELDS = (
+    "opening_meld",
+    "melded_points",
+    "hand_points",
+    "red_threes",
+    "red_threes_in_hand",
+    "players_holding_red_threes",
+)
+POINTS_FIELDS = ("opening_meld", "melded_points", "hand_points")
+"""Fields that hold card points, so always a multiple of 5."""
+
+
+class EndedBy(StrEnum):
+    """How a hand ended."""
+
+    GOING_OUT = "going_out"
+    STOCK_EXHAUSTED = "stock_exhausted"
+
+
+@dataclass(frozen=True)
+class Side:
+    """A team, or one player in an individual game."""
+
+    name: str
+    players: int = 1
+    start_score: int = 0
+
+
+@dataclass(frozen=True)
+class BadNumber:
+    """A count or points field that was not a whole number of zero or more, as it was given."""
+
+    field: str
+    given: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One side's record of one hand."""
+
+    went_out: bool = False
+    concealed: bool = False
+    opening_meld: int | None = None
+    sets: Mapping[SetKind, int] = field(default_factory=dict)
+    melded_points: int = 0
+    hand_points: int = 0
+    red_threes: int = 0
+    red_threes_in_hand: int = 0
+    players_holding_red_threes: int = 0
+    penalties: Mapping[Penalty, int] = field(default_factory=dict)
+    bad_numbers: tuple[BadNumber, ...] = ()
+
+    def count(self, kind: SetKind) -> int:
+        return self.sets.get(kind, 0)
+
+    def sets_of(self, system: RuleSystem) -> int:
+        """How many sets of the kinds the system has."""
+        return sum(n for kind, n in self.sets.items() if system.has(kind))
+
+    def has_melded(self) -> bool:
+        """Whether the side laid down any cards this hand."""
+        return self.melded_points > 0 or any(n > 0 for n in self.sets.values())
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand: an entry per side, in seating order."""
+
+    entries: tuple[Entry, ...]
+    ended_by: EndedBy = EndedBy.GOING_OUT
+
+    def went_out(self) -> list[int]:
+        """The sides that went out."""
+        return [i for i, entry in enumerate(self.entries) if entry.went_out]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game under one system: its sides and the hands recorded so far."""
+
+    system: RuleSystem
+    sides: tuple[Side, ...]
+    hands: tuple[Hand, ...] = ()
+
+    @property
+    def players(self) -> int:
+        return sum(side.players for side in self.sides)
+
+    @property
+    def decks(self) -> int:
+        return self.system.decks_at(self.players)

@@ -1,0 +1,119 @@
+"""A side's score for one hand, as lines that each say where their points come from.
+
+hand score = melded card points − card points left in hand + set bonuses + red-three score
+           + going-out bonus − red threes left in hand − penalties          (RULES.md)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hands import EndedBy, Entry
+from .systems import RedThreesPlus, RuleSystem, SetKind
+from .words import N_, Rule, Text
+
+
+@dataclass(frozen=True)
+class Line:
+    """One part of a hand score: what it is, its points, and the rule it comes from."""
+
+    label: Text
+    points: int
+    rule: Rule
+
+
+def red_threes_in_deck(decks: int) -> int:
+    """Two red threes to a deck."""
+    return 2 * decks
+
+
+def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, decks: int) -> list[Line]:
+    """Every line of one side's hand score; their sum is the hand score."""
+    lines: list[Line] = []
+
+    def add(points: int, topic: str, template: str, **values: str | int | Text) -> None:
+        if points:
+            lines.append(Line(Text(template, values), points, system.cite(topic)))
+
+    add(entry.melded_points, "scoring", N_("Cards melded"))
+    add(-entry.hand_points, "scoring", N_("Cards left in hand"))
+    for kind in SetKind:
+        count = entry.count(kind)
+        bonus = system.set_bonuses.get(kind, 0)
+        add(
+            count * bonus,
+            "sets",
+            N_("%(count)s × %(kind)s, %(bonus)s each"),
+            count=count,
+            kind=Text(kind.label),
+            bonus=bonus,
+        )
+    if system.all_sambas_bonus and _has_all_sambas(system, entry):
+        add(system.all_sambas_bonus, "sets", N_("All four sambas, one of them a super samba"))
+    lines.extend(_red_threes(system, entry, decks))
+    if entry.went_out and ended_by is EndedBy.GOING_OUT:
+        add(system.going_out_bonus, "going-out", N_("Going out"))
+    rule = system.red_threes
+    if entry.red_threes_in_hand:
+        add(
+            -entry.red_threes_in_hand * rule.in_hand_each,
+            "penalties",
+            N_("%(count)s red threes left in hand"),
+            count=entry.red_threes_in_hand,
+        )
+    holders = entry.players_holding_red_threes or (1 if entry.red_threes_in_hand else 0)
+    add(
+        -holders * rule.in_hand_per_player,
+        "penalties",
+        N_("%(count)s players caught holding red threes"),
+        count=holders,
+    )
+    for penalty, count in entry.penalties.items():
+        add(
+            -count * system.penalties.get(penalty, 0),
+            "penalties",
+            N_("Penalty: %(what)s × %(count)s"),
+            what=Text(penalty.label),
+            count=count,
+        )
+    return lines
+
+
+def _has_all_sambas(system: RuleSystem, entry: Entry) -> bool:
+    """Super-samba: every samba a side may have, exactly one of them a super samba."""
+    if system.samba_limit is None:
+        return False
+    sambas, supers = system.samba_limit
+    total = entry.count(SetKind.SAMBA) + entry.count(SetKind.SUPER_SAMBA)
+    return total == sambas and entry.count(SetKind.SUPER_SAMBA) == supers
+
+
+def red_threes_count_plus(system: RuleSystem, entry: Entry) -> bool:
+    """Whether this side's red threes on the table score plus this hand."""
+    when = system.red_threes.plus_when
+    if when is RedThreesPlus.ALWAYS:
+        return True
+    if when is RedThreesPlus.ONCE_MELDED:
+        return entry.has_melded()
+    return entry.sets_of(system) >= 2
+
+
+def _red_threes(system: RuleSystem, entry: Entry, decks: int) -> list[Line]:
+    count = entry.red_threes
+    if not count:
+        return []
+    rule = system.red_threes
+    all_of_them = count == red_threes_in_deck(decks)
+    rule_cite = system.cite("red-threes")
+    values: dict[str, str | int | Text] = {"count": count}
+    if red_threes_count_plus(system, entry):
+        if all_of_them and rule.all_of_them is not None:
+            return [Line(Text(N_("All %(count)s red threes"), values), rule.all_of_them, rule_cite)]
+        return [Line(Text(N_("%(count)s red threes"), values), count * rule.each, rule_cite)]
+    why = {
+        RedThreesPlus.WITH_TWO_SETS: N_("%(count)s red threes, minus: fewer than two sets"),
+        RedThreesPlus.ONCE_MELDED: N_("%(count)s red threes, minus: the side has not melded"),
+    }[rule.plus_when]
+    if all_of_them and rule.minus_all_of_them is not None:
+        return [Line(Text(why, values), -rule.minus_all_of_them, rule_cite)]
+    return [Line(Text(why, values), -count * rule.minus_each, rule_cite)]

@@ -1,0 +1,527 @@
+"""The five Samba rule systems as data, their options, and house rules derived from them.
+
+Every number of every system lives here once; scoring, checks and the rules pages read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from .words import N_, Rule, Text
+
+
+class SetKind(StrEnum):
+    """A completed meld: a canasta (seven or more of a rank) or a samba (seven in suit sequence)."""
+
+    NATURAL_CANASTA = "natural_canasta"
+    MIXED_CANASTA = "mixed_canasta"
+    SAMBA = "samba"
+    BLACK_SAMBA = "black_samba"
+    SUPER_SAMBA = "super_samba"
+    WILD_CANASTA = "wild_canasta"
+    SEVENS_CANASTA = "sevens_canasta"
+    RED_THREE_CANASTA = "red_three_canasta"
+
+    @property
+    def label(self) -> str:
+        return SET_LABELS[self]
+
+    @property
+    def least_card_points(self) -> int:
+        """The fewest card points such a set can hold (RULES.md, *What the checks catch*)."""
+        return LEAST_CARD_POINTS[self]
+
+
+SET_LABELS: Mapping[SetKind, str] = {
+    SetKind.NATURAL_CANASTA: N_("natural canasta"),
+    SetKind.MIXED_CANASTA: N_("mixed canasta"),
+    SetKind.SAMBA: N_("samba"),
+    SetKind.BLACK_SAMBA: N_("black samba"),
+    SetKind.SUPER_SAMBA: N_("super samba"),
+    SetKind.WILD_CANASTA: N_("canasta of wild cards"),
+    SetKind.SEVENS_CANASTA: N_("canasta of sevens"),
+    SetKind.RED_THREE_CANASTA: N_("canasta of red threes"),
+}
+
+# Seven fives; six fives and a two; 4-5-6-7-8-9-10; 4 to 9 and a two; A down to 4; seven twos;
+# seven sevens; red threes are never melded points.
+LEAST_CARD_POINTS: Mapping[SetKind, int] = {
+    SetKind.NATURAL_CANASTA: 35,
+    SetKind.MIXED_CANASTA: 50,
+    SetKind.SAMBA: 50,
+    SetKind.BLACK_SAMBA: 60,
+    SetKind.SUPER_SAMBA: 100,
+    SetKind.WILD_CANASTA: 140,
+    SetKind.SEVENS_CANASTA: 35,
+    SetKind.RED_THREE_CANASTA: 0,
+}
+
+NATURAL_SETS = frozenset({SetKind.NATURAL_CANASTA, SetKind.SAMBA})
+"""The 'red' sets that black-samba's option `one_red_set_to_go_out` asks for."""
+
+
+class Penalty(StrEnum):
+    """A fault charged to the side that made it, once per occurrence."""
+
+    WENT_OUT_AFTER_REFUSAL = "went_out_after_refusal"
+    COULD_NOT_GO_OUT_AFTER_ASKING = "could_not_go_out_after_asking"
+    TOOK_UNUSABLE_UPCARD = "took_unusable_upcard"
+    THREE_WILDS_IN_CANASTA = "three_wilds_in_canasta"
+    DREW_OUT_OF_TURN = "drew_out_of_turn"
+    TOOK_PILE_OUT_OF_TURN = "took_pile_out_of_turn"
+    MELDED_OUT_OF_TURN = "melded_out_of_turn"
+
+    @property
+    def label(self) -> str:
+        return PENALTY_LABELS[self]
+
+
+PENALTY_LABELS: Mapping[Penalty, str] = {
+    Penalty.WENT_OUT_AFTER_REFUSAL: N_("went out after the partner said no"),
+    Penalty.COULD_NOT_GO_OUT_AFTER_ASKING: N_("asked to go out and could not"),
+    Penalty.TOOK_UNUSABLE_UPCARD: N_("took the upcard and could not use it"),
+    Penalty.THREE_WILDS_IN_CANASTA: N_("three wild cards in a canasta"),
+    Penalty.DREW_OUT_OF_TURN: N_("drew from the stock out of turn"),
+    Penalty.TOOK_PILE_OUT_OF_TURN: N_("took the pile out of turn"),
+    Penalty.MELDED_OUT_OF_TURN: N_("laid cards down in another player's turn"),
+}
+
+
+class Card(StrEnum):
+    """The card groups that the card counter asks for, in the order people count them."""
+
+    JOKER = "jokers"
+    TWO = "twos"
+    ACE = "aces"
+    EIGHT_TO_KING = "eights_to_kings"
+    FOUR_TO_SEVEN = "fours_to_sevens"
+    BLACK_THREE = "black_threes"
+
+
+CARD_POINTS: Mapping[Card, int] = {
+    Card.JOKER: 50,
+    Card.TWO: 20,
+    Card.ACE: 20,
+    Card.EIGHT_TO_KING: 10,
+    Card.FOUR_TO_SEVEN: 5,
+    Card.BLACK_THREE: 5,
+}
+"""Card values, the same in every system (a black 3 left in hand costs 5, super-samba too)."""
+
+
+def card_points(counts: Mapping[Card, int]) -> int:
+    """Points of a heap of cards counted by group.
+
+    >>> card_points({Card.JOKER: 1, Card.ACE: 2, Card.FOUR_TO_SEVEN: 3})
+    105
+    """
+    return sum(CARD_POINTS[card] * n for card, n in counts.items())
+
+
+class RedThreesPlus(StrEnum):
+    """When red threes laid on the table count plus rather than minus."""
+
+    WITH_TWO_SETS = "with_two_sets"
+    ONCE_MELDED = "once_melded"
+    ALWAYS = "always"
+
+
+@dataclass(frozen=True)
+class RedThreeRule:
+    """How a system scores red threes on the table and in hand."""
+
+    plus_when: RedThreesPlus
+    each: int = 100
+    all_of_them: int | None = None  # plus score for every red three of the deck, if special
+    minus_each: int = 100
+    minus_all_of_them: int | None = None
+    in_hand_each: int = 0
+    in_hand_per_player: int = 0  # classic: charged per player caught holding any
+
+
+@dataclass(frozen=True)
+class Option:
+    """A variation that a rule text offers, switched on per game."""
+
+    id: str
+    label: str
+    apply: Callable[[RuleSystem], RuleSystem]
+
+
+@dataclass(frozen=True)
+class RuleSystem:
+    """One published Samba system; a house rule is the same with other numbers."""
+
+    id: str
+    name: str
+    summary: str
+    source: str
+    sections: Mapping[str, str]  # topic of the rules page → section of the source
+    tables: tuple[tuple[int, int], ...]  # (sides, players per side)
+    set_bonuses: Mapping[SetKind, int]  # the set kinds the system has, with their bonus
+    going_out_bonus: int
+    opening_minimums: tuple[tuple[int | None, int], ...]  # (lowest total or None, minimum)
+    red_threes: RedThreeRule
+    decks: int = 3
+    decks_for_six_players: int | None = None
+    jokers_per_deck: int = 2
+    sets_to_go_out: int | None = 2
+    natural_set_to_go_out: bool = False
+    book: tuple[tuple[frozenset[SetKind], int], ...] = ()
+    opening_minimums_by_hand: tuple[int, ...] = ()
+    concealed_exempt: bool = False
+    penalties: Mapping[Penalty, int] = field(default_factory=dict)
+    target: int | None = 10_000
+    hands_in_game: int | None = None
+    all_sambas_bonus: int = 0
+    samba_limit: tuple[int, int] | None = None  # (sambas a side may have, super sambas of them)
+    options: tuple[str, ...] = ()
+    options_on: frozenset[str] = frozenset()
+    house_rules: HouseRules | None = None
+
+    def cite(self, topic: str) -> Rule:
+        """The section of this system's source that a topic comes from."""
+        return Rule(self.id, self.source, self.sections[topic], topic)
+
+    def has(self, kind: SetKind) -> bool:
+        return kind in self.set_bonuses
+
+    def decks_at(self, players: int) -> int:
+        """Decks in play for a table of `players` people."""
+        if players == 6 and self.decks_for_six_players:
+            return self.decks_for_six_players
+        return self.decks
+
+    def opening_minimum(self, total: int, hand_number: int) -> int:
+        """The least a side's first meld must be worth in hand `hand_number` (1-based)."""
+        if self.opening_minimums_by_hand:
+            return self.opening_minimums_by_hand[
+                min(hand_number, len(self.opening_minimums_by_hand)) - 1
+            ]
+        minimum = self.opening_minimums[0][1]
+        for lowest, needed in self.opening_minimums:
+            if lowest is None or total >= lowest:
+                minimum = needed
+        return minimum
+
+    def can_go_out(self, sets: Mapping[SetKind, int]) -> bool:
+        """Whether a side with these sets has what this system asks before going out."""
+        if self.book:
+            return all(sum(sets.get(k, 0) for k in kinds) >= n for kinds, n in self.book)
+        count = sum(n for kind, n in sets.items() if self.has(kind))
+        if count < (self.sets_to_go_out or 0):
+            return False
+        return not self.natural_set_to_go_out or any(sets.get(k, 0) > 0 for k in NATURAL_SETS)
+
+    def going_out_requirement(self) -> Text:
+        """What a side needs before it may go out, for people."""
+        if self.book:
+            parts = [
+                Text(N_("%(count)s × %(kinds)s"), {"count": n, "kinds": _kinds_text(kinds)})
+                for kinds, n in self.book
+            ]
+            return Text(N_("the book: %(parts)s"), {"parts": _join(parts)})
+        needed = self.sets_to_go_out or 0
+        if self.natural_set_to_go_out:
+            return Text(
+                N_("at least %(count)s sets, one of them a natural canasta or a samba"),
+                {"count": needed},
+            )
+        return Text(N_("at least %(count)s sets (canastas or sambas)"), {"count": needed})
+
+
+def _kinds_text(kinds: frozenset[SetKind]) -> Text:
+    ordered = [k for k in SetKind if k in kinds]
+    return _join([Text(k.label) for k in ordered], N_("%(a)s or %(b)s"))
+
+
+def _join(parts: list[Text], pair: str = N_("%(a)s, %(b)s")) -> Text:
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Text(pair, {"a": joined, "b": part})
+    return joined
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A table's own numbers, replacing those of the system it starts from."""
+
+    name: str | None = None
+    target: int | None = None
+    set_bonuses: Mapping[SetKind, int] = field(default_factory=dict)
+    going_out_bonus: int | None = None
+    sets_to_go_out: int | None = None
+    opening_minimums: tuple[tuple[int, int], ...] | None = None
+
+
+class HouseRuleError(ValueError):
+    """A house rule that the system it starts from cannot take."""
+
+
+def with_house_rules(system: RuleSystem, house: HouseRules) -> RuleSystem:
+    """The system with a table's own numbers; the original stays as it was."""
+    if system.hands_in_game is not None:
+        for key in ("target", "sets_to_go_out", "opening_minimums"):
+            if getattr(house, key) is not None:
+                raise HouseRuleError(f"{key}: {system.id} has no such number to change")
+    for kind in house.set_bonuses:
+        if not system.has(kind):
+            raise HouseRuleError(f"set_bonuses.{kind}: {system.id} has no {kind.label}")
+    return replace(
+        system,
+        target=system.target if house.target is None else house.target,
+        set_bonuses={**system.set_bonuses, **house.set_bonuses},
+        going_out_bonus=(
+            system.going_out_bonus if house.going_out_bonus is None else house.going_out_bonus
+        ),
+        sets_to_go_out=(
+            system.sets_to_go_out if house.sets_to_go_out is None else house.sets_to_go_out
+        ),
+        opening_minimums=(
+            system.opening_minimums
+            if house.opening_minimums is None
+            else tuple(house.opening_minimums)
+        ),
+        house_rules=house,
+    )
+
+
+class UnknownSystem(KeyError, ValueError):
+    """A system id that is not in the registry."""
+
+    def __str__(self) -> str:
+        return f"unknown system {self.args[0]!r}; the systems are {', '.join(SYSTEMS)}"
+
+
+class UnknownOption(ValueError):
+    """An option that the system does not offer."""
+
+
+def get_system(system_id: str, options: Iterable[str] = ()) -> RuleSystem:
+    """The system with that id, with the named options switched on.
+
+    >>> get_system("denexa").set_bonuses[SetKind.SAMBA]
+    500
+    >>> get_system("black-samba", ["low_samba_bonus"]).set_bonuses[SetKind.BLACK_SAMBA]
+    700
+    """
+    try:
+        system = SYSTEMS[system_id]
+    except KeyError:
+        raise UnknownSystem(system_id) from None
+    for option_id in sorted(set(options)):
+        if option_id not in system.options:
+            offered = ", ".join(system.options) or "none"
+            raise UnknownOption(f"{system_id} has no option {option_id!r} (its options: {offered})")
+        system = OPTIONS[option_id].apply(system)
+    return replace(system, options_on=frozenset(options))
+
+
+BASIC_SETS = {SetKind.NATURAL_CANASTA: 500, SetKind.MIXED_CANASTA: 300}
+STANDARD_MINIMUMS: tuple[tuple[int | None, int], ...] = (
+    (None, 15),
+    (0, 50),
+    (1500, 90),
+    (3000, 120),
+    (7000, 150),
+)
+
+CLASSIC = RuleSystem(
+    id="classic",
+    name=N_("Samba (classic, 2–6 players)"),
+    summary=N_(
+        "The common rules: sambas 1,500, two sets to go out, a red three in hand costs 750."
+    ),
+    source="Samba Rules (classic)",
+    sections={
+        "table": "introduction",
+        "first-meld": "The minimum points required for the first Meld",
+        "sets": "Scoring",
+        "going-out": "Going Out",
+        "red-threes": "Red Threes",
+        "penalties": "Red Threes",
+        "scoring": "Scoring",
+        "end-of-game": "The winning score",
+    },
+    tables=((2, 1), (3, 1), (5, 1), (2, 2), (3, 2)),
+    set_bonuses={**BASIC_SETS, SetKind.SAMBA: 1500},
+    going_out_bonus=200,
+    opening_minimums=((None, 50), (1500, 90), (3000, 120), (7000, 150)),
+    red_threes=RedThreeRule(
+        plus_when=RedThreesPlus.WITH_TWO_SETS, all_of_them=1000, in_hand_per_player=750
+    ),
+)
+
+DENEXA = RuleSystem(
+    id="denexa",
+    name=N_("Samba (Denexa)"),
+    summary=N_(
+        "Partnerships of two: sambas score only 500, first meld 160 from 7,000, three penalties."
+    ),
+    source="Denexa Games, Samba",
+    sections={
+        "table": "Setup",
+        "first-meld": "The initial meld",
+        "sets": "Scoring",
+        "going-out": "Going out",
+        "red-threes": "Scoring",
+        "penalties": "Penalties",
+        "scoring": "Scoring",
+        "end-of-game": "Scoring",
+    },
+    tables=((2, 2),),
+    set_bonuses={**BASIC_SETS, SetKind.SAMBA: 500},
+    going_out_bonus=200,
+    opening_minimums=(*STANDARD_MINIMUMS[:-1], (7000, 160)),
+    red_threes=RedThreeRule(
+        plus_when=RedThreesPlus.WITH_TWO_SETS,
+        all_of_them=1000,
+        minus_all_of_them=1000,
+        in_hand_each=500,
+    ),
+    penalties={
+        Penalty.WENT_OUT_AFTER_REFUSAL: 100,
+        Penalty.COULD_NOT_GO_OUT_AFTER_ASKING: 100,
+        Penalty.TOOK_UNUSABLE_UPCARD: 50,
+    },
+)
+
+BLACK_SAMBA = RuleSystem(
+    id="black-samba",
+    name=N_("Black Samba"),
+    summary=N_(
+        "Adds the black samba (six in sequence and a wild card, 1,000); red threes count plus "
+        "once the side has melded."
+    ),
+    source="The Rules of Black Samba (D. Mallen, V17)",
+    sections={
+        "table": "Teams; 2- & 3-Player Games",
+        "first-meld": "Initial Meld Points",
+        "sets": "Sets & Bonus Points",
+        "going-out": "Going Out",
+        "red-threes": "Red 3 Bonus Points",
+        "penalties": "Red 3s",
+        "scoring": "Game Score",
+        "end-of-game": "Winning Score",
+    },
+    tables=((2, 1), (3, 1), (2, 2), (2, 3)),
+    set_bonuses={**BASIC_SETS, SetKind.SAMBA: 1500, SetKind.BLACK_SAMBA: 1000},
+    going_out_bonus=200,
+    opening_minimums=STANDARD_MINIMUMS,
+    red_threes=RedThreeRule(
+        plus_when=RedThreesPlus.ONCE_MELDED, all_of_them=1200, minus_all_of_them=1200
+    ),
+    options=("low_samba_bonus", "one_red_set_to_go_out", "nine_jokers"),
+)
+
+SUPER_SAMBA = RuleSystem(
+    id="super-samba",
+    name=N_("Samba with Super Sambas (six decks, four hands)"),
+    summary=N_(
+        "Six decks, exactly four hands; super sambas 5,000, going out 2,000 and only with the book."
+    ),
+    source="Samba with Super Sambas rule sheet",
+    sections={
+        "table": "Cards/Players",
+        "first-meld": "Game Play",
+        "sets": "Sambas, Super Sambas, and Canastas",
+        "going-out": "Going Out; A Book Includes",
+        "red-threes": "Red and Black 3's",
+        "penalties": "Red and Black 3's",
+        "scoring": "Individual Point Values",
+        "end-of-game": "Game Play",
+    },
+    tables=((2, 1), (3, 1), (2, 2), (2, 3)),
+    decks=6,
+    decks_for_six_players=7,
+    set_bonuses={
+        **BASIC_SETS,
+        SetKind.SAMBA: 2000,
+        SetKind.SUPER_SAMBA: 5000,
+        SetKind.WILD_CANASTA: 2000,
+        SetKind.SEVENS_CANASTA: 2000,
+        SetKind.RED_THREE_CANASTA: 1000,
+    },
+    going_out_bonus=2000,
+    sets_to_go_out=None,
+    book=(
+        (frozenset({SetKind.WILD_CANASTA}), 1),
+        (frozenset({SetKind.SEVENS_CANASTA}), 1),
+        (frozenset({SetKind.NATURAL_CANASTA}), 5),
+        (frozenset({SetKind.MIXED_CANASTA}), 1),
+        (frozenset({SetKind.SAMBA, SetKind.SUPER_SAMBA}), 1),
+    ),
+    opening_minimums=((None, 50),),
+    opening_minimums_by_hand=(50, 90, 120, 150),
+    red_threes=RedThreeRule(plus_when=RedThreesPlus.ALWAYS, in_hand_each=100),
+    target=None,
+    hands_in_game=4,
+    all_sambas_bonus=2000,
+    samba_limit=(4, 1),
+)
+
+FOURNIER = RuleSystem(
+    id="fournier",
+    name=N_("Samba (Fournier)"),
+    summary=N_(
+        "The Spanish rules: one set is enough to go out, but red threes without two sets "
+        "cost 500 each."
+    ),
+    source="Fournier, Reglamento de la Samba",
+    sections={
+        "table": "Jugadores y barajas",
+        "first-meld": "Valor mínimo de la primera salida",
+        "sets": "Premios y Honores",
+        "going-out": "Terminar un juego",
+        "red-threes": "Treses Rojos; Penalidades",
+        "penalties": "Penalidades",
+        "scoring": "Puntuación",
+        "end-of-game": "La partida",
+    },
+    tables=((2, 1), (3, 1), (5, 1), (2, 2), (3, 2), (2, 3)),
+    set_bonuses={**BASIC_SETS, SetKind.SAMBA: 1500},
+    going_out_bonus=200,
+    sets_to_go_out=1,
+    opening_minimums=STANDARD_MINIMUMS[:-1],
+    concealed_exempt=True,
+    red_threes=RedThreeRule(
+        plus_when=RedThreesPlus.WITH_TWO_SETS, all_of_them=1000, minus_each=500, in_hand_each=1500
+    ),
+    penalties={
+        Penalty.WENT_OUT_AFTER_REFUSAL: 100,
+        Penalty.THREE_WILDS_IN_CANASTA: 100,
+        Penalty.DREW_OUT_OF_TURN: 100,
+        Penalty.TOOK_PILE_OUT_OF_TURN: 100,
+        Penalty.MELDED_OUT_OF_TURN: 100,
+    },
+)
+
+SYSTEMS: Mapping[str, RuleSystem] = {
+    s.id: s for s in (CLASSIC, DENEXA, BLACK_SAMBA, SUPER_SAMBA, FOURNIER)
+}
+
+OPTIONS: Mapping[str, Option] = {
+    o.id: o
+    for o in (
+        Option(
+            "low_samba_bonus",
+            N_("Lower samba bonuses: samba 1,000, black samba 700"),
+            lambda s: replace(
+                s,
+                set_bonuses={**s.set_bonuses, SetKind.SAMBA: 1000, SetKind.BLACK_SAMBA: 700},
+            ),
+        ),
+        Option(
+            "one_red_set_to_go_out",
+            N_("One of the sets for going out must be natural (a natural canasta or a samba)"),
+            lambda s: replace(s, natural_set_to_go_out=True),
+        ),
+        Option(
+            "nine_jokers",
+            N_("Nine jokers instead of six"),
+            lambda s: replace(s, jokers_per_deck=3),
+        ),
+    )
+}
