@@ -34,8 +34,12 @@ def check(path: str) -> int:
     except GameFileError as error:
         print(f"{name}: {error}", file=sys.stderr)
         return 2
-    json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
-    sys.stdout.write("\n")
+    try:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (| head): not our problem
+        sys.stderr.close()
     broken = result["game_violations"] or any(h["violations"] for h in result["hands"])
     return 1 if broken else 0
 
@@ -47,7 +51,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     check_cmd = commands.add_parser("check", help="score and check a game file (- for stdin)")
     check_cmd.add_argument("game_file", help="a game file (cases/FORMAT.md), or - for stdin")
+    serve_cmd = commands.add_parser("serve", help="run the web app (waitress)")
+    serve_cmd.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from phones")
+    serve_cmd.add_argument("--port", type=int, default=5000)
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.game_file)
+    if args.command == "serve":
+        from .web.serving import serve
+
+        return serve(args.host, args.port)
     return 2  # pragma: no cover - argparse refuses unknown commands

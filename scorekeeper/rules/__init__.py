@@ -4,7 +4,14 @@ Standard library only: it knows nothing of the web or the database.
 """
 
 from .checks import Violation, check_hand, check_table
-from .gamefile import GameFileError, check_game_data, game_data, read_game, result_data
+from .gamefile import (
+    GameFileError,
+    check_game_data,
+    game_data,
+    read_game,
+    read_system,
+    result_data,
+)
 from .hands import EndedBy, Entry, Game, Hand, Side
 from .replay import GameResult, HandResult, SideScore, game_end, replay
 from .scoring import Line, score_entry
@@ -57,6 +64,7 @@ __all__ = [
     "game_end",
     "get_system",
     "read_game",
+    "read_system",
     "replay",
     "result_data",
     "score_entry",

@@ -19,6 +19,7 @@ from .systems import (
     HouseRuleError,
     HouseRules,
     Penalty,
+    RuleSystem,
     SetKind,
     UnknownOption,
     UnknownSystem,
@@ -215,14 +216,12 @@ def _minimums(value: object, where: str) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
-def read_game(data: object) -> Game:
-    """The game a parsed game file describes; raises GameFileError if it is not one."""
-    game = _object(data, "")
-    variant = _text(game.get("variant"), "variant")
-    options = _object(game.get("options") or {}, "options")
+def read_system(variant: object, options: object, house_rules: object) -> RuleSystem:
+    """The rules a game file names: its system, with options and house rules applied."""
+    variant = _text(variant, "variant")
+    options = _object(options or {}, "options")
     chosen = [name for name, on in options.items() if _flag(on, f"options.{name}")]
     try:
-        system = get_system(variant, [])
         for name in options:
             get_system(variant, [name])
         system = get_system(variant, chosen)
@@ -230,11 +229,18 @@ def read_game(data: object) -> Game:
         raise GameFileError("variant", str(error)) from None
     except UnknownOption as error:
         raise GameFileError("options", str(error)) from None
-    if game.get("house_rules") is not None:
-        try:
-            system = with_house_rules(system, _house_rules(game["house_rules"]))
-        except HouseRuleError as error:
-            raise GameFileError("house_rules", str(error)) from None
+    if house_rules is None:
+        return system
+    try:
+        return with_house_rules(system, _house_rules(house_rules))
+    except HouseRuleError as error:
+        raise GameFileError("house_rules", str(error)) from None
+
+
+def read_game(data: object) -> Game:
+    """The game a parsed game file describes; raises GameFileError if it is not one."""
+    game = _object(data, "")
+    system = read_system(game.get("variant"), game.get("options"), game.get("house_rules"))
     sides = _list(game.get("sides"), "sides")
     if not sides:
         raise GameFileError("sides", "a game needs sides")

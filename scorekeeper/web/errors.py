@@ -1,0 +1,50 @@
+"""Error pages: plain words, never a traceback; a failed write is rolled back."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from .models import db
+
+
+def _wants_json() -> bool:
+    return request.is_json or request.path.endswith(".json")
+
+
+def _page(status: int, title: str, detail: str) -> tuple[object, int]:
+    if _wants_json():
+        return {"error": title, "detail": detail}, status
+    return render_template("error.html", status=status, title=title, detail=detail), status
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError) -> tuple[object, int]:
+        return _page(
+            400,
+            _("This form has expired"),
+            _("Go back, reload the page and send it again. Nothing was saved."),
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[object, int]:
+        titles = {
+            404: _("Not found"),
+            405: _("Not allowed"),
+            413: _("That file is too large"),
+            415: _("Send JSON"),
+        }
+        status = error.code or 500
+        return _page(status, titles.get(status, _("Something went wrong")), error.description or "")
+
+    @app.errorhandler(InternalServerError)
+    def server_error(error: InternalServerError) -> tuple[object, int]:
+        db.session.rollback()
+        return _page(
+            500,
+            _("Something went wrong"),
+            _("Nothing was saved. Go back and try again."),
+        )

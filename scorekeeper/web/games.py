@@ -1,0 +1,156 @@
+"""Games: the list, setting up a new one, and the scoreboard."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+from wtforms import BooleanField, FieldList, FormField, IntegerField, StringField
+from wtforms.validators import DataRequired, Length, Optional
+
+from .. import rules
+from .i18n import COOKIE, LANGUAGES
+from .models import NAME_LENGTH, Game, db
+from .services import GameRefused, NewSide, create_game, replay, system_of
+
+bp = Blueprint("games", __name__)
+
+DEFAULT_SIDE_NAMES = (_l("Us"), _l("Them"), _l("Third"), _l("Fourth"), _l("Fifth"))
+
+
+def side_form_class(player_count: int) -> type[FlaskForm]:
+    """The fields for one side: its name, its players' names and a score carried from paper."""
+
+    class NewSideForm(FlaskForm):
+        class Meta:
+            csrf = False
+
+        name = StringField(_l("Side name"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
+        players = FieldList(
+            StringField(_l("Player"), validators=[Optional(), Length(max=NAME_LENGTH)]),
+            min_entries=player_count,
+            max_entries=player_count,
+        )
+        start_score = IntegerField(
+            _l("Score carried over from paper"),
+            validators=[Optional()],
+            render_kw={"inputmode": "numeric", "placeholder": "0"},
+        )
+
+    return NewSideForm
+
+
+def new_game_form(system: rules.RuleSystem, sides: int, players: int) -> FlaskForm:
+    """The set-up form for one system and table: options, names and starting scores."""
+
+    class NewGameForm(FlaskForm):
+        side_list = FieldList(
+            FormField(side_form_class(players)), min_entries=sides, max_entries=sides
+        )
+
+    for option_id in system.options:
+        setattr(
+            NewGameForm, f"option_{option_id}", BooleanField(_l(rules.OPTIONS[option_id].label))
+        )
+    form = NewGameForm()
+    if not form.is_submitted():
+        for index, side in enumerate(form.side_list):
+            side.form.name.data = str(DEFAULT_SIDE_NAMES[index])
+    return form
+
+
+def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | None:
+    """A table written '2x2' (sides x players), if the system allows it."""
+    if len(system.tables) == 1 and not value:
+        return system.tables[0]
+    try:
+        sides, players = (int(n) for n in (value or "").split("x"))
+    except ValueError:
+        return None
+    return (sides, players) if (sides, players) in system.tables else None
+
+
+@bp.get("/")
+def index() -> str:
+    games = db.session.scalars(
+        select(Game).order_by(Game.over, Game.updated_at.desc()).limit(50)
+    ).all()
+    return render_template("index.html", games=games, systems=rules.SYSTEMS)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new() -> str | Response:
+    """Step by step, so it works without JavaScript: the system, the table, then the names."""
+    system_id = request.args.get("system")
+    if system_id not in rules.SYSTEMS:
+        return render_template("new_game/system.html", systems=rules.SYSTEMS.values())
+    system = rules.SYSTEMS[system_id]
+    table = _table(request.args.get("table"), system)
+    if table is None:
+        return render_template("new_game/table.html", system=system)
+    sides, players = table
+    form = new_game_form(system, sides, players)
+    if form.validate_on_submit():
+        options = [o for o in system.options if form[f"option_{o}"].data]
+        new_sides = [
+            NewSide(
+                name=side.form.name.data.strip(),
+                players=[(p.data or "").strip() for p in side.form.players],
+                start_score=side.form.start_score.data or 0,
+            )
+            for side in form.side_list
+        ]
+        try:
+            game_id = create_game(system.id, options, new_sides)
+        except GameRefused:  # pragma: no cover - the form offers only allowed tables
+            abort(400)
+        return redirect(url_for("games.scoreboard", game_id=game_id))
+    return render_template(
+        "new_game/names.html", system=system, form=form, sides=sides, players=players
+    )
+
+
+def seats(game: Game) -> list[tuple[str, str]]:
+    """Players around the table, partners apart: (player, side) in order of play."""
+    most = max(len(side.players) for side in game.sides)
+    order = []
+    for seat in range(most):
+        for side in game.sides:
+            if seat < len(side.players):
+                player = side.players[seat].name or f"{side.name} {seat + 1}"
+                order.append((player, side.name))
+    return order
+
+
+@bp.get("/games/<game_id>")
+def scoreboard(game_id: str) -> str:
+    game = db.get_or_404(Game, game_id)
+    system = system_of(game)
+    result = replay(game)
+    around = seats(game)
+    dealer = around[len(game.live_hands) % len(around)]
+    return render_template(
+        "scoreboard.html",
+        game=game,
+        system=system,
+        result=result,
+        hands=list(zip(game.live_hands, result.hands, strict=True)),
+        dealer=dealer,
+        corrections=sorted(
+            (c for h in game.hands for c in h.corrections), key=lambda c: c.at, reverse=True
+        ),
+    )
+
+
+@bp.post("/language")
+def language() -> Response:
+    chosen = request.form.get("lang", "en")
+    back = request.form.get("next") or url_for("games.index")
+    if not back.startswith("/"):
+        back = url_for("games.index")
+    response = redirect(back)
+    if chosen in LANGUAGES:
+        response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax")
+    return response

@@ -1,0 +1,393 @@
+"""Hands: record one, preview its score, read its breakdown, correct or delete it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
+from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
+from wtforms.validators import InputRequired, NumberRange, Optional
+
+from .. import rules
+from .i18n import say
+from .models import Game, Hand, db
+from .services import (
+    HandChanged,
+    HandRefused,
+    correct_hand,
+    delete_hand,
+    engine_game,
+    engine_hand,
+    new_token,
+    record_hand,
+    replay,
+    system_of,
+)
+
+bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
+
+NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the hand form: a field shown for every side side by side."""
+
+    field: str
+    label: str
+    kind: str  # "points", "counter" or "check"
+    rule_topic: str
+
+
+def rows_for(system: rules.RuleSystem) -> list[Row]:
+    """The form's lines for a system: only the sets, red-three fields and penalties it has."""
+    rows = [Row("opening_meld", _("First meld (points)"), "points", "first-meld")]
+    rows += [
+        Row(f"set_{kind.value}", say(kind.label).capitalize(), "counter", "sets")
+        for kind in rules.SetKind
+        if system.has(kind)
+    ]
+    rows += [
+        Row("melded_points", _("Card points melded"), "points", "scoring"),
+        Row("hand_points", _("Card points left in hand"), "points", "scoring"),
+        Row("red_threes", _("Red threes on the table"), "counter", "red-threes"),
+        Row("red_threes_in_hand", _("Red threes left in hand"), "counter", "red-threes"),
+    ]
+    if system.red_threes.in_hand_per_player:
+        rows.append(
+            Row(
+                "players_holding_red_threes",
+                _("Players caught holding red threes"),
+                "counter",
+                "red-threes",
+            )
+        )
+    rows += [
+        Row(f"penalty_{p.value}", _("Penalty: %(what)s", what=say(p.label)), "counter", "penalties")
+        for p in system.penalties
+    ]
+    if system.concealed_exempt:
+        rows.append(Row("concealed", _("Went out concealed (all at once)"), "check", "first-meld"))
+    return rows
+
+
+def _count(label: str = "") -> IntegerField:
+    return IntegerField(
+        label,
+        default=0,
+        validators=[Optional(), NumberRange(min=0, max=9999)],
+        render_kw=NUMBER,
+    )
+
+
+class CardsForm(Form):
+    """The card counter: how many of each card group, turned into points."""
+
+
+for _card in rules.Card:
+    setattr(CardsForm, _card.value, _count())
+
+
+def entry_form_class(system: rules.RuleSystem) -> type[Form]:
+    class EntryForm(Form):
+        opening_meld = IntegerField(
+            validators=[Optional(), NumberRange(min=0, max=99999)], render_kw=NUMBER
+        )
+        melded_points = _count()
+        hand_points = _count()
+        red_threes = _count()
+        red_threes_in_hand = _count()
+        melded_cards = FormField(CardsForm)
+        hand_cards = FormField(CardsForm)
+
+    for row in rows_for(system):
+        if not hasattr(EntryForm, row.field):
+            field = BooleanField() if row.kind == "check" else _count()
+            setattr(EntryForm, row.field, field)
+    return EntryForm
+
+
+def hand_form(
+    game: Game, system: rules.RuleSystem, formdata: Any = None, data: Any = None
+) -> FlaskForm:
+    """The form for one hand of this game; `data` fills it from a recorded hand."""
+    side_count = len(game.sides)
+
+    class HandForm(FlaskForm):
+        ending = RadioField(
+            _l("How did the hand end?"),
+            choices=[
+                *(
+                    (f"out-{i}", _("%(side)s went out", side=s.name))
+                    for i, s in enumerate(game.sides)
+                ),
+                ("stock", _("The stock ran out")),
+            ],
+            validators=[InputRequired(_l("Choose who went out, or that the stock ran out."))],
+        )
+        token = HiddenField()
+        version = HiddenField()
+        sides = FieldList(
+            FormField(entry_form_class(system)), min_entries=side_count, max_entries=side_count
+        )
+
+    if formdata is not None:
+        return HandForm(formdata=formdata)
+    return HandForm(formdata=None, data=data or {"token": new_token()})
+
+
+def hand_from_form(form: FlaskForm, system: rules.RuleSystem) -> rules.Hand:
+    """The hand the form describes, for the rules engine."""
+    ending = form.ending.data
+    entries = []
+    for index, side in enumerate(form.sides):
+        f = side.form
+
+        def number(name: str, f: Form = f) -> int:
+            return int(f[name].data or 0) if name in f else 0
+
+        entries.append(
+            rules.Entry(
+                went_out=ending == f"out-{index}",
+                concealed=bool(f["concealed"].data) if "concealed" in f else False,
+                opening_meld=f.opening_meld.data,
+                sets={k: number(f"set_{k.value}") for k in rules.SetKind if system.has(k)},
+                melded_points=number("melded_points"),
+                hand_points=number("hand_points"),
+                red_threes=number("red_threes"),
+                red_threes_in_hand=number("red_threes_in_hand"),
+                players_holding_red_threes=number("players_holding_red_threes"),
+                penalties={p: number(f"penalty_{p.value}") for p in system.penalties},
+            )
+        )
+    stock = ending == "stock"
+    return rules.Hand(
+        tuple(entries), rules.EndedBy.STOCK_EXHAUSTED if stock else rules.EndedBy.GOING_OUT
+    )
+
+
+def form_data(hand: Hand) -> dict[str, Any]:
+    """A recorded hand as data for its correction form."""
+    went_out = [e.side_position for e in hand.entries if e.went_out]
+    sides = []
+    for e in hand.entries:
+        side: dict[str, Any] = {
+            "concealed": e.concealed,
+            "opening_meld": e.opening_meld,
+            "melded_points": e.melded_points,
+            "hand_points": e.hand_points,
+            "red_threes": e.red_threes,
+            "red_threes_in_hand": e.red_threes_in_hand,
+            "players_holding_red_threes": e.players_holding_red_threes,
+        }
+        side.update({f"set_{k}": n for k, n in e.sets.items()})
+        side.update({f"penalty_{k}": n for k, n in e.penalties.items()})
+        sides.append(side)
+    ending = f"out-{went_out[0]}" if went_out else "stock"
+    return {"ending": ending, "version": str(hand.version), "sides": sides, "token": hand.token}
+
+
+def place_violations(form: FlaskForm, violations: list[rules.Violation]) -> list[str]:
+    """Put each violation's message next to the field it is about; return the rest."""
+    loose = []
+    for violation in violations:
+        message = f"{say(violation.message)} ({violation.rule})"
+        field = None
+        if violation.side is not None and violation.field:
+            name = violation.field.replace("sets.", "set_").replace("penalties.", "penalty_")
+            entry = form.sides[violation.side].form
+            field = form.ending if name == "went_out" else entry._fields.get(name)
+        if field is None:
+            loose.append(message)
+        else:
+            field.errors = [*field.errors, message]
+    return loose
+
+
+def adjust(formdata: MultiDict[str, str], system: rules.RuleSystem) -> MultiDict[str, str]:
+    """Without JavaScript the − / + and Count buttons post the form: apply them here."""
+    data = formdata.copy()
+    bump = data.pop("bump", None)
+    if bump and ":" in bump:
+        name, step = bump.rsplit(":", 1)
+        try:
+            value = int(data.get(name) or 0) + int(step)
+        except ValueError:
+            value = None
+        if value is not None:
+            data[name] = str(max(0, value))
+    count = data.pop("count", None)
+    if count:
+        prefix = count  # e.g. sides-0-melded
+        try:
+            counts = {
+                card: int(data.get(f"{prefix}_cards-{card.value}") or 0) for card in rules.Card
+            }
+            data[f"{prefix}_points"] = str(rules.card_points(counts))
+        except ValueError:
+            pass
+    return data
+
+
+def _game(game_id: str) -> tuple[Game, rules.RuleSystem]:
+    game = db.get_or_404(Game, game_id)
+    return game, system_of(game)
+
+
+def _preview(game: Game, hand: rules.Hand, replacing: int | None) -> rules.HandResult:
+    hands = [engine_hand(h) for h in game.live_hands]
+    index = len(hands) if replacing is None else replacing
+    hands[index : index + 1] = [hand]
+    return rules.replay(engine_game(game, hands)).hands[index]
+
+
+def _form_page(
+    game: Game,
+    system: rules.RuleSystem,
+    form: FlaskForm,
+    *,
+    hand: Hand | None = None,
+    loose: list[str] | None = None,
+    preview: rules.HandResult | None = None,
+    theirs: rules.HandResult | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    live = game.live_hands
+    number = live.index(hand) + 1 if hand is not None else len(live) + 1
+    return (
+        render_template(
+            "hand_form.html",
+            game=game,
+            system=system,
+            form=form,
+            rows=rows_for(system),
+            cards=list(rules.Card),
+            hand=hand,
+            number=number,
+            minimums=(
+                replay(game).next_minimums
+                if hand is None
+                else [s.min_opening_meld for s in replay(game).hands[number - 1].sides]
+            ),
+            loose=loose or [],
+            preview=preview,
+            theirs=theirs,
+        ),
+        status,
+    )
+
+
+def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[str, int] | Response:
+    """The shared flow of recording and correcting: buttons, preview, checks, save."""
+    if request.method == "GET":
+        data = form_data(hand) if hand is not None else None
+        return _form_page(game, system, hand_form(game, system, data=data), hand=hand)
+    action = request.form.get("action", "save")
+    posted = adjust(request.form, system)
+    form = hand_form(game, system, formdata=posted)
+    if "bump" in request.form or "count" in request.form:
+        return _form_page(game, system, form, hand=hand)
+    if not form.validate():
+        return _form_page(game, system, form, hand=hand, status=422)
+    engine = hand_from_form(form, system)
+    index = game.live_hands.index(hand) if hand is not None else None
+    if action == "preview":
+        result = _preview(game, engine, index)
+        return _form_page(game, system, form, hand=hand, preview=result)
+    try:
+        if hand is None:
+            saved = record_hand(game.id, engine, form.token.data or new_token())
+        else:
+            saved = correct_hand(game.id, hand.id, engine, int(form.version.data or 0))
+    except HandRefused as refused:
+        loose = place_violations(form, refused.violations)
+        result = _preview(game, engine, index)
+        return _form_page(game, system, form, hand=hand, loose=loose, preview=result, status=422)
+    except HandChanged as changed:
+        current = changed.current
+        form.version.data = str(current.version)
+        loose = [
+            _(
+                "Someone changed this hand while you were correcting it. Their version is "
+                "shown below, yours is in the form: save again to keep yours."
+            )
+        ]
+        if current.deleted_at is not None:
+            loose = [_("Someone deleted this hand while you were correcting it.")]
+            return _form_page(game, system, form, hand=hand, loose=loose, status=409)
+        theirs = _preview(game, engine_hand(current), index)
+        return _form_page(game, system, form, hand=hand, loose=loose, theirs=theirs, status=409)
+    return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{saved.id}"))
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new(game_id: str) -> tuple[str, int] | Response:
+    game, system = _game(game_id)
+    if game.over:
+        return redirect(url_for("games.scoreboard", game_id=game.id))
+    return _handle(game, system, None)
+
+
+def _hand(game: Game, hand_id: int) -> Hand:
+    hand = db.session.get(Hand, hand_id)
+    if hand is None or hand.game_id != game.id:
+        abort(404)
+    return hand
+
+
+@bp.route("/<int:hand_id>/edit", methods=["GET", "POST"])
+def edit(game_id: str, hand_id: int) -> tuple[str, int] | Response:
+    game, system = _game(game_id)
+    hand = _hand(game, hand_id)
+    if hand.deleted_at is not None:
+        return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
+    return _handle(game, system, hand)
+
+
+@bp.post("/preview")
+def preview(game_id: str) -> tuple[str, int]:
+    """The live preview's fragment, for the page's JavaScript."""
+    game, system = _game(game_id)
+    form = hand_form(game, system, formdata=request.form)
+    if not form.validate():
+        return render_template("_preview.html", preview=None, game=game), 200
+    hand_id = request.form.get("hand_id", type=int)
+    live = game.live_hands
+    index = next((i for i, h in enumerate(live) if h.id == hand_id), None)
+    result = _preview(game, hand_from_form(form, system), index)
+    return render_template("_preview.html", preview=result, game=game), 200
+
+
+@bp.get("/<int:hand_id>")
+def show(game_id: str, hand_id: int) -> str:
+    """A hand's breakdown: every line of every side's score, with its rule."""
+    game, system = _game(game_id)
+    hand = _hand(game, hand_id)
+    live = game.live_hands
+    result = replay(game)
+    scored = result.hands[live.index(hand)] if hand in live else None
+    return render_template(
+        "hand.html",
+        game=game,
+        system=system,
+        hand=hand,
+        number=live.index(hand) + 1 if hand in live else None,
+        scored=scored,
+    )
+
+
+@bp.post("/<int:hand_id>/delete")
+def delete(game_id: str, hand_id: int) -> Response | tuple[str, int]:
+    game = db.get_or_404(Game, game_id)
+    hand = _hand(game, hand_id)
+    try:
+        delete_hand(game.id, hand.id, request.form.get("version", type=int) or 0)
+    except HandChanged:
+        return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id, changed=1))
+    return redirect(url_for("games.scoreboard", game_id=game.id))

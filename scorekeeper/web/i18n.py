@@ -1,0 +1,51 @@
+"""Languages: English and Spanish, by the browser or chosen on the page; numbers as each writes."""
+
+from __future__ import annotations
+
+from flask import Flask, request
+from flask_babel import Babel, format_decimal, get_locale, gettext
+
+from ..rules import Text
+
+LANGUAGES = {"en": "English", "es": "Español"}
+COOKIE = "lang"
+
+
+def select_locale() -> str | None:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES), default="en")
+
+
+def number(value: int) -> str:
+    """A number as the page's language writes it: 10,000 or 10.000."""
+    return str(format_decimal(value, format="#,##0"))
+
+
+def signed(value: int) -> str:
+    """A score with its sign: +500, −100."""
+    return ("+" if value > 0 else "−" if value < 0 else "") + number(abs(value))
+
+
+class _Translate:
+    """Lets the engine's `Text` speak the page's language."""
+
+    def __call__(self, template: str) -> str:
+        return str(gettext(template)) if template else template
+
+    def number(self, value: int) -> str:
+        return number(value)
+
+
+def say(text: Text | str) -> str:
+    """An engine sentence (or a marked template) in the page's language."""
+    if isinstance(text, Text):
+        return text.render(_Translate())
+    return str(gettext(text))
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.filters.update(number=number, signed=signed, say=say)
+    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)

@@ -1,0 +1,135 @@
+"""What the database keeps: each game as it was set up and each hand as it was entered.
+
+Totals, minimums and the winner are not stored as facts: they are replayed by the rules engine
+from the recorded hands. `Game.totals` and `Game.over` are a copy of the last replay, kept only so
+that lists of games need not replay every game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAME_LENGTH = 40
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_game_id() -> str:
+    """A random, unguessable id for URLs."""
+    return secrets.token_urlsafe(12)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_game_id)
+    system_id: Mapped[str] = mapped_column(String(20))
+    options: Mapped[list[str]] = mapped_column(JSON, default=list)
+    house_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now)
+    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
+    over: Mapped[bool] = mapped_column(default=False, index=True)
+    winner: Mapped[int | None] = mapped_column(default=None)
+
+    sides: Mapped[list[Side]] = relationship(
+        back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
+    )
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="game", order_by="Hand.position", cascade="all, delete-orphan"
+    )
+
+    @property
+    def live_hands(self) -> list[Hand]:
+        """The hands that count: recorded and not deleted, in order of play."""
+        return [hand for hand in self.hands if hand.deleted_at is None]
+
+
+class Side(db.Model):  # type: ignore[name-defined,misc]
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), index=True)
+    position: Mapped[int]
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    start_score: Mapped[int] = mapped_column(default=0)
+
+    game: Mapped[Game] = relationship(back_populates="sides")
+    players: Mapped[list[Player]] = relationship(
+        back_populates="side", order_by="Player.position", cascade="all, delete-orphan"
+    )
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    id: Mapped[int] = mapped_column(primary_key=True)
+    side_id: Mapped[int] = mapped_column(ForeignKey("side.id"), index=True)
+    position: Mapped[int]
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
+
+    side: Mapped[Side] = relationship(back_populates="players")
+
+
+class Hand(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = (UniqueConstraint("game_id", "token"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), index=True)
+    position: Mapped[int]
+    ended_by: Mapped[str] = mapped_column(String(20))
+    token: Mapped[str] = mapped_column(String(40))
+    """The form's one-time token, so that a form sent twice records one hand."""
+    version: Mapped[int] = mapped_column(default=1)
+    """Counts corrections, so that a correction made from a stale page is noticed."""
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    game: Mapped[Game] = relationship(back_populates="hands")
+    entries: Mapped[list[Entry]] = relationship(
+        back_populates="hand", order_by="Entry.side_position", cascade="all, delete-orphan"
+    )
+    corrections: Mapped[list[Correction]] = relationship(
+        back_populates="hand", order_by="Correction.id", cascade="all, delete-orphan"
+    )
+
+
+class Entry(db.Model):  # type: ignore[name-defined,misc]
+    """One side's record of one hand, as entered (the fields of a game file's entry)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id"), index=True)
+    side_position: Mapped[int]
+    went_out: Mapped[bool] = mapped_column(default=False)
+    concealed: Mapped[bool] = mapped_column(default=False)
+    opening_meld: Mapped[int | None] = mapped_column(default=None)
+    sets: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
+    melded_points: Mapped[int] = mapped_column(default=0)
+    hand_points: Mapped[int] = mapped_column(default=0)
+    red_threes: Mapped[int] = mapped_column(default=0)
+    red_threes_in_hand: Mapped[int] = mapped_column(default=0)
+    players_holding_red_threes: Mapped[int] = mapped_column(default=0)
+    penalties: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
+
+    hand: Mapped[Hand] = relationship(back_populates="entries")
+
+
+class Correction(db.Model):  # type: ignore[name-defined,misc]
+    """A change to a recorded hand: what it was, what it became (None when deleted), and when."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id"), index=True)
+    at: Mapped[datetime] = mapped_column(default=now)
+    before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+
+    hand: Mapped[Hand] = relationship(back_populates="corrections")

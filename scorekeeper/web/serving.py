@@ -1,0 +1,35 @@
+"""`scorekeeper serve`: bring the database up to date and serve the app with waitress."""
+
+from __future__ import annotations
+
+import socket
+
+import waitress
+from flask_migrate import upgrade
+
+from . import create_app
+
+
+def addresses(host: str, port: int) -> list[str]:
+    """Where phones can open the app: this machine's addresses when serving on all of them."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}/"]
+    found = {"127.0.0.1"}
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.add(str(info[4][0]))
+    except OSError:
+        pass
+    return [f"http://{ip}:{port}/" for ip in sorted(found, key=lambda ip: ip.startswith("127."))]
+
+
+def serve(host: str, port: int) -> int:
+    app = create_app()
+    with app.app_context():
+        upgrade()
+    print("Samba Scorekeeper is running. Open it on a phone on the same network:")
+    for address in addresses(host, port):
+        print(f"  {address}")
+    print("Stop it with Ctrl+C.", flush=True)
+    waitress.serve(app, host=host, port=port, threads=4, _quiet=True)
+    return 0
