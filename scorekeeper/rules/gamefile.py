@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -34,8 +35,14 @@ class GameFileError(ValueError):
     """A file that cannot be read as a game file; the message names the place."""
 
     def __init__(self, where: str, problem: str) -> None:
-        super().__init__(f"{where}: {problem}" if where else problem)
+        message = f"{where}: {problem}" if where else problem
+        super().__init__(_CONTROL.sub(lambda m: repr(m.group())[1:-1], message))
         self.where = where
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+LARGEST = 10**9
+"""No count, score or points field at a card table comes near this; larger is a typing slip."""
 
 
 def _show(value: object) -> str:
@@ -60,6 +67,8 @@ def _whole(value: object, where: str, least: int | None = None) -> int:
         raise GameFileError(where, f"expected a whole number, got {_show(value)}")
     if least is not None and value < least:
         raise GameFileError(where, f"expected a whole number of at least {least}, got {value}")
+    if abs(value) > LARGEST:
+        raise GameFileError(where, f"expected a whole number up to {LARGEST:,}")
     return value
 
 
@@ -92,8 +101,8 @@ class _Counts:
     def read(self, value: object, where: str, name: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise GameFileError(where, f"expected a whole number, got {_show(value)}")
-        if isinstance(value, float) or value < 0:
-            self.bad.append(BadNumber(name, _show(value)))
+        if isinstance(value, float) or not 0 <= value <= LARGEST:
+            self.bad.append(BadNumber(name, _show(value) if abs(value) <= LARGEST else "too large"))
             return 0
         return value
 

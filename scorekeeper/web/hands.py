@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.i18n import translations
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from .. import rules
@@ -86,7 +88,17 @@ def _count(label: str = "") -> IntegerField:
     )
 
 
-class CardsForm(Form):
+class SubForm(Form):
+    """A part of the hand form: WTForms' own messages in the page's language, as in FlaskForm."""
+
+    class Meta:
+        def get_translations(self, form: Form) -> Any:
+            if current_app.config.get("WTF_I18N_ENABLED", True):
+                return translations
+            return super().get_translations(form)  # type: ignore[misc]
+
+
+class CardsForm(SubForm):
     """The card counter: how many of each card group, turned into points."""
 
 
@@ -95,7 +107,7 @@ for _card in rules.Card:
 
 
 def entry_form_class(system: rules.RuleSystem) -> type[Form]:
-    class EntryForm(Form):
+    class EntryForm(SubForm):
         opening_meld = IntegerField(
             validators=[Optional(), NumberRange(min=0, max=99999)], render_kw=NUMBER
         )
@@ -124,10 +136,10 @@ def hand_form(
             _l("How did the hand end?"),
             choices=[
                 *(
-                    (f"out-{i}", _("%(side)s went out", side=s.name))
+                    SelectChoice(f"out-{i}", _("%(side)s went out", side=s.name))
                     for i, s in enumerate(game.sides)
                 ),
-                ("stock", _("The stock ran out")),
+                SelectChoice("stock", _("The stock ran out")),
             ],
             validators=[InputRequired(_l("Choose who went out, or that the stock ran out."))],
         )
