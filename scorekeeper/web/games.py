@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from sqlalchemy import select
@@ -11,9 +15,10 @@ from wtforms import BooleanField, FieldList, FormField, IntegerField, StringFiel
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
-from .i18n import COOKIE, LANGUAGES
+from .hands import rows_for
+from .i18n import COOKIE, LANGUAGES, number
 from .models import NAME_LENGTH, Game, db
-from .services import GameRefused, NewSide, create_game, replay, system_of
+from .services import GameRefused, NewSide, changes, create_game, replay, system_of
 
 bp = Blueprint("games", __name__)
 
@@ -81,7 +86,7 @@ def index() -> str:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-def new() -> str | Response:
+def new() -> str | Response | tuple[str, int]:
     """Step by step, so it works without JavaScript: the system, the table, then the names."""
     system_id = request.args.get("system")
     if system_id not in rules.SYSTEMS:
@@ -109,7 +114,7 @@ def new() -> str | Response:
         return redirect(url_for("games.scoreboard", game_id=game_id))
     return render_template(
         "new_game/names.html", system=system, form=form, sides=sides, players=players
-    )
+    ), (422 if form.is_submitted() else 200)
 
 
 def seats(game: Game) -> list[tuple[str, str]]:
@@ -119,7 +124,9 @@ def seats(game: Game) -> list[tuple[str, str]]:
     for seat in range(most):
         for side in game.sides:
             if seat < len(side.players):
-                player = side.players[seat].name or f"{side.name} {seat + 1}"
+                player = side.players[seat].name or _(
+                    "player %(number)s of %(side)s", number=seat + 1, side=side.name
+                )
                 order.append((player, side.name))
     return order
 
@@ -138,10 +145,57 @@ def scoreboard(game_id: str) -> str:
         result=result,
         hands=list(zip(game.live_hands, result.hands, strict=True)),
         dealer=dealer,
-        corrections=sorted(
-            (c for h in game.hands for c in h.corrections), key=lambda c: c.at, reverse=True
-        ),
+        corrections=correction_notes(game, system),
     )
+
+
+@dataclass(frozen=True)
+class CorrectionNote:
+    """A correction as the scoreboard tells it: when, which hand, and what changed in words."""
+
+    at: datetime
+    hand_id: int
+    number: int | None  # None once the hand is deleted
+    deleted: bool
+    changes: list[tuple[str, str, str, str]]  # (side, what, before, after)
+
+
+def correction_notes(game: Game, system: rules.RuleSystem) -> list[CorrectionNote]:
+    labels = {row.field: row.label for row in rows_for(system)}
+    labels["ending"] = _("How the hand ended")
+
+    def shown(field: str, value: object) -> str:
+        if field == "ending":
+            if value == "stock":
+                return _("The stock ran out")
+            return _("%(side)s went out", side=game.sides[int(str(value)[4:])].name)
+        if value is None:
+            return _("not noted")
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
+        return number(int(str(value)))
+
+    live = game.live_hands
+    notes = [
+        CorrectionNote(
+            at=c.at,
+            hand_id=hand.id,
+            number=live.index(hand) + 1 if hand in live else None,
+            deleted=c.after is None,
+            changes=[
+                (
+                    "" if change.side is None else game.sides[change.side].name,
+                    labels.get(change.field, change.field),
+                    shown(change.field, change.before),
+                    shown(change.field, change.after),
+                )
+                for change in changes(c.before, c.after)
+            ],
+        )
+        for hand in game.hands
+        for c in hand.corrections
+    ]
+    return sorted(notes, key=lambda note: note.at, reverse=True)
 
 
 @bp.post("/language")

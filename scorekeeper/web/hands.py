@@ -88,6 +88,14 @@ def _count(label: str = "") -> IntegerField:
     )
 
 
+def _points() -> IntegerField:
+    """A points field: empty until typed (no 0 to delete first), read as 0."""
+    return IntegerField(
+        validators=[Optional(), NumberRange(min=0, max=99999)],
+        render_kw={**NUMBER, "placeholder": "0"},
+    )
+
+
 class SubForm(Form):
     """A part of the hand form: WTForms' own messages in the page's language, as in FlaskForm."""
 
@@ -95,7 +103,7 @@ class SubForm(Form):
         def get_translations(self, form: Form) -> Any:
             if current_app.config.get("WTF_I18N_ENABLED", True):
                 return translations
-            return super().get_translations(form)  # type: ignore[misc]
+            return super().get_translations(form)
 
 
 class CardsForm(SubForm):
@@ -111,8 +119,8 @@ def entry_form_class(system: rules.RuleSystem) -> type[Form]:
         opening_meld = IntegerField(
             validators=[Optional(), NumberRange(min=0, max=99999)], render_kw=NUMBER
         )
-        melded_points = _count()
-        hand_points = _count()
+        melded_points = _points()
+        hand_points = _points()
         red_threes = _count()
         red_threes_in_hand = _count()
         melded_cards = FormField(CardsForm)
@@ -290,6 +298,8 @@ def _form_page(
             loose=loose or [],
             preview=preview,
             theirs=theirs,
+            # FieldList keeps the errors it found in validate(), not those placed after it.
+            refused=status >= 400,
         ),
         status,
     )

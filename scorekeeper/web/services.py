@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 
 from .. import rules
 from ..rules.gamefile import entry_data
-from .models import Correction, Entry, Game, Hand, Player, Side, db, now
+from .models import NAME_LENGTH, Correction, Entry, Game, Hand, Player, Side, db, now
 
 
 class HandRefused(Exception):
@@ -94,6 +94,55 @@ def replay(game: Game) -> rules.GameResult:
 def hand_data(hand: rules.Hand) -> dict[str, Any]:
     """A hand as a game file writes it (kept in corrections)."""
     return {"ended_by": hand.ended_by.value, "entries": [entry_data(e) for e in hand.entries]}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field of a corrected hand: the side (None for how the hand ended), before, after.
+
+    `field` is named as on the hand form: `ending`, `melded_points`, `set_samba`, `penalty_…`.
+    """
+
+    side: int | None
+    field: str
+    before: object
+    after: object
+
+
+def _ending(hand: dict[str, Any]) -> str:
+    out = [i for i, e in enumerate(hand["entries"]) if e.get("went_out")]
+    if hand.get("ended_by") == rules.EndedBy.STOCK_EXHAUSTED.value or not out:
+        return "stock"
+    return f"out-{out[0]}"
+
+
+def _flat(entry: dict[str, Any]) -> dict[str, object]:
+    flat: dict[str, object] = {
+        k: v for k, v in entry.items() if k not in ("sets", "penalties", "went_out")
+    }
+    flat.update({f"set_{k}": n for k, n in entry.get("sets", {}).items()})
+    flat.update({f"penalty_{k}": n for k, n in entry.get("penalties", {}).items()})
+    return flat
+
+
+def changes(before: dict[str, Any], after: dict[str, Any] | None) -> list[Change]:
+    """What a correction changed, field by field (nothing listed for a deletion)."""
+    if after is None:
+        return []
+    found = []
+    if _ending(before) != _ending(after):
+        found.append(Change(None, "ending", _ending(before), _ending(after)))
+    defaults = {"opening_meld": None, "concealed": False}
+    for side, (old, new) in enumerate(zip(before["entries"], after["entries"], strict=True)):
+        old_flat, new_flat = _flat(old), _flat(new)
+        for key in sorted(old_flat.keys() | new_flat.keys()):
+            was, now_ = (
+                old_flat.get(key, defaults.get(key, 0)),
+                new_flat.get(key, defaults.get(key, 0)),
+            )
+            if was != now_:
+                found.append(Change(side, key, was, now_))
+    return found
 
 
 def _fill(record: Hand, hand: rules.Hand) -> None:
@@ -233,18 +282,28 @@ def import_game(data: object) -> str:
             [*result.game_violations, *(v for h in result.hands for v in h.violations)]
         )
     raw: dict[str, Any] = data  # type: ignore[assignment]
+    names: list[list[str]] = []
+    for i, (side, side_data) in enumerate(zip(game.sides, raw["sides"], strict=True)):
+        players = side_data.get("player_names") or []
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise rules.GameFileError(f"sides[{i}].player_names", "expected a list of names")
+        for where, name in [("name", side.name), *(("player_names", p) for p in players)]:
+            if len(name) > NAME_LENGTH:
+                raise rules.GameFileError(
+                    f"sides[{i}].{where}", f"names are at most {NAME_LENGTH} characters"
+                )
+        names.append(players)
     house = rules.game_data(game).get("house_rules")
     record = Game(
         system_id=game.system.id, options=sorted(game.system.options_on), house_rules=house
     )
-    names = [side.get("player_names") or [] for side in raw["sides"]]
     record.sides = [
         Side(
             position=i,
             name=side.name,
             start_score=side.start_score,
             players=[
-                Player(position=j, name=str(names[i][j]) if j < len(names[i]) else "")
+                Player(position=j, name=names[i][j] if j < len(names[i]) else "")
                 for j in range(side.players)
             ],
         )

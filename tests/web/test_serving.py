@@ -1,0 +1,35 @@
+"""`scorekeeper serve`: where phones find the app, and a secret key kept in instance/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import scorekeeper.web
+from scorekeeper.web import create_app
+from scorekeeper.web.serving import addresses
+
+
+def test_serving_on_all_addresses_lists_this_machine() -> None:
+    found = addresses("0.0.0.0", 5000)
+    assert "http://127.0.0.1:5000/" in found
+    assert all(a.startswith("http://") and a.endswith(":5000/") for a in found)
+
+
+def test_serving_on_one_address_lists_only_that_one() -> None:
+    assert addresses("192.168.1.20", 8080) == ["http://192.168.1.20:8080/"]
+
+
+def test_an_app_without_test_config_makes_its_secret_key_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scorekeeper.web, "ROOT", tmp_path)
+    monkeypatch.setenv("DATABASE_URL", "sqlite://")
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    app = create_app()
+    key_file = tmp_path / "instance" / "secret_key"
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert app.config["SECRET_KEY"] == key_file.read_text().strip()
+    assert len(app.config["SECRET_KEY"]) == 64
+    assert create_app().config["SECRET_KEY"] == app.config["SECRET_KEY"]
