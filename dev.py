@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -19,6 +20,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
+AXE = VENV / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def ensure_venv(extras: str) -> None:
@@ -48,6 +50,34 @@ def ensure_venv(extras: str) -> None:
     STAMP.write_text(wanted)
 
 
+def ensure_browser_tools() -> None:
+    """axe-core comes from npm; Chromium from the system. Say plainly what is missing."""
+    npm = shutil.which("npm")
+    if not AXE.exists() and npm:
+        print("Installing axe-core (npm) into .venv/npm ...", flush=True)
+        subprocess.run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(VENV / "npm"),
+                "--no-audit",
+                "--no-fund",
+                "--silent",
+                "axe-core@^4.10",
+            ],
+            check=False,
+        )
+    if not shutil.which("chromium"):
+        print(
+            "Chromium is not installed (apt-get install chromium): "
+            "the browser tests will be SKIPPED.",
+            flush=True,
+        )
+    elif not AXE.exists():
+        print("axe-core is missing (no npm?): the accessibility tests will be SKIPPED.", flush=True)
+
+
 def run(*args: str) -> int:
     print("$", " ".join(args), flush=True)
     return subprocess.run([str(BIN / args[0]), *args[1:]], cwd=ROOT).returncode
@@ -60,6 +90,7 @@ def serve(argv: list[str]) -> int:
 
 def test(argv: list[str]) -> int:
     ensure_venv("[test]")
+    ensure_browser_tools()
     for step in (
         ("ruff", "check", "."),
         ("ruff", "format", "--check", "."),

@@ -1,0 +1,178 @@
+"""Real-browser fixtures: the app served on 127.0.0.1 with a fresh database, Debian's Chromium
+driven by Playwright at phone size with touch, axe-core injected for accessibility.
+
+Without Chromium (or axe-core) these tests are skipped with the reason; under CI (`CI` set) a
+missing browser is a failure instead, so the browser suite cannot silently stop running.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask_migrate import upgrade
+from werkzeug.serving import make_server
+
+from scorekeeper.web import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+AXE = Path(os.environ.get("SCOREKEEPER_AXE", ROOT / ".venv/npm/node_modules/axe-core/axe.min.js"))
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONES = {"360x740": (360, 740), "390x844": (390, 844)}
+
+
+def unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}; CI must run the browser tests", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        unavailable("Chromium is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """The app on a free port of 127.0.0.1, with an empty database of its own."""
+    app = create_app(
+        {
+            "SECRET_KEY": "browser-tests",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        }
+    )
+    with app.app_context():
+        upgrade()
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{http.server_port}"
+    http.shutdown()
+    thread.join(timeout=5)
+
+
+def new_page(
+    browser: Any,
+    size: str = "360x740",
+    *,
+    javascript: bool = True,
+    dark: bool = False,
+    language: str = "en-US",
+) -> Any:
+    """A page in a fresh phone-sized, touch-enabled browser context."""
+    width, height = PHONES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        java_script_enabled=javascript,
+        color_scheme="dark" if dark else "light",
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+    )
+    context.set_default_timeout(10_000)
+    return context.new_page()
+
+
+class Player:
+    """A person at the table with one thumb: every tap and every filled field is counted."""
+
+    def __init__(self, page: Any, base_url: str, javascript: bool = True) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.javascript = javascript
+        self.interactions = 0
+
+    def open(self, path: str) -> None:
+        self.page.goto(self.base_url + path)
+
+    def tap(self, locator: Any, *, navigates: bool = True) -> None:
+        """Tap a link or button; by default wait for the page it leads to."""
+        self.interactions += 1
+        if navigates:
+            with self.page.expect_navigation():
+                locator.tap()
+        else:
+            locator.tap()
+
+    def count(self, locator: Any) -> None:
+        """Tap a − / + counter button: in place with JavaScript, a form post without."""
+        self.tap(locator, navigates=not self.javascript)
+
+    def fill(self, locator: Any, value: str) -> None:
+        self.interactions += 1
+        locator.fill(value)
+
+    def button(self, name: str) -> Any:
+        return self.page.get_by_role("button", name=name, exact=True)
+
+    def link(self, name: str) -> Any:
+        return self.page.get_by_role("link", name=name, exact=True)
+
+    def start_game(
+        self,
+        system_name: str,
+        table: str | None,
+        names: tuple[str, ...] = ("Us", "Them"),
+        start_scores: tuple[int, ...] = (),
+    ) -> str:
+        """New game through the pages; returns the scoreboard's path."""
+        self.open("/")
+        self.tap(self.link("New game"))
+        self.tap(self.page.get_by_role("link", name=system_name))
+        if table is not None:
+            self.tap(self.page.get_by_role("link", name=table))
+        for index, name in enumerate(names):
+            self.fill(self.page.locator(f"#side_list-{index}-name"), name)
+        for index, score in enumerate(start_scores):
+            self.fill(self.page.locator(f"#side_list-{index}-start_score"), str(score))
+        self.tap(self.button("Start the game"))
+        return self.page.url.removeprefix(self.base_url)
+
+
+@pytest.fixture
+def axe() -> str:
+    """The axe-core script, to inject into pages."""
+    if not AXE.exists():
+        unavailable(f"axe-core is not installed at {AXE} (python3 dev.py test installs it)")
+    return AXE.read_text(encoding="utf-8")
+
+
+def axe_violations(page: Any, script: str) -> list[str]:
+    """What axe-core finds wrong on the page, one readable line per rule and element."""
+    page.add_script_tag(content=script)
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {node['target']}"
+        for v in result["violations"]
+        for node in v["nodes"]
+    ]
+
+
+def screenshot(page: Any, name: str) -> None:
+    """Keep the page as it looks, for docs/screenshots/ and the README."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
