@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Print each page's weight over the wire on first load: the HTML and everything it loads.
+
+Serves the app with waitress on 127.0.0.1 (a free port, a throw-away database), fills a game
+with a few hands, then fetches each page like a browser with an empty cache and adds up the bytes
+of the HTML, stylesheets, scripts, fonts and images it references. The target (issue 4): the
+scoreboard at most 40 KiB. Run: `.venv/bin/python benchmarks/page_weight.py`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tempfile
+import threading
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+
+import waitress
+from flask_migrate import upgrade
+
+from scorekeeper.web import create_app
+
+BUDGET = 40 * 1024
+GAME = {
+    "variant": "classic",
+    "sides": [
+        {"name": "Us", "players": 2, "player_names": ["Ana", "Bob"]},
+        {"name": "Them", "players": 2, "player_names": ["Carla", "Dani"]},
+    ],
+    "hands": [
+        {
+            "entries": [
+                {
+                    "went_out": True,
+                    "sets": {"natural_canasta": 1, "samba": 1},
+                    "melded_points": 310,
+                    "red_threes": 2,
+                },
+                {
+                    "sets": {"mixed_canasta": 1},
+                    "melded_points": 150,
+                    "hand_points": 85,
+                    "red_threes": 1,
+                },
+            ]
+        }
+    ]
+    * 3,
+}
+
+
+class Assets(HTMLParser):
+    """The files a page makes the browser load."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "link" and found.get("rel") in ("stylesheet", "icon", "preload"):
+            self.urls.append(found.get("href") or "")
+        elif tag in ("script", "img") and found.get("src"):
+            self.urls.append(found["src"] or "")
+
+
+def fetch(url: str) -> tuple[bytes, int]:
+    """The body and the bytes that crossed the wire for it (compressed if the server did)."""
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        raw = response.read()
+        if response.headers.get("Content-Encoding") == "gzip":
+            return gzip.decompress(raw), len(raw)
+        return raw, len(raw)
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {
+                "SECRET_KEY": "benchmark",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(folder) / 'games.sqlite3'}",
+            }
+        )
+        with app.app_context():
+            upgrade()
+        server = waitress.create_server(app, host="127.0.0.1", port=0)
+        base = f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+        threading.Thread(target=server.run, daemon=True).start()
+        try:
+            request = urllib.request.Request(
+                f"{base}/games/import",
+                data=json.dumps(GAME).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request) as response:
+                game = json.load(response)["location"]
+            hand_id = _first_hand(base, game)
+            pages = {
+                "games list": "/",
+                "new game": "/games/new",
+                "new game names": "/games/new?system=classic&table=2x2",
+                "scoreboard": game,
+                "hand form": game + "/hands/new",
+                "hand breakdown": f"{game}/hands/{hand_id}",
+                "import": "/games/import",
+            }
+            print(f"{'page':<16} {'html':>8} {'assets':>8} {'total':>8}  {'gzip would be':>13}")
+            over = False
+            for name, path in pages.items():
+                html, html_wire = fetch(base + path)
+                parser = Assets()
+                parser.feed(html.decode("utf-8"))
+                assets = [fetch(base + url) for url in parser.urls]
+                total = html_wire + sum(wire for _, wire in assets)
+                zipped = len(gzip.compress(html)) + sum(len(gzip.compress(b)) for b, _ in assets)
+                marker = ""
+                if name == "scoreboard":
+                    over = total > BUDGET
+                    marker = "  > budget!" if over else f"  (budget {BUDGET // 1024} KiB)"
+                print(
+                    f"{name:<16} {html_wire:>8,} {total - html_wire:>8,} {total:>8,}"
+                    f"  {zipped:>13,}{marker}"
+                )
+        finally:
+            server.close()
+    return 1 if over else 0
+
+
+def _first_hand(base: str, game: str) -> str:
+    html, _ = fetch(base + game)
+    marker = '<tr id="hand-'
+    start = html.decode("utf-8").index(marker) + len(marker)
+    return html.decode("utf-8")[start:].split('"', 1)[0]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
