@@ -59,9 +59,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     errors.init_app(app)
 
-    from . import games, hands, transfer
+    from . import games, hands, rulebook, transfer
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(transfer.bp)
+    app.register_blueprint(rulebook.bp)
     return app

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.i18n import translations
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
@@ -19,6 +20,7 @@ from wtforms.validators import InputRequired, NumberRange, Optional
 from .. import rules
 from .i18n import say
 from .models import Game, Hand, db
+from .rulebook import cite
 from .services import (
     HandChanged,
     HandRefused,
@@ -213,11 +215,13 @@ def form_data(hand: Hand) -> dict[str, Any]:
     return {"ending": ending, "version": str(hand.version), "sides": sides, "token": hand.token}
 
 
-def place_violations(form: FlaskForm, violations: list[rules.Violation]) -> list[str]:
+def place_violations(
+    form: FlaskForm, violations: list[rules.Violation], game_id: str
+) -> list[Markup]:
     """Put each violation's message next to the field it is about; return the rest."""
     loose = []
     for violation in violations:
-        message = f"{say(violation.message)} ({violation.rule})"
+        message = Markup("{} ({})").format(say(violation.message), cite(violation.rule, game_id))
         field = None
         if violation.side is not None and violation.field:
             name = violation.field.replace("sets.", "set_").replace("penalties.", "penalty_")
@@ -328,7 +332,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         else:
             saved = correct_hand(game.id, hand.id, engine, int(form.version.data or 0))
     except HandRefused as refused:
-        loose = place_violations(form, refused.violations)
+        loose = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, index)
         return _form_page(game, system, form, hand=hand, loose=loose, preview=result, status=422)
     except HandChanged as changed:

@@ -34,13 +34,22 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(12)
 
 
+def player_key(name: str) -> str:
+    """How a player is recognised across games: case and spacing do not matter.
+
+    >>> player_key("  Ana   María ")
+    'ana maría'
+    """
+    return " ".join(name.split()).casefold()
+
+
 class Game(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_game_id)
-    system_id: Mapped[str] = mapped_column(String(20))
+    system_id: Mapped[str] = mapped_column(String(20), index=True)
     options: Mapped[list[str]] = mapped_column(JSON, default=list)
     house_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=now, index=True)
-    updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now, index=True)
     totals: Mapped[list[int]] = mapped_column(JSON, default=list)
     over: Mapped[bool] = mapped_column(default=False, index=True)
     winner: Mapped[int | None] = mapped_column(default=None)
@@ -64,6 +73,9 @@ class Side(db.Model):  # type: ignore[name-defined,misc]
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     start_score: Mapped[int] = mapped_column(default=0)
+    total: Mapped[int | None] = mapped_column(default=None)
+    """Copy of the last replay's total, for lists and statistics."""
+    won: Mapped[bool | None] = mapped_column(default=None)
 
     game: Mapped[Game] = relationship(back_populates="sides")
     players: Mapped[list[Player]] = relationship(
@@ -76,6 +88,8 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id"), index=True)
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
+    key: Mapped[str] = mapped_column(String(NAME_LENGTH), default="", index=True)
+    """`player_key(name)`, or another player's key once merged into them."""
 
     side: Mapped[Side] = relationship(back_populates="players")
 
@@ -119,6 +133,8 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     red_threes_in_hand: Mapped[int] = mapped_column(default=0)
     players_holding_red_threes: Mapped[int] = mapped_column(default=0)
     penalties: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
+    hand_score: Mapped[int | None] = mapped_column(default=None)
+    """Copy of the last replay's score of this entry, for statistics."""
 
     hand: Mapped[Hand] = relationship(back_populates="entries")
 
@@ -133,3 +149,16 @@ class Correction(db.Model):  # type: ignore[name-defined,misc]
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     hand: Mapped[Hand] = relationship(back_populates="corrections")
+
+
+class HouseRule(db.Model):  # type: ignore[name-defined,misc]
+    """A table's own rules, named and reused for new games; games keep a snapshot of them."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    system_id: Mapped[str] = mapped_column(String(20))
+    options: Mapped[list[str]] = mapped_column(JSON, default=list)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """The game file's `house_rules` keys other than `name`."""
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now)

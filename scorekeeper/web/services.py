@@ -15,7 +15,18 @@ from sqlalchemy import select, update
 
 from .. import rules
 from ..rules.gamefile import entry_data
-from .models import NAME_LENGTH, Correction, Entry, Game, Hand, Player, Side, db, now
+from .models import (
+    NAME_LENGTH,
+    Correction,
+    Entry,
+    Game,
+    Hand,
+    Player,
+    Side,
+    db,
+    now,
+    player_key,
+)
 
 
 class HandRefused(Exception):
@@ -166,10 +177,26 @@ def _fill(record: Hand, hand: rules.Hand) -> None:
 
 
 def _remember(game: Game, result: rules.GameResult) -> None:
+    """Copy the replay's totals, winner and hand scores onto the rows that lists read."""
     game.totals = list(result.totals)
     game.over = result.game_over
     game.winner = result.winner
     game.updated_at = now()
+    for index, side in enumerate(game.sides):
+        side.total = result.totals[index]
+        side.won = result.game_over and result.winner == index
+    for hand, scored in zip(game.live_hands, result.hands, strict=True):
+        for entry, side_score in zip(hand.entries, scored.sides, strict=True):
+            entry.hand_score = side_score.hand_score
+
+
+def refresh_stale() -> int:
+    """Replay the games whose copied totals are missing (after an upgrade); how many."""
+    stale = db.session.scalars(select(Game).where(Game.sides.any(Side.total.is_(None)))).all()
+    for game in stale:
+        _remember(game, replay(game))
+    db.session.commit()
+    return len(stale)
 
 
 def create_game(
@@ -185,7 +212,10 @@ def create_game(
             position=i,
             name=side.name,
             start_score=side.start_score,
-            players=[Player(position=j, name=name) for j, name in enumerate(side.players)],
+            players=[
+                Player(position=j, name=name, key=player_key(name))
+                for j, name in enumerate(side.players)
+            ],
         )
         for i, side in enumerate(sides)
     ]
@@ -303,8 +333,8 @@ def import_game(data: object) -> str:
             name=side.name,
             start_score=side.start_score,
             players=[
-                Player(position=j, name=names[i][j] if j < len(names[i]) else "")
-                for j in range(side.players)
+                Player(position=j, name=name, key=player_key(name))
+                for j, name in enumerate((names[i] + [""] * side.players)[: side.players])
             ],
         )
         for i, side in enumerate(game.sides)

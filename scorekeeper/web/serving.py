@@ -8,6 +8,7 @@ import waitress
 from flask_migrate import upgrade
 
 from . import create_app
+from .services import refresh_stale
 
 
 def addresses(host: str, port: int) -> list[str]:
@@ -27,6 +28,7 @@ def serve(host: str, port: int) -> int:
     app = create_app()
     with app.app_context():
         upgrade()
+        refresh_stale()
     print("Samba Scorekeeper is running. Open it on a phone on the same network:")
     for address in addresses(host, port):
         print(f"  {address}")

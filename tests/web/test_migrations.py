@@ -1,0 +1,51 @@
+"""A database made by an earlier version upgrades without losing games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import select
+
+from scorekeeper.web import create_app
+from scorekeeper.web.models import Player, Side, db
+from scorekeeper.web.services import import_game, refresh_stale
+
+FIRST_REVISION = "04ba37d62669"
+GAME = {
+    "variant": "classic",
+    "sides": [
+        {"name": "Us", "players": 2, "player_names": ["  Ana   María", "Bob"]},
+        {"name": "Them", "players": 2},
+    ],
+    "hands": [
+        {
+            "entries": [
+                {"went_out": True, "sets": {"natural_canasta": 2}, "melded_points": 300},
+                {"melded_points": 60, "hand_points": 20},
+            ]
+        }
+    ],
+}
+
+
+def test_an_upgrade_from_the_first_schema_keeps_every_game_and_fills_the_new_columns(
+    tmp_path: Path,
+) -> None:
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+        game_id = import_game(GAME)
+        downgrade(revision=FIRST_REVISION)
+        upgrade()
+        assert db.session.scalar(select(Side.total).where(Side.game_id == game_id)) is None
+        assert refresh_stale() == 1
+        totals = db.session.scalars(
+            select(Side.total).where(Side.game_id == game_id).order_by(Side.position)
+        ).all()
+        assert totals == [300 + 1000 + 200, 60 - 20]
+        keys = db.session.scalars(select(Player.key).order_by(Player.id)).all()
+        assert keys[:2] == ["ana maría", "bob"]
+        assert refresh_stale() == 0
