@@ -107,7 +107,10 @@ def main() -> int:
                 "hand breakdown": f"{game}/hands/{hand_id}",
                 "import": "/games/import",
             }
-            print(f"{'page':<16} {'html':>8} {'assets':>8} {'total':>8}  {'gzip would be':>13}")
+            print(
+                f"{'bytes on the wire':<18} {'html':>7} {'assets':>7} {'total':>7}"
+                f"  {'uncompressed':>12}"
+            )
             over = False
             for name, path in pages.items():
                 html, html_wire = fetch(base + path)
@@ -115,14 +118,14 @@ def main() -> int:
                 parser.feed(html.decode("utf-8"))
                 assets = [fetch(base + url) for url in parser.urls]
                 total = html_wire + sum(wire for _, wire in assets)
-                zipped = len(gzip.compress(html)) + sum(len(gzip.compress(b)) for b, _ in assets)
+                plain = len(html) + sum(len(body) for body, _ in assets)
                 marker = ""
                 if name == "scoreboard":
                     over = total > BUDGET
                     marker = "  > budget!" if over else f"  (budget {BUDGET // 1024} KiB)"
                 print(
-                    f"{name:<16} {html_wire:>8,} {total - html_wire:>8,} {total:>8,}"
-                    f"  {zipped:>13,}{marker}"
+                    f"{name:<18} {html_wire:>7,} {total - html_wire:>7,} {total:>7,}"
+                    f"  {plain:>12,}{marker}"
                 )
         finally:
             server.close()

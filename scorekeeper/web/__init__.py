@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import errors, i18n
+from . import compress, errors, i18n
 from .extensions import csrf, migrate
 from .models import db
 
@@ -58,6 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
+    compress.init_app(app)
 
     from . import games, hands, rulebook, transfer
 

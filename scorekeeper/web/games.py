@@ -15,6 +15,7 @@ from wtforms import BooleanField, FieldList, FormField, IntegerField, StringFiel
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
+from .chart import running_totals
 from .hands import rows_for
 from .i18n import COOKIE, LANGUAGES, number
 from .models import NAME_LENGTH, Game, db
@@ -146,6 +147,12 @@ def scoreboard(game_id: str) -> str:
         hands=list(zip(game.live_hands, result.hands, strict=True)),
         dealer=dealer,
         corrections=correction_notes(game, system),
+        chart=running_totals(
+            [side.name for side in game.sides],
+            [side.start_score for side in game.sides],
+            result,
+            system.target,
+        ),
     )
 
 
