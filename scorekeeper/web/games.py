@@ -15,6 +15,7 @@ from wtforms import BooleanField, FieldList, FormField, IntegerField, StringFiel
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
+from . import house_rules
 from .chart import running_totals
 from .hands import rows_for
 from .i18n import COOKIE, LANGUAGES, number
@@ -88,18 +89,32 @@ def index() -> str:
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new() -> str | Response | tuple[str, int]:
-    """Step by step, so it works without JavaScript: the system, the table, then the names."""
-    system_id = request.args.get("system")
+    """Step by step, so it works without JavaScript: the system, the table, then the names.
+
+    `?house=ID` starts from a saved house rule instead of a system: its system, its options and
+    a copy of its numbers, which the game keeps whatever later happens to the house rule.
+    """
+    house = None
+    if "house" in request.args:
+        house = house_rules.profile_or_404(request.args.get("house"))
+        system_id: str | None = house.system_id
+    else:
+        system_id = request.args.get("system")
     if system_id not in rules.SYSTEMS:
-        return render_template("new_game/system.html", systems=rules.SYSTEMS.values())
+        return render_template(
+            "new_game/system.html", systems=rules.SYSTEMS.values(), houses=house_rules.profiles()
+        )
     system = rules.SYSTEMS[system_id]
     table = _table(request.args.get("table"), system)
     if table is None:
-        return render_template("new_game/table.html", system=system)
+        return render_template("new_game/table.html", system=system, house=house)
     sides, players = table
     form = new_game_form(system, sides, players)
     if form.validate_on_submit():
-        options = [o for o in system.options if form[f"option_{o}"].data]
+        if house is None:
+            options = [o for o in system.options if form[f"option_{o}"].data]
+        else:
+            options = list(house.options)
         new_sides = [
             NewSide(
                 name=side.form.name.data.strip(),
@@ -109,12 +124,25 @@ def new() -> str | Response | tuple[str, int]:
             for side in form.side_list
         ]
         try:
-            game_id = create_game(system.id, options, new_sides)
+            game_id = create_game(
+                system.id,
+                options,
+                new_sides,
+                None if house is None else house_rules.snapshot(house),
+            )
         except GameRefused:  # pragma: no cover - the form offers only allowed tables
             abort(400)
         return redirect(url_for("games.scoreboard", game_id=game_id))
+    if house is not None:
+        for option_id in system.options:
+            form[f"option_{option_id}"].data = option_id in house.options
     return render_template(
-        "new_game/names.html", system=system, form=form, sides=sides, players=players
+        "new_game/names.html",
+        system=system,
+        form=form,
+        sides=sides,
+        players=players,
+        house=house,
     ), (422 if form.is_submitted() else 200)
 
 
