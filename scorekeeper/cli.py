@@ -1,4 +1,5 @@
-"""The `scorekeeper` command: `check` a game file; `serve` the web app.
+"""The `scorekeeper` command: `check` a game file; `serve` the web app; `backup` and `restore`
+the database (DATABASE_URL chooses it).
 
 `check` must start fast, so the web app (Flask, SQLAlchemy) is imported only by the commands
 that need it.
@@ -44,6 +45,82 @@ def check(path: str) -> int:
     return 1 if broken else 0
 
 
+def _one_line(error: BaseException) -> str:
+    """The error in one line; a database error without the SQL it was running."""
+    error = getattr(error, "orig", None) or error
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def backup(path: str) -> int:
+    """Write the backup of the configured database to `path` (- for stdout); 0, or 2 on error."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .web import create_app
+    from .web.backup import backup as backup_data
+
+    try:
+        with create_app().app_context():
+            text = json.dumps(backup_data(), ensure_ascii=False, indent=1) + "\n"
+    except SQLAlchemyError as error:
+        print(f"cannot read the database: {_one_line(error)}", file=sys.stderr)
+        return 2
+    try:
+        if path == "-":
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            Path(path).write_text(text, encoding="utf-8")
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 2
+    except OSError as error:
+        print(f"{path}: cannot write it: {_one_line(error)}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def restore(path: str) -> int:
+    """Load a backup into the configured database, which must be empty; 0, or 2 on error."""
+    name = "standard input" if path == "-" else path
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{name}: cannot read it: {_one_line(error)}", file=sys.stderr)
+        return 2
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        print(f"{name}: not JSON: {_one_line(error)}", file=sys.stderr)
+        return 2
+
+    import logging
+
+    import flask_migrate
+    from alembic.util import CommandError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .web import create_app
+    from .web.backup import BackupError
+    from .web.backup import restore as restore_data
+
+    try:
+        with create_app().app_context():
+            logging.disable(logging.INFO)  # Alembic's "running upgrade" lines are not news
+            try:
+                flask_migrate.upgrade()
+            finally:
+                logging.disable(logging.NOTSET)
+            games = restore_data(data)
+    except BackupError as error:
+        print(f"{name}: {_one_line(error)}", file=sys.stderr)
+        return 2
+    except (SQLAlchemyError, CommandError) as error:
+        print(f"cannot write to the database: {_one_line(error)}", file=sys.stderr)
+        return 2
+    print(f"{name}: restored {games} games")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="scorekeeper", description="Samba Scorekeeper: score and check Samba games."
@@ -54,9 +131,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve_cmd = commands.add_parser("serve", help="run the web app (waitress)")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from phones")
     serve_cmd.add_argument("--port", type=int, default=5000)
+    backup_cmd = commands.add_parser("backup", help="write every game and house rule as JSON")
+    backup_cmd.add_argument("file", nargs="?", default="-", help="where to write it (- for stdout)")
+    restore_cmd = commands.add_parser("restore", help="load a backup into an empty database")
+    restore_cmd.add_argument("file", help="a file written by `scorekeeper backup` (- for stdin)")
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.game_file)
+    if args.command == "backup":
+        return backup(args.file)
+    if args.command == "restore":
+        return restore(args.file)
     if args.command == "serve":
         from .web.serving import serve
 

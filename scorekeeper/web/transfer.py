@@ -1,8 +1,12 @@
-"""Game files in and out: import, export and the `scorekeeper check` result of a game."""
+"""Game files in and out: import, export (JSON and CSV), the `scorekeeper check` result of a
+game, and the backup of everything."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -11,10 +15,11 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response
 
 from .. import rules
+from .backup import backup
 from .extensions import csrf
 from .i18n import say
-from .models import Game, db
-from .services import GameRefused, export_game, import_game, replay
+from .models import Game, db, now
+from .services import GameRefused, export_game, import_game, replay, system_of
 
 bp = Blueprint("transfer", __name__)
 
@@ -87,3 +92,86 @@ def result_json(game_id: str) -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
     game = db.get_or_404(Game, game_id)
     return jsonify(rules.result_data(replay(game)))
+
+
+def csv_header(system: rules.RuleSystem) -> list[str]:
+    """The CSV columns for a game under `system`: only the sets and penalties it has."""
+    return [
+        "hand",
+        "ended_by",
+        "side",
+        "players",
+        "went_out",
+        "concealed",
+        "opening_meld",
+        *(f"set_{kind.value}" for kind in system.set_bonuses),
+        "melded_points",
+        "hand_points",
+        "red_threes",
+        "red_threes_in_hand",
+        "players_holding_red_threes",
+        *(f"penalty_{penalty.value}" for penalty in system.penalties),
+        "hand_score",
+        "total",
+    ]
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: never read as a formula (CSV injection)."""
+    return f"'{text}" if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
+
+
+def csv_rows(game: Game) -> list[list[Any]]:
+    """One row per side per hand that counts, scored by the engine's replay."""
+    system = system_of(game)
+    result = replay(game)
+    rows: list[list[Any]] = []
+    for number, (hand, scored) in enumerate(
+        zip(game.live_hands, result.hands, strict=True), start=1
+    ):
+        for side, entry, score in zip(game.sides, hand.entries, scored.sides, strict=True):
+            rows.append(
+                [
+                    number,
+                    hand.ended_by,
+                    _cell(side.name),
+                    _cell(", ".join(p.name for p in side.players if p.name)),
+                    "true" if entry.went_out else "false",
+                    "true" if entry.concealed else "false",
+                    "" if entry.opening_meld is None else entry.opening_meld,
+                    *(entry.sets.get(kind.value, 0) for kind in system.set_bonuses),
+                    entry.melded_points,
+                    entry.hand_points,
+                    entry.red_threes,
+                    entry.red_threes_in_hand,
+                    entry.players_holding_red_threes,
+                    *(entry.penalties.get(penalty.value, 0) for penalty in system.penalties),
+                    score.hand_score,
+                    score.total,
+                ]
+            )
+    return rows
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id: str) -> Response:
+    """The game's hands as a spreadsheet: UTF-8 with a BOM, so that Excel reads the accents."""
+    game = db.get_or_404(Game, game_id)
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(csv_header(system_of(game)))
+    writer.writerows(csv_rows(game))
+    response = Response(text.getvalue().encode("utf-8-sig"), content_type="text/csv; charset=utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="samba-{game.id}.csv"'
+    return response
+
+
+@bp.get("/backup.json")
+def backup_json() -> Response:
+    """Every game and house rule as one file; `scorekeeper restore` loads it."""
+    response = jsonify(backup())
+    stamp = now().strftime("%Y-%m-%d")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="samba-scorekeeper-backup-{stamp}.json"'
+    )
+    return response

@@ -1,0 +1,198 @@
+"""Everything the database keeps, as one JSON file, and back into an empty database.
+
+A backup holds what was recorded: games as they were set up, every hand as entered (deleted ones
+too), every correction, and the house rules. The copied totals (`Game.totals`, `Side.total`,
+`Entry.hand_score`, …) are left out: a restore replays each game through the rules engine, so
+the file cannot smuggle in a score the rules would not give.
+
+Restoring runs from the command line (`scorekeeper restore`), outside any request, so its
+messages are in English, as `scorekeeper check`'s are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from operator import attrgetter
+from typing import Any
+
+from sqlalchemy import Boolean, DateTime, Integer, String, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from .models import Correction, Entry, Game, Hand, HouseRule, Player, Side, db
+from .services import _remember, replay
+
+FORMAT = "samba-scorekeeper-backup"
+VERSION = 1
+
+# Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
+LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
+    Game: frozenset({"totals", "over", "winner"}),
+    Side: frozenset({"game_id", "total", "won"}),
+    Player: frozenset({"side_id"}),
+    Hand: frozenset({"game_id"}),
+    Entry: frozenset({"hand_id", "hand_score"}),
+    Correction: frozenset({"hand_id"}),
+    HouseRule: frozenset(),
+}
+# The rows each row holds, as the backup nests them.
+CHILDREN: Mapping[type[Any], tuple[tuple[str, type[Any]], ...]] = {
+    Game: (("sides", Side), ("hands", Hand)),
+    Side: (("players", Player),),
+    Hand: (("entries", Entry), ("corrections", Correction)),
+}
+# How the database orders the rows a row holds, so that a restored game replays as it will load.
+ORDER = {Side: "position", Player: "position", Hand: "position", Entry: "side_position"}
+
+
+class BackupError(ValueError):
+    """A file that is not a backup this version can restore; nothing was stored."""
+
+
+class DatabaseNotEmpty(BackupError):
+    """A restore goes only into an empty database, so that nothing is overwritten or mixed."""
+
+
+def _columns(model: type[Any]) -> list[Any]:
+    return [c for c in model.__table__.columns if c.key not in LEFT_OUT[model]]
+
+
+def _row(record: Any) -> dict[str, Any]:
+    """A row's recorded columns (dates as ISO strings), with the rows it holds nested in it."""
+    model = type(record)
+    data: dict[str, Any] = {}
+    for column in _columns(model):
+        value = getattr(record, column.key)
+        data[column.key] = value.isoformat() if isinstance(value, datetime) else value
+    for name, _child in CHILDREN.get(model, ()):
+        data[name] = [_row(child) for child in getattr(record, name)]
+    return data
+
+
+def backup() -> dict[str, Any]:
+    """Every game (with deleted hands and corrections) and every house rule, as plain data."""
+    games = db.session.scalars(select(Game).order_by(Game.created_at, Game.id)).all()
+    house_rules = db.session.scalars(select(HouseRule).order_by(HouseRule.id)).all()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "games": [_row(game) for game in games],
+        "house_rules": [_row(rule) for rule in house_rules],
+    }
+
+
+def _value(column: Any, value: object, where: str) -> object:
+    """A file's value for a column, checked against the column's type."""
+    if value is None:
+        if column.nullable:
+            return None
+        raise BackupError(f"{where}: must not be null")
+    kind = column.type
+    expected: tuple[type, ...] | None = None
+    if isinstance(kind, DateTime):
+        if isinstance(value, str):
+            try:
+                parsed = datetime.fromisoformat(value)
+            except ValueError:
+                pass
+            else:
+                if parsed.tzinfo is not None:  # the database keeps UTC without a zone
+                    parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+                return parsed
+        raise BackupError(f"{where}: expected an ISO date and time, got {value!r}")
+    if isinstance(kind, Boolean):
+        expected = (bool,)
+    elif isinstance(kind, Integer):
+        expected = (int,)
+    elif isinstance(kind, String):
+        expected = (str,)
+    if expected and (
+        not isinstance(value, expected) or (bool not in expected and isinstance(value, bool))
+    ):
+        raise BackupError(f"{where}: expected {expected[0].__name__}, got {value!r}")
+    if isinstance(kind, String) and kind.length and len(str(value)) > kind.length:
+        raise BackupError(f"{where}: longer than {kind.length} characters")
+    return value
+
+
+def _record(model: type[Any], data: object, where: str) -> Any:
+    """The row a backup describes, with the rows it holds, checked field by field."""
+    if not isinstance(data, dict):
+        raise BackupError(f"{where}: expected an object")
+    children = dict(CHILDREN.get(model, ()))
+    known = {c.key for c in _columns(model)} | children.keys()
+    unknown = sorted(str(key) for key in data.keys() - known)
+    if unknown:
+        raise BackupError(f"{where}: unknown field {unknown[0]!r}")
+    values: dict[str, Any] = {}
+    for column in _columns(model):
+        if column.key in data:
+            values[column.key] = _value(column, data[column.key], f"{where}.{column.key}")
+        elif not (column.nullable or column.default is not None or column.primary_key):
+            raise BackupError(f"{where}: missing {column.key!r}")
+    for name, child in children.items():
+        rows = data.get(name, [])
+        if not isinstance(rows, list):
+            raise BackupError(f"{where}.{name}: expected a list")
+        records = [_record(child, row, f"{where}.{name}[{i}]") for i, row in enumerate(rows)]
+        if child in ORDER:
+            records.sort(key=attrgetter(ORDER[child]))
+        values[name] = records
+    return model(**values)
+
+
+def _rows(data: Mapping[str, Any], key: str, read: Callable[[object, str], Any]) -> list[Any]:
+    rows = data.get(key)
+    if not isinstance(rows, list):
+        raise BackupError(f"{key}: expected a list")
+    return [read(row, f"{key}[{i}]") for i, row in enumerate(rows)]
+
+
+def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
+    """The rows a backup describes, not yet stored, with their copied totals replayed."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
+    if data.get("version") != VERSION:
+        raise BackupError(
+            f"Backup version {data.get('version')!r}: this Samba Scorekeeper restores"
+            f" version {VERSION}."
+        )
+    games: list[Game] = _rows(data, "games", lambda row, where: _record(Game, row, where))
+    house_rules: list[HouseRule] = _rows(
+        data, "house_rules", lambda row, where: _record(HouseRule, row, where)
+    )
+    for index, game in enumerate(games):
+        updated_at = game.updated_at
+        try:
+            _remember(game, replay(game))
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            problem = " ".join(str(error).split()) or type(error).__name__
+            raise BackupError(f"games[{index}]: cannot be replayed: {problem}") from None
+        if updated_at is not None:  # replaying is not a change to the game
+            game.updated_at = updated_at
+    return games, house_rules
+
+
+def is_empty() -> bool:
+    """Whether the database holds no row of any table."""
+    return all(
+        db.session.execute(select(table).limit(1)).first() is None
+        for table in db.metadata.sorted_tables
+    )
+
+
+def restore(data: object) -> int:
+    """Load a backup into an empty database, all or nothing; how many games it held."""
+    games, house_rules = read_backup(data)
+    if not is_empty():
+        raise DatabaseNotEmpty(
+            "The database is not empty: a backup is restored only into an empty one."
+        )
+    db.session.add_all([*house_rules, *games])
+    try:
+        db.session.commit()
+    except SQLAlchemyError as error:
+        db.session.rollback()
+        problem = " ".join(str(getattr(error, "orig", None) or error).split())
+        raise BackupError(f"The backup does not fit in the database: {problem}") from None
+    return len(games)

@@ -1,0 +1,370 @@
+"""A backup of everything restores into an empty database exactly, or not at all."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper.web.backup import BackupError, DatabaseNotEmpty, backup, restore
+from scorekeeper.web.models import HouseRule, db
+
+from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, stored_games
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "tests" / "cases"
+HOUSE_GAME = {
+    "variant": "classic",
+    "house_rules": {"name": "Casa Núñez", "going_out_bonus": 400, "set_bonuses": {"samba": 1000}},
+    "sides": [
+        {"name": "Us", "players": 2, "player_names": ["Ana", "Bo"]},
+        {"name": "Them", "players": 2},
+    ],
+    "hands": [
+        {
+            "entries": [
+                {
+                    "went_out": True,
+                    "sets": {"samba": 1, "natural_canasta": 1},
+                    "melded_points": 260,
+                },
+                {"sets": {"mixed_canasta": 1}, "melded_points": 150, "hand_points": 30},
+            ]
+        }
+    ],
+}
+
+
+def database(tmp_path: Path, name: str) -> Flask:
+    """Another app, on its own empty database file."""
+    uri = f"sqlite:///{tmp_path / name}"
+    return _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": uri})
+
+
+def tables(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, copied totals included."""
+    with app.app_context():
+        return {
+            table.name: [
+                tuple(row)
+                for row in db.session.execute(select(table).order_by(*table.primary_key.columns))
+            ]
+            for table in db.metadata.sorted_tables
+        }
+
+
+def fill(app: Flask, client: FlaskClient, actions: Actions) -> list[str]:
+    """Games of every kind: finished, under house rules, corrected, with a deleted hand."""
+    finished = json.loads((CASES / "classic-game-won.json").read_text())
+    games = [client.post("/games/import", json=data).get_json()["id"] for data in (finished,)]
+    games.append(client.post("/games/import", json=HOUSE_GAME).get_json()["id"])
+    played = actions.new_game(
+        "black-samba", names=("Peñarol", "Them"), players={"side_list-0-players-0": "José"}
+    )
+    actions.record_hand(played, [GOES_OUT, STAYS_IN])
+    actions.record_hand(played, [STAYS_IN, STAYS_IN], ending="stock")
+    actions.record_hand(played, [STAYS_IN, GOES_OUT], ending="out-1")
+    first, second, _third = actions.hand_ids(played)
+    corrected = {
+        "ending": "stock",
+        "version": "1",
+        **{
+            f"sides-{i}-{k}": v
+            for i in range(2)
+            for k, v in {**STAYS_IN, "hand_points": "0"}.items()
+        },
+    }
+    assert client.post(f"/games/{played}/hands/{second}/edit", data=corrected).status_code == 302
+    assert (
+        client.post(f"/games/{played}/hands/{first}/delete", data={"version": "1"}).status_code
+        == 302
+    )
+    games.append(played)
+    games.append(actions.new_game("denexa"))
+    with app.app_context():
+        db.session.add(
+            HouseRule(
+                name="Los jueves",
+                system_id="classic",
+                options=[],
+                rules={"going_out_bonus": 300},
+                created_at=datetime(2024, 5, 2, 20, 15, 1, 123456),
+                updated_at=datetime(2024, 6, 1, 9, 0),
+            )
+        )
+        db.session.commit()
+    return games
+
+
+def page_of(actions: Actions, game_id: str) -> str:
+    """The scoreboard, without its forms' one-time tokens."""
+    return re.sub(r'<input[^>]*name="csrf_token"[^>]*>', "", actions.scoreboard(game_id))
+
+
+def backup_of(app: Flask) -> dict[str, Any]:
+    with app.app_context():
+        return backup()
+
+
+def test_a_backup_restored_into_an_empty_database_is_the_same_database(
+    app: Flask, client: FlaskClient, actions: Actions, tmp_path: Path
+) -> None:
+    games = fill(app, client, actions)
+    first = backup_of(app)
+    assert [game["id"] for game in first["games"]] == games
+    assert first["format"] == "samba-scorekeeper-backup" and first["version"] == 1
+
+    restored = database(tmp_path, "restored.sqlite3")
+    with restored.app_context():
+        assert restore(json.loads(json.dumps(first))) == len(games)
+
+    assert backup_of(restored) == first
+    # Same ids, timestamps, deleted hands and totals; a deleted hand's entries keep no score,
+    # as no replay scores them.
+    deleted = {row[0] for row in tables(app)["hand"] if row[-1] is not None}
+    expected = tables(app)
+    expected["entry"] = [
+        (*row[:-1], None) if row[1] in deleted else row for row in expected["entry"]
+    ]
+    assert tables(restored) == expected
+    other = restored.test_client()
+    for game_id in games:
+        for page in ("result.json", "export.json", "export.csv"):
+            assert (
+                other.get(f"/games/{game_id}/{page}").data
+                == client.get(f"/games/{game_id}/{page}").data
+            )
+        assert page_of(Actions(other), game_id) == page_of(actions, game_id)
+
+
+def test_the_backup_keeps_what_the_scoreboard_does_not_show(
+    app: Flask, client: FlaskClient, actions: Actions
+) -> None:
+    fill(app, client, actions)
+    data = backup_of(app)
+    played = data["games"][2]
+    assert [h["deleted_at"] is not None for h in played["hands"]] == [True, False, False]
+    assert [len(h["corrections"]) for h in played["hands"]] == [1, 1, 0]
+    assert played["hands"][0]["corrections"][0]["after"] is None
+    assert data["games"][1]["house_rules"]["name"] == "Casa Núñez"
+    assert [rule["name"] for rule in data["house_rules"]] == ["Los jueves"]
+    assert data["house_rules"][0]["created_at"] == "2024-05-02T20:15:01.123456"
+    assert "total" not in played["sides"][0] and "totals" not in played
+
+
+def test_the_copied_totals_are_replayed_not_read_from_the_file(
+    app: Flask, client: FlaskClient, actions: Actions, tmp_path: Path
+) -> None:
+    fill(app, client, actions)
+    data = backup_of(app)
+    data["games"][0]["totals"] = [1, 2]
+    with (
+        database(tmp_path, "restored.sqlite3").app_context(),
+        pytest.raises(BackupError) as refused,
+    ):
+        restore(data)
+    assert str(refused.value) == "games[0]: unknown field 'totals'"
+
+
+def test_the_download_is_the_backup(app: Flask, client: FlaskClient, actions: Actions) -> None:
+    fill(app, client, actions)
+    response = client.get("/backup.json")
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"].startswith(
+        'attachment; filename="samba-scorekeeper-backup-'
+    )
+    assert response.get_json() == backup_of(app)
+
+
+def test_a_restore_into_a_database_that_holds_anything_is_refused(
+    app: Flask, client: FlaskClient, actions: Actions
+) -> None:
+    fill(app, client, actions)
+    data = backup_of(app)
+    before = tables(app)
+    with app.app_context(), pytest.raises(DatabaseNotEmpty, match="not empty"):
+        restore(data)
+    assert tables(app) == before
+
+
+def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
+    """Change one value of a backup, found by a path like `games.0.sides.1.name`."""
+
+    def change(data: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        target: Any = data
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        target[int(last) if isinstance(target, list) else last] = value
+
+    return change
+
+
+def _duplicate_game(data: dict[str, Any]) -> None:
+    data["games"].append(copy.deepcopy(data["games"][0]))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_set("format", "game-file"), "This is not a Samba Scorekeeper backup"),
+        (_set("version", 2), "Backup version 2: this Samba Scorekeeper restores version 1."),
+        (_set("games", {}), "games: expected a list"),
+        (_set("house_rules", None), "house_rules: expected a list"),
+        (_set("games.0", "a game"), "games[0]: expected an object"),
+        (_set("games.0.sides.0.colour", "red"), "games[0].sides[0]: unknown field 'colour'"),
+        (_set("games.0.sides.0.name", 7), "games[0].sides[0].name: expected str, got 7"),
+        (_set("games.0.sides.0.name", "n" * 41), "games[0].sides[0].name: longer than 40"),
+        (_set("games.0.system_id", None), "games[0].system_id: must not be null"),
+        (_set("games.0.hands", "none"), "games[0].hands: expected a list"),
+        (
+            _set("games.0.hands.0.created_at", "yesterday"),
+            "games[0].hands[0].created_at: expected an ISO date and time, got 'yesterday'",
+        ),
+        (
+            _set("games.0.hands.0.entries.0.went_out", "yes"),
+            "games[0].hands[0].entries[0].went_out: expected bool, got 'yes'",
+        ),
+        (
+            _set("games.0.hands.0.entries.0.melded_points", True),
+            "games[0].hands[0].entries[0].melded_points: expected int, got True",
+        ),
+        (_set("games.0.system_id", "canasta"), "games[0]: cannot be replayed"),
+        (_set("games.0.hands.0.entries.0.sets", {"joker": 1}), "games[0]: cannot be replayed"),
+        (_set("games.0.hands.0.entries", []), "games[0]: cannot be replayed"),
+        (_duplicate_game, "The backup does not fit in the database: UNIQUE constraint failed"),
+        (_set("house_rules.0.name", None), "house_rules[0].name: must not be null"),
+    ],
+)
+def test_a_malformed_backup_is_refused_with_a_one_line_reason_and_stores_nothing(
+    app: Flask,
+    client: FlaskClient,
+    actions: Actions,
+    tmp_path: Path,
+    change: Callable[[dict[str, Any]], None],
+    message: str,
+) -> None:
+    fill(app, client, actions)
+    data = backup_of(app)
+    change(data)
+    empty = database(tmp_path, "empty.sqlite3")
+    with empty.app_context(), pytest.raises(BackupError) as refused:
+        restore(data)
+    assert isinstance(refused.value, ValueError)
+    assert message in str(refused.value)
+    assert "\n" not in str(refused.value)
+    assert all(rows == [] for rows in tables(empty).values())
+
+
+def test_a_file_that_is_not_a_backup_at_all_is_refused(tmp_path: Path) -> None:
+    with database(tmp_path, "empty.sqlite3").app_context():
+        for data in ([], None, "backup", {"games": []}):
+            with pytest.raises(BackupError, match="not a Samba Scorekeeper backup"):
+                restore(data)
+
+
+def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
+    data = backup_of(app)
+    assert data == {
+        "format": "samba-scorekeeper-backup",
+        "version": 1,
+        "games": [],
+        "house_rules": [],
+    }
+    empty = database(tmp_path, "empty.sqlite3")
+    with empty.app_context():
+        assert restore(data) == 0
+    assert stored_games(empty) == 0
+
+
+def scorekeeper(
+    database_file: Path, *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`python -m scorekeeper …` on its own database, as an operator runs it."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{database_file}",
+        "SECRET_KEY": "test",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "scorekeeper", *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_commands_back_up_and_restore_a_database_file(tmp_path: Path) -> None:
+    source = tmp_path / "source.sqlite3"
+    app = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{source}"})
+    client = app.test_client()
+    fill(app, client, Actions(client))
+    saved = tmp_path / "backup.json"
+
+    made = scorekeeper(source, "backup", str(saved))
+    assert (made.returncode, made.stdout, made.stderr) == (0, "", "")
+    assert json.loads(saved.read_text(encoding="utf-8")) == backup_of(app)
+
+    target = tmp_path / "target.sqlite3"  # does not exist yet: restore builds the schema
+    restored = scorekeeper(target, "restore", str(saved))
+    assert (restored.returncode, restored.stderr) == (0, "")
+    assert "restored 4 games" in restored.stdout
+
+    again = scorekeeper(target, "backup")
+    assert again.returncode == 0
+    assert json.loads(again.stdout) == json.loads(saved.read_text(encoding="utf-8"))
+
+    piped = scorekeeper(tmp_path / "piped.sqlite3", "restore", "-", stdin=saved.read_text())
+    assert piped.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (("restore", "{saved}"), None, "The database is not empty"),
+        (("restore", "{missing}"), None, "cannot read it"),
+        (("restore", "-"), "{not json", "standard input: not JSON"),
+        (("restore", "-"), '{"format": "samba-scorekeeper-backup"}', "Backup version None"),
+        (("backup", "{missing_dir}"), None, "cannot write it"),
+    ],
+)
+def test_a_command_that_cannot_do_its_job_says_why_in_one_line_and_exits_2(
+    tmp_path: Path, args: tuple[str, ...], stdin: str | None, message: str
+) -> None:
+    full = tmp_path / "full.sqlite3"
+    saved = tmp_path / "backup.json"
+    app = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{full}"})
+    Actions(app.test_client()).new_game()
+    assert scorekeeper(full, "backup", str(saved)).returncode == 0
+    places = {
+        "saved": str(saved),
+        "missing": str(tmp_path / "missing.json"),
+        "missing_dir": str(tmp_path / "no" / "such" / "backup.json"),
+    }
+    done = scorekeeper(full, *(arg.format(**places) for arg in args), stdin=stdin)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert stored_games(app) == 1
+
+
+def test_backing_up_a_database_that_was_never_set_up_says_so(tmp_path: Path) -> None:
+    done = scorekeeper(tmp_path / "never.sqlite3", "backup")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "cannot read the database: no such table: game\n"

@@ -1,0 +1,150 @@
+"""A game as a spreadsheet: one row per side per hand, scored as result.json scores it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from .conftest import GOES_OUT, STAYS_IN, Actions
+
+CASES = Path(__file__).resolve().parents[1] / "cases"
+FIRST = ["hand", "ended_by", "side", "players", "went_out", "concealed", "opening_meld"]
+MIDDLE = [
+    "melded_points",
+    "hand_points",
+    "red_threes",
+    "red_threes_in_hand",
+    "players_holding_red_threes",
+]
+LAST = ["hand_score", "total"]
+
+
+def download(client: FlaskClient, game_id: str) -> list[dict[str, str]]:
+    """The game's CSV, checked as a download and read back with the csv module."""
+    response = client.get(f"/games/{game_id}/export.csv")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert response.headers["Content-Disposition"] == (
+        f'attachment; filename="samba-{game_id}.csv"'
+    )
+    assert response.data.startswith(b"\xef\xbb\xbf")  # the BOM: Excel then reads UTF-8
+    return list(csv.DictReader(io.StringIO(response.data.decode("utf-8-sig"))))
+
+
+def header(client: FlaskClient, game_id: str) -> list[str]:
+    text = client.get(f"/games/{game_id}/export.csv").data.decode("utf-8-sig")
+    return next(csv.reader(io.StringIO(text)))
+
+
+def import_case(client: FlaskClient, name: str) -> str:
+    response = client.post("/games/import", json=json.loads((CASES / name).read_text()))
+    assert response.status_code == 201, response.text
+    game_id: str = response.get_json()["id"]
+    return game_id
+
+
+@pytest.mark.parametrize(
+    ("system", "sets", "penalties"),
+    [
+        ("classic", ["natural_canasta", "mixed_canasta", "samba"], []),
+        ("black-samba", ["natural_canasta", "mixed_canasta", "samba", "black_samba"], []),
+        (
+            "denexa",
+            ["natural_canasta", "mixed_canasta", "samba"],
+            ["went_out_after_refusal", "could_not_go_out_after_asking", "took_unusable_upcard"],
+        ),
+    ],
+)
+def test_the_columns_are_the_sets_and_penalties_of_the_games_system(
+    client: FlaskClient, actions: Actions, system: str, sets: list[str], penalties: list[str]
+) -> None:
+    game_id = actions.new_game(system)
+    assert header(client, game_id) == [
+        *FIRST,
+        *(f"set_{kind}" for kind in sets),
+        *MIDDLE,
+        *(f"penalty_{code}" for code in penalties),
+        *LAST,
+    ]
+
+
+def test_a_game_without_hands_is_just_the_header(client: FlaskClient, actions: Actions) -> None:
+    game_id = actions.new_game()
+    assert download(client, game_id) == []
+    assert header(client, game_id)[0] == "hand"
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "classic-game-won.json",
+        "classic-individual-three-players.json",
+        "black-samba-black-samba-bonus.json",
+        "denexa-penalties.json",
+        "super-samba-four-hands.json",
+    ],
+)
+def test_each_side_of_each_hand_is_a_row_scored_as_result_json_scores_it(
+    client: FlaskClient, actions: Actions, case: str
+) -> None:
+    data = json.loads((CASES / case).read_text())
+    game_id = import_case(client, case)
+    rows = download(client, game_id)
+    result = actions.result(game_id)
+    sides = len(data["sides"])
+    assert len(rows) == sides * len(data["hands"]) == sides * len(result["hands"])
+    for index, row in enumerate(rows):
+        number, side = divmod(index, sides)
+        hand = data["hands"][number]
+        entry = hand["entries"][side]
+        scored = result["hands"][number]["sides"][side]
+        assert row["hand"] == str(number + 1)
+        assert row["ended_by"] == hand.get("ended_by", "going_out")
+        assert row["side"] == data["sides"][side]["name"]
+        assert row["went_out"] == ("true" if entry.get("went_out") else "false")
+        assert row["melded_points"] == str(entry.get("melded_points", 0))
+        for kind, count in entry.get("sets", {}).items():
+            assert row[f"set_{kind}"] == str(count)
+        for code, count in entry.get("penalties", {}).items():
+            assert row[f"penalty_{code}"] == str(count)
+        assert row["hand_score"] == str(scored["hand_score"])
+        assert row["total"] == str(scored["total"])
+    assert [int(row["total"]) for row in rows[-sides:]] == result["totals"]
+
+
+def test_deleted_hands_are_left_out_and_later_hands_renumbered(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    actions.record_hand(game_id, [STAYS_IN, STAYS_IN], ending="stock")
+    first_id, _second_id = actions.hand_ids(game_id)
+    deleted = client.post(f"/games/{game_id}/hands/{first_id}/delete", data={"version": "1"})
+    assert deleted.status_code == 302
+    rows = download(client, game_id)
+    assert [(row["hand"], row["ended_by"]) for row in rows] == [("1", "stock_exhausted")] * 2
+    assert [int(row["total"]) for row in rows] == actions.result(game_id)["totals"] == [420, 420]
+
+
+def test_names_keep_their_accents_and_never_become_formulas(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game(
+        names=("Peñarol", "=1+1"),
+        players={"side_list-0-players-0": "José", "side_list-0-players-1": "Zoë, Jr."},
+    )
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    rows = download(client, game_id)
+    assert [row["side"] for row in rows] == ["Peñarol", "'=1+1"]
+    assert rows[0]["players"] == "José, Zoë, Jr."
+    assert rows[0]["opening_meld"] == ""
+    assert rows[1]["players"] == ""
+
+
+def test_an_unknown_game_has_no_csv(client: FlaskClient) -> None:
+    assert client.get("/games/nothing-here/export.csv").status_code == 404
