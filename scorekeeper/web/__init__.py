@@ -60,11 +60,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     compress.init_app(app)
 
-    from . import games, hands, house_rules, rulebook, transfer
+    from . import games, hands, history, house_rules, rulebook, transfer
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(rulebook.bp)
     app.register_blueprint(house_rules.bp)
+    app.register_blueprint(history.bp)
     return app

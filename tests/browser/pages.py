@@ -1,0 +1,165 @@
+"""Every kind of page the app shows, set up quickly, for the accessibility and phone checks.
+
+Games are imported as game files (POST /games/import, JSON) instead of typed in; the one
+correction is made through the hand form, as a person would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CASES = Path(__file__).resolve().parents[1] / "cases"
+LONG_NAMES = (
+    "Abcdefghijklmnopqrstuvwxyzabcdefghijklmn",
+    "NopqrstuvwxyzabcdefghijklmnopqrstuvwxyzA",
+)
+
+# Us goes out in hand 1, Them in hand 2: a classic game well short of 10,000.
+GOES_OUT = {"went_out": True, "sets": {"samba": 1, "natural_canasta": 1}, "melded_points": 260}
+STAYS_IN = {"sets": {"mixed_canasta": 1}, "melded_points": 150, "hand_points": 30}
+
+
+def game_file(names: tuple[str, str] = ("Us", "Them")) -> dict[str, Any]:
+    """A classic game of two teams of two with two hands played."""
+    return {
+        "variant": "classic",
+        "options": {},
+        "sides": [{"name": name, "players": 2} for name in names],
+        "hands": [
+            {"ended_by": "going_out", "entries": [GOES_OUT, STAYS_IN]},
+            {"ended_by": "going_out", "entries": [STAYS_IN, GOES_OUT]},
+        ],
+    }
+
+
+def finished_game_file(names: tuple[str, str] = ("Us", "Them")) -> dict[str, Any]:
+    """The public case in which Us crosses 10,000: the scoreboard shows the winner."""
+    data: dict[str, Any] = json.loads((CASES / "classic-game-won.json").read_text())
+    for side, name in zip(data["sides"], names, strict=True):
+        side["name"] = name
+    return data
+
+
+def import_game(page: Any, base_url: str, data: dict[str, Any]) -> str:
+    """Import a game file; returns its scoreboard's path."""
+    response = page.request.post(
+        base_url + "/games/import",
+        data=json.dumps(data),
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    location: str = response.headers["location"]
+    return location.removeprefix(base_url)
+
+
+def hand_paths(page: Any, base_url: str, scoreboard: str) -> list[str]:
+    """The breakdown pages of a game's hands, in order."""
+    page.goto(base_url + scoreboard)
+    rows = page.locator("table.hands tbody tr").evaluate_all("rows => rows.map(r => r.id)")
+    return [f"{scoreboard}/hands/{row.removeprefix('hand-')}" for row in rows]
+
+
+def correct_first_hand(page: Any, base_url: str, scoreboard: str) -> None:
+    """Change what Them held in hand 1, through the correction form."""
+    first = hand_paths(page, base_url, scoreboard)[0]
+    page.goto(base_url + first + "/edit")
+    page.locator("#sides-1-hand_points").fill("45")
+    with page.expect_navigation():
+        page.locator("button[name=action][value=save]").click()
+    assert page.url.startswith(base_url + scoreboard), page.url
+
+
+@dataclass(frozen=True)
+class Games:
+    """The games the pages are shown with."""
+
+    playing: str
+    finished: str
+    hand: str
+    corrected_hand: str
+
+
+def set_up_games(page: Any, base_url: str, names: tuple[str, str] = ("Us", "Them")) -> Games:
+    playing = import_game(page, base_url, game_file(names))
+    finished = import_game(page, base_url, finished_game_file(names))
+    correct_first_hand(page, base_url, playing)
+    first, second = hand_paths(page, base_url, playing)
+    return Games(playing=playing, finished=finished, hand=second, corrected_hand=first)
+
+
+def refused_names(page: Any, base_url: str) -> None:
+    """The names form sent back: side names of spaces only are no names."""
+    page.goto(base_url + "/games/new?system=black-samba&table=2x2")
+    page.locator("#side_list-0-name").fill("   ")
+    page.locator("#side_list-1-name").fill(" ")
+    with page.expect_navigation():
+        page.locator("form.stack button[type=submit]").click()
+    assert page.locator(".errors").count() >= 2
+
+
+def refused_hand(path: str) -> Callable[[Any, str], None]:
+    """The hand form sent back: the first side went out with nothing melded."""
+
+    def open_refused(page: Any, base_url: str) -> None:
+        page.goto(base_url + path)
+        page.locator("#ending-0").check()
+        page.locator("#sides-1-melded_points").fill("12")
+        with page.expect_navigation():
+            page.locator("button[name=action][value=save]").click()
+        assert page.locator("#problems").count() == 1
+
+    return open_refused
+
+
+def hand_with_preview(path: str) -> Callable[[Any, str], None]:
+    """The hand form part filled in, with the live preview of the scores showing."""
+
+    def open_preview(page: Any, base_url: str) -> None:
+        page.goto(base_url + path)
+        page.locator("#ending-0").check()
+        page.locator("#sides-0-set_samba").fill("1")
+        page.locator("#sides-0-set_natural_canasta").fill("1")
+        page.locator("#sides-0-melded_points").fill("260")
+        page.locator("#sides-1-melded_points").fill("150")
+        page.locator("#preview .side-score").first.wait_for()
+
+    return open_preview
+
+
+def visit(path: str) -> Callable[[Any, str], None]:
+    def open_path(page: Any, base_url: str) -> None:
+        page.goto(base_url + path)
+
+    return open_path
+
+
+def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
+    """Every page, by name, each a way to get there (all but the empty home page)."""
+    hand_form = games.playing + "/hands/new"
+    return {
+        "home": visit("/"),
+        "new-game-system": visit("/games/new"),
+        "new-game-table": visit("/games/new?system=classic"),
+        "new-game-names": visit("/games/new?system=classic&table=2x2"),
+        "new-game-table-black-samba": visit("/games/new?system=black-samba"),
+        "new-game-names-black-samba": visit("/games/new?system=black-samba&table=2x2"),
+        "new-game-table-fournier": visit("/games/new?system=fournier"),
+        "new-game-names-refused": refused_names,
+        "scoreboard": visit(games.playing),
+        "scoreboard-finished": visit(games.finished),
+        "hand-form": visit(hand_form),
+        "hand-form-preview": hand_with_preview(hand_form),
+        "hand-form-refused": refused_hand(hand_form),
+        "hand-correction-form": visit(games.hand + "/edit"),
+        "hand": visit(games.hand),
+        "hand-corrected": visit(games.corrected_hand),
+        "import": visit("/games/import"),
+        "not-found": visit("/games/no-such-game"),
+    }
+
+
+NO_JS_PAGES = ("hand-form", "hand-form-refused", "hand-correction-form", "new-game-names-refused")

@@ -1,0 +1,217 @@
+"""Statistics per player and partnership, and renaming and merging players, checked against
+games scored by hand with the classic rules (RULES.md)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from .conftest import hidden
+from .test_history import BIG_HAND, FIRST_HAND, SECOND_HAND, game_file, import_game, listed
+
+
+def cards(page: str) -> dict[str, dict[str, str]]:
+    """Each statistics card on a page: its title → {number's label → number as shown}."""
+    found = {}
+    for card in re.findall(r'<article class="stat-card[^"]*"[^>]*>(.*?)</article>', page, re.S):
+        title = re.search(r"<h3>(.*?)</h3>", card, re.S)
+        name = html.unescape(re.sub(r"<[^>]+>", "", title.group(1))).strip() if title else ""
+        numbers = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", card))
+        sets = re.findall(r'<span class="set-made">(.*?) <b>(.*?)</b></span>', card)
+        found[name] = {**numbers, **{f"set: {kind}": made for kind, made in sets}}
+    return found
+
+
+def stats(client: FlaskClient) -> dict[str, dict[str, str]]:
+    response = client.get("/stats")
+    assert response.status_code == 200
+    return cards(response.text)
+
+
+@pytest.fixture
+def two_games(client: FlaskClient) -> list[str]:
+    """Ana and Bo against Cy and Di, unfinished; then " ana " and Bo beat Cy and Eve 11,200 to −100.
+
+    Ana's side scored 2710, 30, 5600, 5600 in four hands; Cy's side 265, 1450, −50, −50.
+    """
+    return [
+        import_game(client, game_file((("Ana", "Bo"), ("Cy", "Di")), (FIRST_HAND, SECOND_HAND))),
+        import_game(client, game_file(((" ana ", "Bo"), ("Cy", "Eve")), (BIG_HAND, BIG_HAND))),
+    ]
+
+
+def test_a_player_counts_their_games_wins_and_hands(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    assert stats(client)["ana"] == {
+        "Games": "2",
+        "Wins": "1",
+        "Win rate": "100%",
+        "Hands": "4",
+        "Average hand": "+3,485",  # (2710 + 30 + 5600 + 5600) / 4
+        "Best hand": "+5,600",
+        "Went out": "3",
+        "Red threes": "2",
+        "set: natural canasta": "3",
+        "set: samba": "7",
+    }
+
+
+def test_a_player_who_never_won_has_a_win_rate_of_nought(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    assert stats(client)["Cy"] == {
+        "Games": "2",
+        "Wins": "0",
+        "Win rate": "0%",
+        "Hands": "4",
+        "Average hand": "+404",  # (265 + 1450 − 50 − 50) / 4 = 403.75
+        "Best hand": "+1,450",
+        "Went out": "1",
+        "Red threes": "1",
+        "set: natural canasta": "2",
+        "set: mixed canasta": "1",
+    }
+
+
+def test_wins_and_win_rate_count_only_finished_games(client: FlaskClient) -> None:
+    import_game(client, game_file(hands=(FIRST_HAND,)))
+    ana = stats(client)["Ana"]
+    assert (ana["Games"], ana["Wins"], ana["Win rate"], ana["Hands"]) == ("1", "0", "–", "1")
+
+
+def test_a_player_is_shown_by_the_name_of_their_latest_game(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    found = stats(client)
+    assert "ana" in found
+    assert "Ana" not in found
+
+
+def test_a_partnership_counts_the_games_of_its_side(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    found = stats(client)
+    together = found["ana & Bo"]
+    assert (together["Games"], together["Wins"], together["Hands"]) == ("2", "1", "4")
+    assert together["Average hand"] == "+3,485"
+    assert found["Cy & Di"]["Games"] == found["Cy & Eve"]["Games"] == "1"
+    assert found["Cy & Eve"]["Best hand"] == "−50"
+
+
+def test_unnamed_players_make_no_player_and_no_partnership(client: FlaskClient) -> None:
+    import_game(client, game_file((("Ana", ""), ("", ""))))
+    assert list(stats(client)) == ["Ana"]
+
+
+def test_a_deleted_hand_no_longer_counts(client: FlaskClient, two_games: list[str]) -> None:
+    page = client.get(f"/games/{two_games[0]}").text
+    first = int(re.findall(r'<tr id="hand-(\d+)">', page)[0])
+    response = client.post(f"/games/{two_games[0]}/hands/{first}/delete", data={"version": "1"})
+    assert response.status_code in (302, 303), response.text
+    ana = stats(client)["ana"]
+    assert (ana["Hands"], ana["Best hand"], ana["Red threes"]) == ("3", "+5,600", "0")
+
+
+def test_a_player_page_shows_their_games_and_numbers(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    page = client.get("/players/ana").text
+    assert listed(page) == two_games[::-1]
+    assert cards(page)[""]["Average hand"] == "+3,485"
+    assert cards(page)["ana & Bo"]["Games"] == "2"
+
+
+def test_an_unknown_player_is_not_found(client: FlaskClient, two_games: list[str]) -> None:
+    assert client.get("/players/nobody").status_code == 404
+    assert client.post("/players/nobody/rename", data={"rename-name": "X"}).status_code == 404
+    assert client.post("/players/nobody/merge", data={"merge-into": "ana"}).status_code == 404
+
+
+def test_renaming_a_player_renames_them_in_every_game(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    response = client.post("/players/ana/rename", data={"rename-name": "  Ana María "})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/players/ana%20mar%C3%ADa"
+    assert client.get("/players/ana").status_code == 404
+    page = client.get(response.headers["Location"]).text
+    assert "Renamed." in page
+    assert cards(page)[""]["Games"] == "2"
+    assert "ana" not in stats(client)
+    assert stats(client)["Ana María"]["Games"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("", "This field is required."), ("   ", "This field is required."), ("x" * 41, "40")],
+)
+def test_a_rename_without_a_name_or_too_long_is_refused(
+    client: FlaskClient, two_games: list[str], name: str, message: str
+) -> None:
+    response = client.post("/players/ana/rename", data={"rename-name": name})
+    assert response.status_code == 422
+    assert message in response.text
+    assert stats(client)["ana"]["Games"] == "2"
+
+
+def test_renaming_to_a_name_already_taken_merges_and_says_so(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    response = client.post("/players/di/rename", data={"rename-name": "EVE"})
+    assert response.status_code == 302
+    page = client.get(response.headers["Location"]).text
+    assert "A player of that name already existed" in page
+    found = stats(client)
+    assert "Di" not in found
+    assert found["Eve"]["Games"] == "2"  # the name of their latest game
+
+
+def test_merging_a_player_combines_their_statistics(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    import_game(client, game_file((("Anita", "Zoe"), ("Cy", "Di")), (BIG_HAND,)))
+    assert '<option value="anita">Anita</option>' in client.get("/players/ana").text
+    response = client.post("/players/anita/merge", data={"merge-into": "ana"})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/players/ana"
+    found = stats(client)
+    assert "ana" not in found
+    merged = found["Anita"]  # the name of their latest game
+    assert (merged["Games"], merged["Hands"], merged["Went out"]) == ("3", "5", "4")
+    assert client.get("/players/anita").status_code == 404
+
+
+def test_a_player_cannot_be_merged_into_themself_or_a_stranger(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    for into in ("ana", "nobody"):
+        response = client.post("/players/ana/merge", data={"merge-into": into})
+        assert response.status_code == 422
+    assert stats(client)["ana"]["Games"] == "2"
+
+
+def test_the_rename_and_merge_forms_carry_a_csrf_token(csrf_client: FlaskClient) -> None:
+    import_game(csrf_client, game_file())
+    page = csrf_client.get("/players/ana").text
+    assert len(re.findall(r'name="rename-csrf_token"', page)) == 1
+    assert len(re.findall(r'name="merge-csrf_token"', page)) == 1
+    assert hidden(page, "rename-csrf_token")
+    refused = csrf_client.post("/players/ana/rename", data={"rename-name": "Eva"})
+    assert refused.status_code == 400
+    token = hidden(page, "rename-csrf_token")
+    accepted = csrf_client.post(
+        "/players/ana/rename", data={"rename-name": "Eva", "rename-csrf_token": token}
+    )
+    assert accepted.status_code == 302
+
+
+def test_statistics_are_laid_out_as_cards_not_wide_tables(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    page = client.get("/stats").text
+    assert "<table" not in page
+    assert page.count('class="stat-card"') == 5  # ana, Bo, Cy, Di, Eve
