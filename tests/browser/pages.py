@@ -7,12 +7,14 @@ correction is made through the hand form, as a person would.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
+SYSTEM_IDS = ("classic", "denexa", "black-samba", "super-samba", "fournier")
 LONG_NAMES = (
     "Abcdefghijklmnopqrstuvwxyzabcdefghijklmn",
     "NopqrstuvwxyzabcdefghijklmnopqrstuvwxyzA",
@@ -23,12 +25,19 @@ GOES_OUT = {"went_out": True, "sets": {"samba": 1, "natural_canasta": 1}, "melde
 STAYS_IN = {"sets": {"mixed_canasta": 1}, "melded_points": 150, "hand_points": 30}
 
 
+def player_names(side: str) -> list[str]:
+    """Two players per side, named after it (at most 40 characters, like every name)."""
+    return [f"Ana {side}"[:40], f"Bob {side}"[:40]]
+
+
 def game_file(names: tuple[str, str] = ("Us", "Them")) -> dict[str, Any]:
     """A classic game of two teams of two with two hands played."""
     return {
         "variant": "classic",
         "options": {},
-        "sides": [{"name": name, "players": 2} for name in names],
+        "sides": [
+            {"name": name, "players": 2, "player_names": player_names(name)} for name in names
+        ],
         "hands": [
             {"ended_by": "going_out", "entries": [GOES_OUT, STAYS_IN]},
             {"ended_by": "going_out", "entries": [STAYS_IN, GOES_OUT]},
@@ -81,6 +90,8 @@ class Games:
     finished: str
     hand: str
     corrected_hand: str
+    player: str
+    house_rule: str
 
 
 def set_up_games(page: Any, base_url: str, names: tuple[str, str] = ("Us", "Them")) -> Games:
@@ -88,7 +99,40 @@ def set_up_games(page: Any, base_url: str, names: tuple[str, str] = ("Us", "Them
     finished = import_game(page, base_url, finished_game_file(names))
     correct_first_hand(page, base_url, playing)
     first, second = hand_paths(page, base_url, playing)
-    return Games(playing=playing, finished=finished, hand=second, corrected_hand=first)
+    player = "/players/" + " ".join(player_names(names[0])[0].split()).casefold()
+    return Games(
+        playing=playing,
+        finished=finished,
+        hand=second,
+        corrected_hand=first,
+        player=player,
+        house_rule=make_house_rule(page, base_url, f"Casa {names[0]}"[:40]),
+    )
+
+
+def make_house_rule(page: Any, base_url: str, name: str) -> str:
+    """A Denexa house rule with sambas at 1,500, made through its form; its rules page."""
+    page.goto(base_url + "/house-rules/new?system=denexa")
+    page.locator("#name").fill(name)
+    page.locator("#bonus_samba").fill("1500")
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").last.click()
+    links = page.locator("a[href^='/house-rules/']").evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))"
+    )
+    rule = [link for link in links if re.fullmatch(r"/house-rules/\d+", link)]
+    assert rule, page.url
+    return str(rule[0])
+
+
+def refused_house_rule(page: Any, base_url: str) -> None:
+    """The house-rule form sent back: a name of spaces, and a first-meld table going down."""
+    page.goto(base_url + "/house-rules/new?system=classic")
+    page.locator("#name").fill("   ")
+    page.locator("#first_meld-1-lowest").fill("100")
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").last.click()
+    assert page.locator(".errors").count() >= 1
 
 
 def refused_names(page: Any, base_url: str) -> None:
@@ -159,7 +203,25 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "hand-corrected": visit(games.corrected_hand),
         "import": visit("/games/import"),
         "not-found": visit("/games/no-such-game"),
+        "rules": visit("/rules"),
+        **{f"rules-{system}": visit(f"/rules/{system}") for system in SYSTEM_IDS},
+        "game-rules": visit(games.playing + "/rules"),
+        "games": visit("/games"),
+        "games-filtered": visit("/games?player=ana&status=playing"),
+        "stats": visit("/stats"),
+        "player": visit(games.player),
+        "house-rules": visit("/house-rules"),
+        "house-rule-form": visit("/house-rules/new?system=black-samba"),
+        "house-rule-refused": refused_house_rule,
+        "house-rule": visit(games.house_rule),
+        "new-game-from-house-rule": visit("/games/new"),
     }
 
 
-NO_JS_PAGES = ("hand-form", "hand-form-refused", "hand-correction-form", "new-game-names-refused")
+NO_JS_PAGES = (
+    "hand-form",
+    "hand-form-refused",
+    "hand-correction-form",
+    "new-game-names-refused",
+    "house-rule-refused",
+)
