@@ -16,22 +16,32 @@ from pathlib import Path
 from .rules import GameFileError, check_game_data
 
 
+class Unreadable(Exception):
+    """A file that cannot be read as JSON; the message is one line naming it."""
+
+
+def read_json(path: str) -> object:
+    """The JSON in a file, or in standard input for `-`."""
+    name = "standard input" if path == "-" else path
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise Unreadable(f"{name}: cannot read it: {_one_line(error)}") from None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:  # ValueError: bad JSON, or a huge number
+        raise Unreadable(f"{name}: not JSON: {_one_line(error)}") from None
+
+
 def check(path: str) -> int:
     """Print the result of a game file; exit 0 if nothing is wrong, 1 if something is, 2 if
     the file is not a game file (cases/FORMAT.md)."""
     name = "standard input" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"{name}: cannot read it: {error}", file=sys.stderr)
+        result = check_game_data(read_json(path))
+    except Unreadable as error:
+        print(error, file=sys.stderr)
         return 2
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:  # ValueError: bad JSON, or a huge number
-        print(f"{name}: not JSON: {error}", file=sys.stderr)
-        return 2
-    try:
-        result = check_game_data(data)
     except GameFileError as error:
         print(f"{name}: {error}", file=sys.stderr)
         return 2
@@ -83,14 +93,9 @@ def restore(path: str) -> int:
     """Load a backup into the configured database, which must be empty; 0, or 2 on error."""
     name = "standard input" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"{name}: cannot read it: {_one_line(error)}", file=sys.stderr)
-        return 2
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        print(f"{name}: not JSON: {_one_line(error)}", file=sys.stderr)
+        data = read_json(path)
+    except Unreadable as error:
+        print(error, file=sys.stderr)
         return 2
 
     import logging

@@ -22,7 +22,7 @@ from wtforms.validators import DataRequired, Length, Optional
 from .. import rules
 from .i18n import say
 from .models import NAME_LENGTH, HouseRule, db
-from .rulebook import differences, page
+from .rulebook import differences, render_rules
 
 bp = Blueprint("house_rules", __name__)
 
@@ -314,15 +314,7 @@ def delete(rule_id: int) -> Response:
 def rules_page(rule_id: int) -> str:
     """The rules page of a house rule: its system's page with the table's own numbers."""
     profile = db.get_or_404(HouseRule, rule_id)
-    system = derived_system(profile)
-    return render_template(
-        "rules/system.html",
-        system=system,
-        sections=page(system),
-        game=None,
-        differences=differences(system),
-        options=[say(rules.OPTIONS[o].label) for o in sorted(system.options_on)],
-    )
+    return render_rules(derived_system(profile))
 
 
 def profiles() -> list[HouseRule]:

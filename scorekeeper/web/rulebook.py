@@ -368,15 +368,18 @@ def index() -> str:
 def system_page(system_id: str) -> str:
     if system_id not in rules.SYSTEMS:
         abort(404)
-    system = rules.SYSTEMS[system_id]
-    return render_template("rules/system.html", system=system, sections=page(system), game=None)
+    return render_rules(rules.SYSTEMS[system_id])
 
 
 @bp.get("/games/<game_id>/rules")
 def game_rules(game_id: str) -> str:
     """The rules a game is played under: its system with its options and house rules."""
     game = db.get_or_404(Game, game_id)
-    system = system_of(game)
+    return render_rules(system_of(game), game)
+
+
+def render_rules(system: rules.RuleSystem, game: Game | None = None) -> str:
+    """A rules page; for a game or a house rule it begins with what differs from the system."""
     return render_template(
         "rules/system.html",
         system=system,

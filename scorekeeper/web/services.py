@@ -199,15 +199,9 @@ def refresh_stale() -> int:
     return len(stale)
 
 
-def create_game(
-    system_id: str,
-    options: Sequence[str],
-    sides: Sequence[NewSide],
-    house_rules: dict[str, Any] | None = None,
-) -> str:
-    """Set up a new game and return its id; refuses a table the system does not allow."""
-    game = Game(system_id=system_id, options=sorted(options), house_rules=house_rules)
-    game.sides = [
+def _side_rows(sides: Sequence[NewSide]) -> list[Side]:
+    """The rows of a new game's sides and players, in seating order."""
+    return [
         Side(
             position=i,
             name=side.name,
@@ -219,6 +213,17 @@ def create_game(
         )
         for i, side in enumerate(sides)
     ]
+
+
+def create_game(
+    system_id: str,
+    options: Sequence[str],
+    sides: Sequence[NewSide],
+    house_rules: dict[str, Any] | None = None,
+) -> str:
+    """Set up a new game and return its id; refuses a table the system does not allow."""
+    game = Game(system_id=system_id, options=sorted(options), house_rules=house_rules)
+    game.sides = _side_rows(sides)
     result = rules.replay(engine_game(game, []))
     if result.game_violations:
         raise GameRefused(result.game_violations)
@@ -327,18 +332,12 @@ def import_game(data: object) -> str:
     record = Game(
         system_id=game.system.id, options=sorted(game.system.options_on), house_rules=house
     )
-    record.sides = [
-        Side(
-            position=i,
-            name=side.name,
-            start_score=side.start_score,
-            players=[
-                Player(position=j, name=name, key=player_key(name))
-                for j, name in enumerate((names[i] + [""] * side.players)[: side.players])
-            ],
-        )
-        for i, side in enumerate(game.sides)
-    ]
+    record.sides = _side_rows(
+        [
+            NewSide(side.name, (names[i] + [""] * side.players)[: side.players], side.start_score)
+            for i, side in enumerate(game.sides)
+        ]
+    )
     for position, hand in enumerate(game.hands, start=1):
         hand_record = Hand(position=position, token=new_token())
         _fill(hand_record, hand)
