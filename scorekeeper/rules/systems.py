@@ -346,6 +346,7 @@ CLASSIC = RuleSystem(
     source="Samba Rules (classic)",
     sections={
         "table": "introduction",
+        "melds": "introduction",
         "first-meld": "The minimum points required for the first Meld",
         "sets": "Scoring",
         "going-out": "Going Out",
@@ -379,6 +380,7 @@ DENEXA = RuleSystem(
     source="Denexa Games, Samba",
     sections={
         "table": "Setup",
+        "melds": "Melding",
         "first-meld": "The initial meld",
         "sets": "Scoring",
         "going-out": "Going out",
@@ -424,6 +426,7 @@ BLACK_SAMBA = RuleSystem(
     source="The Rules of Black Samba (D. Mallen, V17)",
     sections={
         "table": "Teams; 2- & 3-Player Games",
+        "melds": "Melds",
         "first-meld": "Initial Meld Points",
         "sets": "Sets & Bonus Points",
         "going-out": "Going Out",
@@ -452,6 +455,7 @@ SUPER_SAMBA = RuleSystem(
     source="Samba with Super Sambas rule sheet",
     sections={
         "table": "Cards/Players",
+        "melds": "Sambas, Super Sambas, and Canastas; Restrictions",
         "first-meld": "Game Play",
         "sets": "Sambas, Super Sambas, and Canastas",
         "going-out": "Going Out; A Book Includes",
@@ -512,6 +516,7 @@ FOURNIER = RuleSystem(
     source="Fournier, Reglamento de la Samba",
     sections={
         "table": "Jugadores y barajas",
+        "melds": "Combinaciones",
         "first-meld": "Valor mínimo de la primera salida",
         "sets": "Premios y Honores",
         "going-out": "Terminar un juego",

@@ -21,6 +21,7 @@ from .services import system_of
 
 TOPICS = (
     "table",
+    "melds",
     "sets",
     "first-meld",
     "going-out",
@@ -46,6 +47,7 @@ class Section:
 def titles() -> dict[str, str]:
     return {
         "table": _("Players and cards"),
+        "melds": _("Melds"),
         "sets": _("Sets and their bonuses"),
         "first-meld": _("The first meld"),
         "going-out": _("Going out"),
@@ -178,6 +180,27 @@ def page(system: rules.RuleSystem) -> list[Section]:
         rules.Card.BLACK_THREE: _("Black three"),
     }
     table.table = [(card_names[c], number(p)) for c, p in rules.CARD_POINTS.items()]
+
+    melds = sections["melds"]
+    melds.paragraphs.append(
+        _(
+            "A meld is three or more cards of one rank, or three or more cards of one suit in "
+            "sequence, from 4 up to the ace. Partners share their melds. Jokers and twos are "
+            "wild: they stand in for other cards in a canasta, at most two of them; a sequence "
+            "takes none."
+        )
+    )
+    if system.has(rules.SetKind.BLACK_SAMBA):
+        melds.paragraphs.append(
+            _("Here a sequence may take one wild card: completed, it is a black samba.")
+        )
+    if system.has(rules.SetKind.WILD_CANASTA):
+        melds.paragraphs.append(
+            _(
+                "Here wild cards may also form a canasta of their own, and red threes a canasta "
+                "of red threes."
+            )
+        )
 
     sets = sections["sets"]
     sets.paragraphs.append(

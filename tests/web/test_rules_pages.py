@@ -1,0 +1,113 @@
+"""The rules pages say what the engine does, in our words, with the source cited."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorekeeper import rules
+from scorekeeper.web.rulebook import TOPICS
+
+from .conftest import Actions
+
+
+def section(page: str, topic: str) -> str:
+    """The text of one section of a rules page, tags removed."""
+    found = re.search(rf'<section id="{topic}".*?</section>', page, re.S)
+    assert found is not None, topic
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(0))).split())
+
+
+@pytest.mark.parametrize("system_id", list(rules.SYSTEMS))
+def test_every_topic_has_a_section_citing_its_source(client: FlaskClient, system_id: str) -> None:
+    system = rules.SYSTEMS[system_id]
+    page = client.get(f"/rules/{system_id}").text
+    for topic in TOPICS:
+        assert f"Source: {system.source}, {system.sections[topic]}" in section(page, topic)
+
+
+@pytest.mark.parametrize(
+    ("system_id", "topic", "words"),
+    [
+        ("denexa", "sets", "Samba 500"),
+        ("classic", "sets", "Samba 1,500"),
+        ("super-samba", "sets", "Super samba 5,000"),
+        ("black-samba", "sets", "Black samba 1,000"),
+        ("denexa", "first-meld", "7,000 and up 160"),
+        ("classic", "first-meld", "below 1,500 50"),
+        ("fournier", "first-meld", "3,000 and up 120"),
+        ("super-samba", "first-meld", "Hand 4 150"),
+        ("fournier", "first-meld", "going out concealed"),
+        ("fournier", "going-out", "at least 1 sets"),
+        ("super-samba", "going-out", "Going out earns 2,000"),
+        ("fournier", "red-threes", "each costs 500"),
+        ("classic", "red-threes", "Each player caught holding red threes"),
+        ("black-samba", "red-threes", "All 6 together are worth 1,200"),
+        ("denexa", "penalties", "Took the upcard and could not use it 50"),
+        ("super-samba", "end-of-game", "A game is 4 hands"),
+        ("super-samba", "table", "6 decks with 12 jokers: 324 cards"),
+    ],
+)
+def test_a_rules_page_shows_the_engines_numbers(
+    client: FlaskClient, system_id: str, topic: str, words: str
+) -> None:
+    assert words in section(client.get(f"/rules/{system_id}").text, topic)
+
+
+@pytest.mark.parametrize(
+    ("system_id", "topic", "words"),
+    [
+        ("classic", "first-meld", "below zero also needs 50"),
+        ("denexa", "sets", "take it at its word"),
+        ("fournier", "red-threes", "turning to −500"),
+        ("super-samba", "red-threes", "on top of the 100"),
+        ("classic", "end-of-game", "play goes on"),
+    ],
+)
+def test_each_reading_we_took_is_marked_as_ours(
+    client: FlaskClient, system_id: str, topic: str, words: str
+) -> None:
+    text = section(client.get(f"/rules/{system_id}").text, topic)
+    assert "Our reading: " in text
+    assert words in text
+
+
+def test_the_comparison_marks_what_one_system_does_differently(client: FlaskClient) -> None:
+    page = client.get("/rules").text
+    samba = re.search(r"<h2[^>]*>Samba</h2>.*?</dl>", page, re.S)
+    assert samba is not None
+    unusual = re.findall(r'<dd class="unusual">([^<]*)', samba.group(0))
+    assert [value.strip() for value in unusual] == ["500", "2,000"]
+
+
+def test_an_unknown_system_has_no_rules_page(client: FlaskClient) -> None:
+    assert client.get("/rules/canasta").status_code == 404
+
+
+def test_a_games_rules_page_shows_its_house_rules_next_to_the_system(
+    client: FlaskClient,
+) -> None:
+    game = {
+        "variant": "denexa",
+        "house_rules": {"name": "Samba 1500", "set_bonuses": {"samba": 1500}, "target": 5000},
+        "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    }
+    location = client.post("/games/import", json=game).headers["Location"]
+    page = client.get(location + "/rules").text
+    house = section(page.replace('<section class="house"', '<section id="house"'), "house")
+    assert "Samba 500 1,500" in house
+    assert "Target 10,000 5,000" in house
+    assert "Samba 1,500" in section(page, "sets")
+    assert "reaches 5,000" in section(page, "end-of-game")
+
+
+def test_a_refused_hand_links_each_message_to_the_paragraph_it_cites(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    response = actions.post_hand(game_id, [{"melded_points": "100"}, {}])
+    assert response.status_code == 422
+    assert f'href="/games/{game_id}/rules#going-out"' in response.text
