@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .hands import NUMBER_FIELDS, POINTS_FIELDS, BadNumber, EndedBy, Entry, Game, Hand, Side
-from .scoring import red_threes_in_deck
-from .systems import Penalty, RuleSystem, SetKind
+from .systems import Deck, Penalty, RuleSystem, SetKind
 from .words import N_, Rule, Text
 
 
@@ -233,34 +232,30 @@ def _check_across(game: Game, hand: Hand) -> list[Violation]:
             "going-out",
             N_("The hand ended with the stock exhausted, so nobody went out"),
         )
-    decks = game.decks
-    in_deck = red_threes_in_deck(decks)
+    deck = game.deck
     red_threes = sum(e.red_threes + e.red_threes_in_hand for e in hand.entries)
-    if red_threes > in_deck:
+    if red_threes > deck.red_threes:
         report(
             "too-many-red-threes",
             "red-threes",
             N_("%(count)s red threes recorded, but the deck holds only %(deck)s"),
             count=red_threes,
-            deck=in_deck,
+            deck=deck.red_threes,
         )
-    for template, values in _impossible_sets(system, hand, decks):
+    for template, values in _impossible_sets(system, hand, deck):
         report("too-many-sets", "sets", template, **values)
     return found
 
 
 def _impossible_sets(
-    system: RuleSystem, hand: Hand, decks: int
+    system: RuleSystem, hand: Hand, deck: Deck
 ) -> list[tuple[str, dict[str, str | int | Text]]]:
     """What the recorded sets need that the cards in play cannot give (RULES.md)."""
 
     def total(*kinds: SetKind) -> int:
         return sum(e.count(k) for e in hand.entries for k in kinds)
 
-    jokers = decks * system.jokers_per_deck
-    wild_cards = 4 * decks + jokers
-    canastas_per_rank = 4 * decks // 7
-    cards = 52 * decks + jokers
+    decks, wild_cards, canastas_per_rank = deck.decks, deck.wild_cards, deck.canastas_per_rank
     problems: list[tuple[str, dict[str, str | int | Text]]] = []
     needs_wild = total(SetKind.MIXED_CANASTA, SetKind.BLACK_SAMBA) + 7 * total(SetKind.WILD_CANASTA)
     if needs_wild > wild_cards:
@@ -299,11 +294,11 @@ def _impossible_sets(
             problems.append((N_("A canasta of red threes needs seven red threes on the table"), {}))
             break
     all_sets = sum(n for e in hand.entries for n in e.sets.values() if n > 0)
-    if 7 * all_sets > cards:
+    if 7 * all_sets > deck.cards:
         problems.append(
             (
                 N_("%(count)s sets need %(needed)s cards; the deck has %(have)s"),
-                {"count": all_sets, "needed": 7 * all_sets, "have": cards},
+                {"count": all_sets, "needed": 7 * all_sets, "have": deck.cards},
             )
         )
     return problems

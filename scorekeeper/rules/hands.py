@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .systems import Penalty, RuleSystem, SetKind
+from .systems import Deck, Penalty, RuleSystem, SetKind
 
 NUMBER_FIELDS = (
     "opening_meld",
@@ -97,5 +97,5 @@ class Game:
         return sum(side.players for side in self.sides)
 
     @property
-    def decks(self) -> int:
-        return self.system.decks_at(self.players)
+    def deck(self) -> Deck:
+        return self.system.deck(self.players)

@@ -62,7 +62,7 @@ def replay(game: Game) -> GameResult:
         violations = check_hand(game, hand, minimums, over)
         scores = []
         for index, entry in enumerate(hand.entries):
-            lines = tuple(score_entry(system, entry, hand.ended_by, game.decks))
+            lines = tuple(score_entry(system, entry, hand.ended_by, game.deck))
             hand_score = sum(line.points for line in lines)
             totals[index] += hand_score
             scores.append(SideScore(lines, hand_score, totals[index], minimums[index]))

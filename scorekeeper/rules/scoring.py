@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hands import EndedBy, Entry
-from .systems import RedThreesPlus, RuleSystem, SetKind
+from .systems import Deck, RedThreesPlus, RuleSystem, SetKind
 from .words import N_, Rule, Text
 
 
@@ -22,12 +22,7 @@ class Line:
     rule: Rule
 
 
-def red_threes_in_deck(decks: int) -> int:
-    """Two red threes to a deck."""
-    return 2 * decks
-
-
-def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, decks: int) -> list[Line]:
+def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, deck: Deck) -> list[Line]:
     """Every line of one side's hand score; their sum is the hand score."""
     lines: list[Line] = []
 
@@ -50,7 +45,7 @@ def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, decks: int)
         )
     if system.all_sambas_bonus and _has_all_sambas(system, entry):
         add(system.all_sambas_bonus, "sets", N_("All four sambas, one of them a super samba"))
-    lines.extend(_red_threes(system, entry, decks))
+    lines.extend(_red_threes(system, entry, deck))
     if entry.went_out and ended_by is EndedBy.GOING_OUT:
         add(system.going_out_bonus, "going-out", N_("Going out"))
     rule = system.red_threes
@@ -98,12 +93,12 @@ def red_threes_count_plus(system: RuleSystem, entry: Entry) -> bool:
     return entry.sets_of(system) >= 2
 
 
-def _red_threes(system: RuleSystem, entry: Entry, decks: int) -> list[Line]:
+def _red_threes(system: RuleSystem, entry: Entry, deck: Deck) -> list[Line]:
     count = entry.red_threes
     if not count:
         return []
     rule = system.red_threes
-    all_of_them = count == red_threes_in_deck(decks)
+    all_of_them = count == deck.red_threes
     rule_cite = system.cite("red-threes")
     values: dict[str, str | int | Text] = {"count": count}
     if red_threes_count_plus(system, entry):

@@ -120,6 +120,36 @@ def card_points(counts: Mapping[Card, int]) -> int:
     return sum(CARD_POINTS[card] * n for card, n in counts.items())
 
 
+@dataclass(frozen=True)
+class Deck:
+    """The cards in play: so many 52-card decks and their jokers.
+
+    >>> Deck(3, 6).cards, Deck(3, 6).wild_cards, Deck(3, 6).red_threes
+    (162, 18, 6)
+    """
+
+    decks: int
+    jokers: int
+
+    @property
+    def cards(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    @property
+    def wild_cards(self) -> int:
+        """Jokers and twos."""
+        return 4 * self.decks + self.jokers
+
+    @property
+    def red_threes(self) -> int:
+        return 2 * self.decks
+
+    @property
+    def canastas_per_rank(self) -> int:
+        """How many natural canastas the cards of one rank can make."""
+        return 4 * self.decks // 7
+
+
 class RedThreesPlus(StrEnum):
     """When red threes laid on the table count plus rather than minus."""
 
@@ -190,11 +220,12 @@ class RuleSystem:
     def has(self, kind: SetKind) -> bool:
         return kind in self.set_bonuses
 
-    def decks_at(self, players: int) -> int:
-        """Decks in play for a table of `players` people."""
+    def deck(self, players: int) -> Deck:
+        """The cards in play for a table of `players` people."""
+        decks = self.decks
         if players == 6 and self.decks_for_six_players:
-            return self.decks_for_six_players
-        return self.decks
+            decks = self.decks_for_six_players
+        return Deck(decks, decks * self.jokers_per_deck)
 
     def opening_minimum(self, total: int, hand_number: int) -> int:
         """The least a side's first meld must be worth in hand `hand_number` (1-based)."""

@@ -150,21 +150,20 @@ def page(system: rules.RuleSystem) -> list[Section]:
         sections[topic].readings.append(say(words))
 
     players_at = {s * p for s, p in system.tables}
-    decks = {system.decks_at(n) for n in players_at}
+    decks = sorted({system.deck(n) for n in players_at}, key=lambda deck: deck.decks)
     table = sections["table"]
     table.paragraphs.append(
         _("Tables: %(tables)s.", tables=", ".join(table_text(s, p) for s, p in system.tables))
     )
-    for deck_count in sorted(decks):
-        jokers = deck_count * system.jokers_per_deck
+    for deck in decks:
         table.paragraphs.append(
             _(
                 "%(decks)s decks with %(jokers)s jokers: %(cards)s cards, %(wild)s of them wild "
                 "(jokers and twos).",
-                decks=deck_count,
-                jokers=jokers,
-                cards=number(52 * deck_count + jokers),
-                wild=4 * deck_count + jokers,
+                decks=deck.decks,
+                jokers=deck.jokers,
+                cards=number(deck.cards),
+                wild=deck.wild_cards,
             )
         )
     if system.decks_for_six_players:
@@ -253,9 +252,7 @@ def page(system: rules.RuleSystem) -> list[Section]:
             "player who went out may still hold cards, and those count against the side."
         ),
     ]
-    sections["red-threes"].paragraphs += _red_threes(
-        system, min(2 * d for d in decks) if decks else 6
-    )
+    sections["red-threes"].paragraphs += _red_threes(system, decks[0].red_threes)
 
     penalties = sections["penalties"]
     penalties.table = [
