@@ -37,8 +37,21 @@ def init_app(app: Flask) -> None:
             413: _("That file is too large"),
             415: _("Send JSON"),
         }
+        details = {
+            404: _(
+                "There is no such page or game here. Check the address, or start from the list "
+                "of games."
+            ),
+            413: _("A game file is at most 2 MB."),
+            415: _("Send the game file as application/json."),
+        }
         status = error.code or 500
-        return _page(status, titles.get(status, _("Something went wrong")), error.description or "")
+        # werkzeug's own descriptions are English only; ours follow the page's language.
+        return _page(
+            status,
+            titles.get(status, _("Something went wrong")),
+            details.get(status, _("Nothing was saved. Go back and try again.")),
+        )
 
     @app.errorhandler(InternalServerError)
     def server_error(error: InternalServerError) -> tuple[object, int]:

@@ -230,3 +230,10 @@ def test_the_chosen_language_beats_the_browser(client: FlaskClient) -> None:
     client.post("/language", data={"lang": "en"})
     page = client.get("/", headers={"Accept-Language": "es"}).text
     assert '<html lang="en">' in page
+
+
+def test_an_error_page_speaks_the_pages_language(es_client: FlaskClient) -> None:
+    response = es_client.get("/games/no-such-game")
+    assert response.status_code == 404
+    assert "Aquí no hay tal página ni partida." in response.text
+    assert "requested URL" not in response.text
