@@ -85,7 +85,8 @@ def run(*args: str) -> int:
 
 def serve(argv: list[str]) -> int:
     ensure_venv("")
-    return run("scorekeeper", "serve", *(argv or ["--host", "0.0.0.0"]))
+    # Reachable from phones on the same network unless --host says otherwise (the last wins).
+    return run("scorekeeper", "serve", "--host", "0.0.0.0", *argv)
 
 
 def test(argv: list[str]) -> int:
