@@ -11,11 +11,28 @@ from . import create_app
 from .services import refresh_stale
 
 
+def _routed_address() -> str | None:
+    """The address this machine uses on its network (the host name often maps to loopback).
+
+    Connecting a UDP socket sends nothing: it only asks the system which address a packet to
+    that network would leave from.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return None
+
+
 def addresses(host: str, port: int) -> list[str]:
     """Where phones can open the app: this machine's addresses when serving on all of them."""
     if host not in ("0.0.0.0", "::", ""):
         return [f"http://{host}:{port}/"]
     found = {"127.0.0.1"}
+    route = _routed_address()
+    if route:
+        found.add(route)
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
             found.add(str(info[4][0]))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import scorekeeper.web
-from scorekeeper.web import create_app
+from scorekeeper.web import create_app, serving
 from scorekeeper.web.serving import addresses
 
 
@@ -33,3 +33,10 @@ def test_an_app_without_test_config_makes_its_secret_key_once(
     assert app.config["SECRET_KEY"] == key_file.read_text().strip()
     assert len(app.config["SECRET_KEY"]) == 64
     assert create_app().config["SECRET_KEY"] == app.config["SECRET_KEY"]
+
+
+def test_the_network_address_phones_can_open_comes_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serving, "_routed_address", lambda: "192.168.1.7")
+    found = addresses("0.0.0.0", 5000)
+    assert found[0] == "http://192.168.1.7:5000/"
+    assert "http://127.0.0.1:5000/" in found
