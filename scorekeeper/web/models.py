@@ -16,6 +16,9 @@ from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 NAME_LENGTH = 40
+KEY_LENGTH = 3 * NAME_LENGTH
+"""A player key is a name casefolded, and casefolding makes at most three characters of one."""
+TOKEN_LENGTH = 40
 
 
 class Base(DeclarativeBase):
@@ -88,20 +91,24 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id"), index=True)
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(NAME_LENGTH), default="")
-    key: Mapped[str] = mapped_column(String(NAME_LENGTH), default="", index=True)
+    key: Mapped[str] = mapped_column(String(KEY_LENGTH), default="", index=True)
     """`player_key(name)`, or another player's key once merged into them."""
 
     side: Mapped[Side] = relationship(back_populates="players")
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
-    __table_args__ = (UniqueConstraint("game_id", "token"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "token"),
+        # Two phones can never both record hand N: the database refuses the second.
+        UniqueConstraint("game_id", "position", name="uq_hand_game_position"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), index=True)
     position: Mapped[int]
     ended_by: Mapped[str] = mapped_column(String(20))
-    token: Mapped[str] = mapped_column(String(40))
+    token: Mapped[str] = mapped_column(String(TOKEN_LENGTH))
     """The form's one-time token, so that a form sent twice records one hand."""
     version: Mapped[int] = mapped_column(default=1)
     """Counts corrections, so that a correction made from a stale page is noticed."""
