@@ -19,6 +19,8 @@ NAME_LENGTH = 40
 KEY_LENGTH = 3 * NAME_LENGTH
 """A player key is a name casefolded, and casefolding makes at most three characters of one."""
 TOKEN_LENGTH = 40
+START_SCORE_LIMIT = 100_000
+"""A score carried over from paper is within ± this; a larger one is a typing slip."""
 
 
 class Base(DeclarativeBase):
@@ -147,12 +149,16 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Correction(db.Model):  # type: ignore[name-defined,misc]
-    """A change to a recorded hand: what it was, what it became (None when deleted), and when."""
+    """A change to a recorded hand: what it was, what it became, and when.
+
+    `after` is None when the hand was deleted; `before` is None when a deleted hand was brought
+    back.
+    """
 
     id: Mapped[int] = mapped_column(primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id"), index=True)
     at: Mapped[datetime] = mapped_column(default=now)
-    before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     hand: Mapped[Hand] = relationship(back_populates="corrections")

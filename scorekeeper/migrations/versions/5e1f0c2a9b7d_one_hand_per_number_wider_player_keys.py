@@ -1,4 +1,4 @@
-"""one hand per number, wider player keys, cached figures replayed again
+"""one hand per number, wider player keys, hands brought back, cached figures replayed again
 
 Databases written before this revision may hold two hands with the same number in a game (two
 phones saving at once) and cached totals that leave a hand out. This revision numbers each game's
@@ -6,7 +6,8 @@ hands again in the order they were recorded, then makes a repeated number imposs
 unique constraint, and forgets every cached figure so that the app replays every game once when
 it starts (services.refresh_stale).
 
-A player key is a casefolded name, which can be up to three times as long as the name.
+A player key is a casefolded name, which can be up to three times as long as the name. A
+correction with no `before` records a deleted hand brought back.
 
 Revision ID: 5e1f0c2a9b7d
 Revises: 3730b7de11fd
@@ -41,10 +42,14 @@ def upgrade():
         batch_op.alter_column(
             "key", existing_type=sa.String(length=40), type_=sa.String(length=120)
         )
+    with op.batch_alter_table("correction", schema=None) as batch_op:
+        batch_op.alter_column("before", existing_type=sa.JSON(), nullable=True)
     connection.execute(sa.text("UPDATE side SET total = NULL, won = NULL"))
 
 
 def downgrade():
+    with op.batch_alter_table("correction", schema=None) as batch_op:
+        batch_op.alter_column("before", existing_type=sa.JSON(), nullable=False)
     with op.batch_alter_table("player", schema=None) as batch_op:
         batch_op.alter_column(
             "key", existing_type=sa.String(length=120), type_=sa.String(length=40)
