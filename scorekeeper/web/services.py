@@ -156,9 +156,9 @@ def _flat(entry: dict[str, Any]) -> dict[str, object]:
     return flat
 
 
-def changes(before: dict[str, Any], after: dict[str, Any] | None) -> list[Change]:
-    """What a correction changed, field by field (nothing listed for a deletion)."""
-    if after is None:
+def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[Change]:
+    """What a correction changed, field by field (nothing listed for a deletion or a return)."""
+    if before is None or after is None:
         return []
     found = []
     if _ending(before) != _ending(after):
@@ -397,14 +397,18 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     return record
 
 
-def _claim(game: Game, hand_id: int, version: int, *, deleted: bool = False) -> Hand:
-    """The hand, bumped to the next version; HandChanged if it moved on since `version`."""
+def _claim(game: Game, hand_id: int, version: int | None, *, deleted: bool = False) -> Hand:
+    """The hand, bumped to the next version; HandChanged if it moved on since `version`.
+
+    `deleted`: whether the hand must be a deleted one (to bring it back) or a live one.
+    """
     record = db.session.get(Hand, hand_id)
     if record is None or record.game_id != game.id:
         abort(404)
-    if record.version != version or (record.deleted_at is not None) != deleted:
+    moved_on = version is not None and record.version != version
+    if moved_on or (record.deleted_at is not None) != deleted:
         raise HandChanged(record)
-    record.version = version + 1
+    record.version += 1
     return record
 
 
@@ -434,10 +438,13 @@ def delete_hand(game_id: str, hand_id: int, version: int) -> Hand:
     return record
 
 
-def restore_hand(game_id: str, hand_id: int, version: int) -> Hand:
-    """Bring a deleted hand back in its place, unless that breaks a rule (HandRefused)."""
+def restore_hand(game_id: str, hand_id: int) -> Hand:
+    """Bring a deleted hand back in its place, unless that breaks a rule (HandRefused).
+
+    HandChanged if it is back already (someone else brought it back first).
+    """
     with _game_write(game_id) as game:
-        record = _claim(game, hand_id, version, deleted=True)
+        record = _claim(game, hand_id, None, deleted=True)
         live = game.live_hands
         back = sorted([*live, record], key=lambda h: h.position)
         broken_before = _broken(live, rules.replay(engine_game(game)))
