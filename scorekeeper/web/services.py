@@ -264,17 +264,26 @@ def games_differing_from_replay() -> list[str]:
     return differing
 
 
-def repair_figures() -> int:
-    """Replay every game and store the replay's figures where they differ; how many games."""
-    repaired = 0
+@dataclass(frozen=True)
+class Checkup:
+    """What `repair_figures` did: games replayed, and how many of them it repaired."""
+
+    games: int
+    repaired: int
+
+
+def repair_figures() -> Checkup:
+    """Replay every game and store the replay's figures where they differ."""
+    games = repaired = 0
     for ids in _batches(select(Game.id).order_by(Game.id)):
         with writing():
             for game in _whole_games(ids):
+                games += 1
                 result = replay(game)
                 if _figures(game) != _replayed_figures(game, result):
                     _remember(game, result)
                     repaired += 1
-    return repaired
+    return Checkup(games, repaired)
 
 
 def refresh_stale() -> int:
