@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -309,7 +310,7 @@ def _form_page(
     form: FlaskForm,
     *,
     hand: Hand | None = None,
-    loose: list[str] | None = None,
+    loose: Sequence[str] | None = None,
     preview: rules.HandResult | None = None,
     theirs: rules.HandResult | None = None,
     taken: bool = False,
@@ -400,15 +401,14 @@ def _record(
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game))
-        recorded = [h for h in taken.recorded if h in game.live_hands]
-        theirs = None
-        if recorded:
-            theirs = replay(game).hands[game.live_hands.index(recorded[0])]
+        live = game.live_hands
+        first = next((live.index(h) for h in taken.recorded if h in live), len(live) - 1)
+        theirs = replay(game).hands[first] if live else None
         loose = [
             _(
                 "Someone else saved hand %(number)s meanwhile: theirs is shown below, yours "
                 "is still in the form.",
-                number=len(game.live_hands) - len(recorded) + 1,
+                number=first + 1,
             )
         ]
         return _form_page(game, system, form, loose=loose, theirs=theirs, taken=True, status=409)

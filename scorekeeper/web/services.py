@@ -247,8 +247,9 @@ def _whole_games(ids: Sequence[str]) -> Sequence[Game]:
     ).all()
 
 
-def _batches(query: Select[tuple[str]], size: int = 500) -> Iterator[list[str]]:
-    ids = list(db.session.scalars(query))
+def _batches(query: Select[Any], size: int = 500) -> Iterator[list[str]]:
+    """The game ids the query selects, a few hundred at a time (memory stays small)."""
+    ids: list[str] = list(db.session.scalars(query))
     for start in range(0, len(ids), size):
         yield ids[start : start + size]
 
@@ -344,7 +345,7 @@ def lock_game(game_id: str) -> Game:
     On PostgreSQL the lock is the game's row (`SELECT … FOR UPDATE`); SQLite ignores that
     clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
     """
-    game = db.session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+    game: Game | None = db.session.scalar(select(Game).where(Game.id == game_id).with_for_update())
     if game is None:
         abort(404)
     return game
@@ -380,7 +381,9 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     """
     try:
         with _game_write(game_id) as game:
-            already = db.session.scalar(select(Hand).filter_by(game_id=game_id, token=token))
+            already: Hand | None = db.session.scalar(
+                select(Hand).filter_by(game_id=game_id, token=token)
+            )
             if already is not None:
                 if not same_hand(already, hand):
                     raise HandSaved(already)
@@ -399,7 +402,7 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     except IntegrityError:
         # The lock makes this impossible; if it ever happens, the other write won: say so.
         db.session.rollback()
-        won = db.session.scalar(select(Hand).filter_by(game_id=game_id, token=token))
+        won: Hand | None = db.session.scalar(select(Hand).filter_by(game_id=game_id, token=token))
         if won is not None:
             return won
         raise HandTaken([]) from None

@@ -301,3 +301,16 @@ def test_the_doctor_repairs_the_figures_that_differ_from_the_replay(
     assert_figures_are_the_replays(app)
     assert cli.main(["doctor"]) == 0
     assert "3 games replayed, 0 repaired" in capsys.readouterr().out
+
+
+def test_a_race_that_reaches_the_databases_unique_number_is_answered_as_a_conflict(
+    client: FlaskClient, actions: Actions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = actions.new_game()
+    actions.record_hand(game_id, QUIET, ending="stock")
+    # Were the lock ever wrong, two hands would get one number: the constraint refuses it.
+    monkeypatch.setattr(services, "last_position", lambda game: 0)
+    response = actions.post_hand(game_id, QUIET, "stock")
+    assert response.status_code == 409
+    assert "Someone else saved hand 1 meanwhile" in response.text
+    assert len(actions.result(game_id)["hands"]) == 1
