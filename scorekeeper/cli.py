@@ -1,5 +1,5 @@
 """The `scorekeeper` command: `check` a game file; `serve` the web app; `backup` and `restore`
-the database (DATABASE_URL chooses it).
+the database (DATABASE_URL chooses it); `doctor` repairs its stored totals.
 
 `check` must start fast, so the web app (Flask, SQLAlchemy) is imported only by the commands
 that need it.
@@ -126,6 +126,32 @@ def restore(path: str) -> int:
     return 0
 
 
+def doctor() -> int:
+    """Replay every game and repair the stored totals that differ; 0, or 2 on a database error."""
+    import logging
+
+    import flask_migrate
+    from alembic.util import CommandError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .web import create_app
+    from .web.services import repair_figures
+
+    try:
+        with create_app().app_context():
+            logging.disable(logging.INFO)  # Alembic's "running upgrade" lines are not news
+            try:
+                flask_migrate.upgrade()
+            finally:
+                logging.disable(logging.NOTSET)
+            checkup = repair_figures()
+    except (SQLAlchemyError, CommandError) as error:
+        print(f"cannot repair the database: {_one_line(error)}", file=sys.stderr)
+        return 2
+    print(f"{checkup.games} games replayed, {checkup.repaired} repaired")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="scorekeeper", description="Samba Scorekeeper: score and check Samba games."
@@ -140,6 +166,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     backup_cmd.add_argument("file", nargs="?", default="-", help="where to write it (- for stdout)")
     restore_cmd = commands.add_parser("restore", help="load a backup into an empty database")
     restore_cmd.add_argument("file", help="a file written by `scorekeeper backup` (- for stdin)")
+    commands.add_parser(
+        "doctor", help="replay every game and repair stored totals that differ from the replay"
+    )
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.game_file)
@@ -147,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return backup(args.file)
     if args.command == "restore":
         return restore(args.file)
+    if args.command == "doctor":
+        return doctor()
     if args.command == "serve":
         from .web.serving import serve
 

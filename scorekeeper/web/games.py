@@ -175,6 +175,7 @@ def scoreboard(game_id: str) -> str:
         hands=list(zip(game.live_hands, result.hands, strict=True)),
         dealer=dealer,
         corrections=correction_notes(game, system),
+        saved=request.args.get("saved", type=int),  # the hand just saved, for its notice
         chart=running_totals(
             [side.name for side in game.sides],
             [side.start_score for side in game.sides],
@@ -192,6 +193,8 @@ class CorrectionNote:
     hand_id: int
     number: int | None  # None once the hand is deleted
     deleted: bool
+    restored: bool  # a deleted hand brought back
+    restorable: bool  # the latest deletion of a hand still deleted: it can be brought back
     changes: list[tuple[str, str, str, str]]  # (side, what, before, after)
 
 
@@ -217,6 +220,8 @@ def correction_notes(game: Game, system: rules.RuleSystem) -> list[CorrectionNot
             hand_id=hand.id,
             number=live.index(hand) + 1 if hand in live else None,
             deleted=c.after is None,
+            restored=c.before is None,
+            restorable=hand.deleted_at is not None and c is hand.corrections[-1],
             changes=[
                 (
                     "" if change.side is None else game.sides[change.side].name,

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -24,19 +33,25 @@ from .rulebook import cite
 from .services import (
     HandChanged,
     HandRefused,
+    HandSaved,
+    HandTaken,
     correct_hand,
     delete_hand,
     engine_game,
     engine_hand,
+    last_position,
     new_token,
     record_hand,
     replay,
+    restore_hand,
     system_of,
 )
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+LARGEST_NUMBER = 2**31 - 1
+"""A version or hand number above this is not one the app gave out."""
 
 
 @dataclass(frozen=True)
@@ -155,13 +170,16 @@ def hand_form(
         )
         token = HiddenField()
         version = HiddenField()
+        after = HiddenField()  # the last hand's number when a new hand's form was opened
         sides = FieldList(
             FormField(entry_form_class(system)), min_entries=side_count, max_entries=side_count
         )
 
     if formdata is not None:
         return HandForm(formdata=formdata)
-    return HandForm(formdata=None, data=data or {"token": new_token()})
+    return HandForm(
+        formdata=None, data=data or {"token": new_token(), "after": str(last_position(game))}
+    )
 
 
 def hand_from_form(form: FlaskForm, system: rules.RuleSystem) -> rules.Hand:
@@ -259,6 +277,21 @@ def adjust(formdata: MultiDict[str, str], system: rules.RuleSystem) -> MultiDict
     return data
 
 
+def whole_number(value: str | None) -> int | None:
+    """A version or hand number as a form sends it: None when missing; 400 when not one."""
+    if value is None or value == "":
+        return None
+    if not (value.isascii() and value.isdigit()) or int(value) > LARGEST_NUMBER:
+        abort(400)
+    return int(value)
+
+
+def number_of(game: Game, hand: Hand) -> int | None:
+    """A hand's number as the scoreboard shows it (None once deleted)."""
+    live = game.live_hands
+    return live.index(hand) + 1 if hand in live else None
+
+
 def _game(game_id: str) -> tuple[Game, rules.RuleSystem]:
     game = db.get_or_404(Game, game_id)
     return game, system_of(game)
@@ -277,9 +310,10 @@ def _form_page(
     form: FlaskForm,
     *,
     hand: Hand | None = None,
-    loose: list[str] | None = None,
+    loose: Sequence[str] | None = None,
     preview: rules.HandResult | None = None,
     theirs: rules.HandResult | None = None,
+    taken: bool = False,
     status: int = 200,
 ) -> tuple[str, int]:
     live = game.live_hands
@@ -302,6 +336,7 @@ def _form_page(
             loose=loose or [],
             preview=preview,
             theirs=theirs,
+            taken=taken,
             # FieldList keeps the errors it found in validate(), not those placed after it.
             refused=status >= 400,
         ),
@@ -326,11 +361,10 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     if action == "preview":
         result = _preview(game, engine, index)
         return _form_page(game, system, form, hand=hand, preview=result)
+    if hand is None:
+        return _record(game, system, form, engine)
     try:
-        if hand is None:
-            saved = record_hand(game.id, engine, form.token.data or new_token())
-        else:
-            saved = correct_hand(game.id, hand.id, engine, int(form.version.data or 0))
+        saved = correct_hand(game.id, hand.id, engine, whole_number(form.version.data) or 0)
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, index)
@@ -352,11 +386,54 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{saved.id}"))
 
 
+def _record(
+    game: Game, system: rules.RuleSystem, form: FlaskForm, engine: rules.Hand
+) -> tuple[str, int] | Response:
+    """Save a new hand; a repeat of a saved form is answered as the first time was."""
+    try:
+        saved = record_hand(
+            game.id, engine, form.token.data or new_token(), whole_number(form.after.data)
+        )
+    except HandRefused as refused:
+        loose = place_violations(form, refused.violations, game.id)
+        result = _preview(game, engine, None)
+        return _form_page(game, system, form, loose=loose, preview=result, status=422)
+    except HandTaken as taken:
+        # Saving again from this page saves the typed hand after the one recorded meanwhile.
+        form.after.data = str(last_position(game))
+        live = game.live_hands
+        first = next((live.index(h) for h in taken.recorded if h in live), len(live) - 1)
+        theirs = replay(game).hands[first] if live else None
+        loose = [
+            _(
+                "Someone else saved hand %(number)s meanwhile: theirs is shown below, yours "
+                "is still in the form.",
+                number=first + 1,
+            )
+        ]
+        return _form_page(game, system, form, loose=loose, theirs=theirs, taken=True, status=409)
+    except HandSaved as already:
+        saved = already.saved
+        number = number_of(game, saved)
+        scored = replay(game).hands[number - 1] if number is not None else None
+        page = render_template(
+            "hand_saved.html", game=game, hand=saved, number=number, scored=scored
+        )
+        return page, 409
+    # The notice rides on the address, so a repeated Save gets the very same answer, and a
+    # page that saves in the background can show it too.
+    number = number_of(game, saved)
+    return redirect(
+        url_for("games.scoreboard", game_id=game.id, saved=number, _anchor=f"hand-{saved.id}")
+    )
+
+
 @bp.route("/new", methods=["GET", "POST"])
 def new(game_id: str) -> tuple[str, int] | Response:
     game, system = _game(game_id)
-    if game.over:
+    if game.over and request.method == "GET":
         return redirect(url_for("games.scoreboard", game_id=game.id))
+    # A form sent again after it ended the game is still answered as the first time was.
     return _handle(game, system, None)
 
 
@@ -408,12 +485,39 @@ def show(game_id: str, hand_id: int) -> str:
     )
 
 
-@bp.post("/<int:hand_id>/delete")
-def delete(game_id: str, hand_id: int) -> Response | tuple[str, int]:
+@bp.route("/<int:hand_id>/delete", methods=["GET", "POST"])
+def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
+    """Asks once (a page, no script needed), then takes the hand out of the game."""
     game = db.get_or_404(Game, game_id)
     hand = _hand(game, hand_id)
+    number = number_of(game, hand)
+    if number is None:
+        return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
+    if request.method == "GET":
+        return render_template("hand_delete.html", game=game, hand=hand, number=number)
     try:
-        delete_hand(game.id, hand.id, request.form.get("version", type=int) or 0)
+        delete_hand(game.id, hand.id, whole_number(request.form.get("version")) or 0)
     except HandChanged:
         return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id, changed=1))
     return redirect(url_for("games.scoreboard", game_id=game.id))
+
+
+@bp.post("/<int:hand_id>/restore")
+def restore(game_id: str, hand_id: int) -> Response | tuple[str, int]:
+    """Bring a deleted hand back in its place, unless that would break a rule."""
+    game, system = _game(game_id)
+    hand = _hand(game, hand_id)
+    try:
+        restore_hand(game.id, hand.id)
+    except HandChanged:
+        return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{hand.id}"))
+    except HandRefused as refused:
+        loose = [
+            Markup("{} ({})").format(say(v.message), cite(v.rule, game.id))
+            for v in refused.violations
+        ]
+        page = render_template(
+            "hand.html", game=game, system=system, hand=hand, number=None, scored=None, loose=loose
+        )
+        return page, 422
+    return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{hand.id}"))

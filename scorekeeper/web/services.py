@@ -6,15 +6,19 @@ Views call these; these call the rules engine to check and the database to keep.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from flask import abort
-from sqlalchemy import select, update
+from sqlalchemy import Select, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..rules.gamefile import entry_data
+from .database import writing
 from .models import (
     NAME_LENGTH,
     Correction,
@@ -43,6 +47,22 @@ class HandChanged(Exception):
     def __init__(self, current: Hand) -> None:
         super().__init__(f"hand {current.id} is now at version {current.version}")
         self.current = current
+
+
+class HandTaken(Exception):
+    """Someone else recorded the hand this form was opened for; nothing was recorded."""
+
+    def __init__(self, recorded: Sequence[Hand]) -> None:
+        super().__init__(", ".join(f"hand {h.position}" for h in recorded) or "a hand")
+        self.recorded = list(recorded)
+
+
+class HandSaved(Exception):
+    """This form's hand was saved already, and what was sent now differs from it."""
+
+    def __init__(self, saved: Hand) -> None:
+        super().__init__(f"hand {saved.position} was saved from this form")
+        self.saved = saved
 
 
 class GameRefused(Exception):
@@ -136,9 +156,9 @@ def _flat(entry: dict[str, Any]) -> dict[str, object]:
     return flat
 
 
-def changes(before: dict[str, Any], after: dict[str, Any] | None) -> list[Change]:
-    """What a correction changed, field by field (nothing listed for a deletion)."""
-    if after is None:
+def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[Change]:
+    """What a correction changed, field by field (nothing listed for a deletion or a return)."""
+    if before is None or after is None:
         return []
     found = []
     if _ending(before) != _ending(after):
@@ -176,6 +196,31 @@ def _fill(record: Hand, hand: rules.Hand) -> None:
     ]
 
 
+def _figures(game: Game) -> tuple[object, ...]:
+    """The copied figures that lists and statistics read, as stored on the rows."""
+    return (
+        list(game.totals),
+        game.over,
+        game.winner,
+        [(side.total, side.won) for side in game.sides],
+        [[entry.hand_score for entry in hand.entries] for hand in game.live_hands],
+    )
+
+
+def _replayed_figures(game: Game, result: rules.GameResult) -> tuple[object, ...]:
+    """The same figures as the replay gives them."""
+    return (
+        list(result.totals),
+        result.game_over,
+        result.winner,
+        [
+            (result.totals[index], result.game_over and result.winner == index)
+            for index in range(len(game.sides))
+        ],
+        [[side.hand_score for side in scored.sides] for scored in result.hands],
+    )
+
+
 def _remember(game: Game, result: rules.GameResult) -> None:
     """Copy the replay's totals, winner and hand scores onto the rows that lists read."""
     game.totals = list(result.totals)
@@ -190,13 +235,68 @@ def _remember(game: Game, result: rules.GameResult) -> None:
             entry.hand_score = side_score.hand_score
 
 
+def _whole_games(ids: Sequence[str]) -> Sequence[Game]:
+    """Games with everything a replay reads, loaded in a few statements."""
+    return db.session.scalars(
+        select(Game)
+        .where(Game.id.in_(ids))
+        .options(
+            selectinload(Game.sides).selectinload(Side.players),
+            selectinload(Game.hands).selectinload(Hand.entries),
+        )
+    ).all()
+
+
+def _batches(query: Select[Any], size: int = 500) -> Iterator[list[str]]:
+    """The game ids the query selects, a few hundred at a time (memory stays small)."""
+    ids: list[str] = list(db.session.scalars(query))
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def games_differing_from_replay() -> list[str]:
+    """The ids of the games whose stored figures are not what replaying their hands gives."""
+    differing = []
+    for ids in _batches(select(Game.id).order_by(Game.id)):
+        for game in _whole_games(ids):
+            if _figures(game) != _replayed_figures(game, replay(game)):
+                differing.append(game.id)
+        db.session.rollback()
+    return differing
+
+
+@dataclass(frozen=True)
+class Checkup:
+    """What `repair_figures` did: games replayed, and how many of them it repaired."""
+
+    games: int
+    repaired: int
+
+
+def repair_figures() -> Checkup:
+    """Replay every game and store the replay's figures where they differ."""
+    games = repaired = 0
+    for ids in _batches(select(Game.id).order_by(Game.id)):
+        with writing():
+            for game in _whole_games(ids):
+                games += 1
+                result = replay(game)
+                if _figures(game) != _replayed_figures(game, result):
+                    _remember(game, result)
+                    repaired += 1
+    return Checkup(games, repaired)
+
+
 def refresh_stale() -> int:
     """Replay the games whose copied totals are missing (after an upgrade); how many."""
-    stale = db.session.scalars(select(Game).where(Game.sides.any(Side.total.is_(None)))).all()
-    for game in stale:
-        _remember(game, replay(game))
-    db.session.commit()
-    return len(stale)
+    stale = select(Game.id).where(Game.sides.any(Side.total.is_(None))).order_by(Game.id)
+    refreshed = 0
+    for ids in _batches(stale):
+        with writing():
+            for game in _whole_games(ids):
+                _remember(game, replay(game))
+                refreshed += 1
+    return refreshed
 
 
 def _side_rows(sides: Sequence[NewSide]) -> list[Side]:
@@ -228,84 +328,159 @@ def create_game(
     if result.game_violations:
         raise GameRefused(result.game_violations)
     _remember(game, result)
-    db.session.add(game)
-    db.session.commit()
-    return game.id
+    with writing():
+        db.session.add(game)
+        db.session.flush()
+        game_id = game.id  # read now: after the commit it would begin another transaction
+    return game_id
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def record_hand(game_id: str, hand: rules.Hand, token: str) -> Hand:
-    """Record the next hand if it keeps the rules; a token already used records nothing."""
-    game = db.get_or_404(Game, game_id)
-    already = db.session.scalar(select(Hand).filter_by(game_id=game_id, token=token))
-    if already is not None:
-        return already
-    hands = [engine_hand(h) for h in game.live_hands] + [hand]
-    result = rules.replay(engine_game(game, hands))
-    if result.hands[-1].violations:
-        raise HandRefused(result.hands[-1].violations)
-    position = max((h.position for h in game.hands), default=0) + 1
-    record = Hand(game=game, position=position, token=token)
-    _fill(record, hand)
-    db.session.add(record)
-    _remember(game, result)
-    db.session.commit()
+def lock_game(game_id: str) -> Game:
+    """Inside `writing()`: the game, locked for writing until commit; 404 if there is no game.
+
+    On PostgreSQL the lock is the game's row (`SELECT … FOR UPDATE`); SQLite ignores that
+    clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
+    """
+    game: Game | None = db.session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+    if game is None:
+        abort(404)
+    return game
+
+
+@contextmanager
+def _game_write(game_id: str) -> Iterator[Game]:
+    """One write to a game: lock it, let the caller change it, re-derive its figures, commit."""
+    with writing():
+        game = lock_game(game_id)
+        yield game
+        db.session.flush()
+        db.session.expire(game, ["hands"])
+        _remember(game, replay(game))
+
+
+def last_position(game: Game) -> int:
+    """The number of the last hand recorded in this game, deleted or not (0 before the first)."""
+    return max((hand.position for hand in game.hands), default=0)
+
+
+def same_hand(record: Hand, hand: rules.Hand) -> bool:
+    """Whether a recorded hand is what `hand` says."""
+    return hand_data(engine_hand(record)) == hand_data(hand)
+
+
+def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = None) -> Hand:
+    """Record the next hand if it keeps the rules.
+
+    A token already used records nothing: the same hand sent again is answered with the hand it
+    recorded, another one with HandSaved. `after` is the last hand's number when the form was
+    opened: a hand recorded since by someone else is HandTaken.
+    """
+    try:
+        with _game_write(game_id) as game:
+            already: Hand | None = db.session.scalar(
+                select(Hand).filter_by(game_id=game_id, token=token)
+            )
+            if already is not None:
+                if not same_hand(already, hand):
+                    raise HandSaved(already)
+                return already
+            if after is not None:
+                since = [h for h in game.live_hands if h.position > after]
+                if since:
+                    raise HandTaken(since)
+            hands = [engine_hand(h) for h in game.live_hands] + [hand]
+            result = rules.replay(engine_game(game, hands))
+            if result.hands[-1].violations:
+                raise HandRefused(result.hands[-1].violations)
+            record = Hand(game=game, position=last_position(game) + 1, token=token)
+            _fill(record, hand)
+            db.session.add(record)
+    except IntegrityError:
+        # The lock makes this impossible; if it ever happens, the other write won: say so.
+        db.session.rollback()
+        won: Hand | None = db.session.scalar(select(Hand).filter_by(game_id=game_id, token=token))
+        if won is not None:
+            return won
+        raise HandTaken([]) from None
     return record
 
 
-def _claim(game: Game, hand_id: int, version: int) -> Hand:
-    """The live hand, bumped to the next version; HandChanged if it moved on meanwhile."""
+def _claim(game: Game, hand_id: int, version: int | None, *, deleted: bool = False) -> Hand:
+    """The hand, bumped to the next version; HandChanged if it moved on since `version`.
+
+    `deleted`: whether the hand must be a deleted one (to bring it back) or a live one.
+    """
     record = db.session.get(Hand, hand_id)
     if record is None or record.game_id != game.id:
         abort(404)
-    claimed = db.session.execute(
-        update(Hand)
-        .where(Hand.id == hand_id, Hand.version == version, Hand.deleted_at.is_(None))
-        .values(version=version + 1)
-    )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
-        db.session.refresh(record)
+    moved_on = version is not None and record.version != version
+    if moved_on or (record.deleted_at is not None) != deleted:
         raise HandChanged(record)
-    db.session.refresh(record)
+    record.version += 1
     return record
 
 
 def correct_hand(game_id: str, hand_id: int, hand: rules.Hand, version: int) -> Hand:
     """Replace a recorded hand; the old version is kept as a correction."""
-    game = db.get_or_404(Game, game_id)
-    live = game.live_hands
-    index = next((i for i, h in enumerate(live) if h.id == hand_id), None)
-    hands = [engine_hand(h) for h in live]
-    if index is not None:
+    with _game_write(game_id) as game:
+        record = _claim(game, hand_id, version)
+        live = game.live_hands
+        index = live.index(record)
+        hands = [engine_hand(h) for h in live]
         hands[index] = hand
         result = rules.replay(engine_game(game, hands))
         if result.hands[index].violations:
             raise HandRefused(result.hands[index].violations)
-    record = _claim(game, hand_id, version)
-    before = hand_data(engine_hand(record))
-    _fill(record, hand)
-    record.corrections.append(Correction(before=before, after=hand_data(hand)))
-    db.session.flush()
-    db.session.expire(game)
-    _remember(game, replay(game))
-    db.session.commit()
+        before = hand_data(engine_hand(record))
+        _fill(record, hand)
+        record.corrections.append(Correction(before=before, after=hand_data(hand)))
     return record
 
 
-def delete_hand(game_id: str, hand_id: int, version: int) -> None:
-    """Take a hand out of the game; it stays in the correction history."""
-    game = db.get_or_404(Game, game_id)
-    record = _claim(game, hand_id, version)
-    record.deleted_at = now()
-    record.corrections.append(Correction(before=hand_data(engine_hand(record)), after=None))
-    db.session.flush()
-    db.session.expire(game)
-    _remember(game, replay(game))
-    db.session.commit()
+def delete_hand(game_id: str, hand_id: int, version: int) -> Hand:
+    """Take a hand out of the game; it stays in the history, from where it can come back."""
+    with _game_write(game_id) as game:
+        record = _claim(game, hand_id, version)
+        record.deleted_at = now()
+        record.corrections.append(Correction(before=hand_data(engine_hand(record)), after=None))
+    return record
+
+
+def restore_hand(game_id: str, hand_id: int) -> Hand:
+    """Bring a deleted hand back in its place, unless that breaks a rule (HandRefused).
+
+    HandChanged if it is back already (someone else brought it back first).
+    """
+    with _game_write(game_id) as game:
+        record = _claim(game, hand_id, None, deleted=True)
+        live = game.live_hands
+        back = sorted([*live, record], key=lambda h: h.position)
+        broken_before = _broken(live, rules.replay(engine_game(game)))
+        result = rules.replay(engine_game(game, [engine_hand(h) for h in back]))
+        broken = [
+            violation
+            for h, scored in zip(back, result.hands, strict=True)
+            for violation in scored.violations
+            if (h.id, violation.code, violation.side) not in broken_before
+        ]
+        if broken or result.game_violations:
+            raise HandRefused([*broken, *result.game_violations])
+        record.deleted_at = None
+        record.corrections.append(Correction(before=None, after=hand_data(engine_hand(record))))
+    return record
+
+
+def _broken(hands: Sequence[Hand], result: rules.GameResult) -> set[tuple[int, str, int | None]]:
+    """The rules already broken, hand by hand (a restore is refused only for new ones)."""
+    return {
+        (h.id, violation.code, violation.side)
+        for h, scored in zip(hands, result.hands, strict=True)
+        for violation in scored.violations
+    }
 
 
 def import_game(data: object) -> str:
@@ -343,9 +518,11 @@ def import_game(data: object) -> str:
         _fill(hand_record, hand)
         record.hands.append(hand_record)
     _remember(record, result)
-    db.session.add(record)
-    db.session.commit()
-    return record.id
+    with writing():
+        db.session.add(record)
+        db.session.flush()
+        game_id = record.id  # read now: after the commit it would begin another transaction
+    return game_id
 
 
 def export_game(game: Game) -> dict[str, Any]:

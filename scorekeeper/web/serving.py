@@ -10,6 +10,25 @@ from flask_migrate import upgrade
 from . import create_app
 from .services import refresh_stale
 
+# How waitress holds its ground at a table of phones on one Wi-Fi:
+# - An idle or half-open connection costs no thread (it waits in waitress's event loop), only a
+#   file descriptor, so the connection limit can be well above what a table or two open:
+#   110 idle connections (waitress's default limit is 100) no longer lock everyone out.
+# - Past the limit, waitress stops accepting and new phones wait in the listen queue until an
+#   idle connection is closed: after `channel_timeout` seconds without a byte, checked every
+#   `cleanup_interval`. So a flood of idle connections locks others out for at most ~25 s
+#   (waitress's defaults: 120 s). A phone sends a hand's form in far less than 20 s.
+# - Threads run requests. SQLite writes one at a time anyway; several threads let pages be
+#   read while a hand is saved, and a slow page does not hold up the table.
+# - poll() rather than select(): select() cannot watch a descriptor numbered above 1023.
+WAITRESS = {
+    "threads": 8,
+    "connection_limit": 400,
+    "channel_timeout": 20,
+    "cleanup_interval": 5,
+    "asyncore_use_poll": True,
+}
+
 
 def _routed_address() -> str | None:
     """The address this machine uses on its network (the host name often maps to loopback).
@@ -50,5 +69,5 @@ def serve(host: str, port: int) -> int:
     for address in addresses(host, port):
         print(f"  {address}")
     print("Stop it with Ctrl+C.", flush=True)
-    waitress.serve(app, host=host, port=port, threads=4, _quiet=True)
+    waitress.serve(app, host=host, port=port, _quiet=True, **WAITRESS)
     return 0

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Player, Side, db
-from scorekeeper.web.services import import_game, refresh_stale
+from scorekeeper.web.models import Hand, Player, Side, db
+from scorekeeper.web.services import games_differing_from_replay, import_game, refresh_stale
 
 FIRST_REVISION = "04ba37d62669"
 GAME = {
@@ -49,3 +49,34 @@ def test_an_upgrade_from_the_first_schema_keeps_every_game_and_fills_the_new_col
         keys = db.session.scalars(select(Player.key).order_by(Player.id)).all()
         assert keys[:2] == ["ana maría", "bob"]
         assert refresh_stale() == 0
+
+
+def test_the_upgrade_renumbers_hands_doubled_by_old_races_and_replays_their_totals(
+    tmp_path: Path,
+) -> None:
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'raced.sqlite3'}"}
+    )
+    stock = {"ended_by": "stock_exhausted", "entries": [{"melded_points": 60}, {}]}
+    with app.app_context():
+        upgrade()
+        game_id = import_game({**GAME, "hands": [*GAME["hands"], stock, stock]})
+        downgrade(revision="3730b7de11fd")
+        # Two phones once saved hand 2 at the same moment; the stored totals left one out.
+        db.session.execute(
+            text("UPDATE hand SET position = 2 WHERE game_id = :game AND position = 3"),
+            {"game": game_id},
+        )
+        db.session.execute(text("UPDATE side SET total = 1560 WHERE position = 0"))
+        db.session.commit()
+        upgrade()
+        positions = db.session.scalars(
+            select(Hand.position).where(Hand.game_id == game_id).order_by(Hand.id)
+        ).all()
+        assert positions == [1, 2, 3]
+        assert refresh_stale() == 1
+        assert games_differing_from_replay() == []
+        totals = db.session.scalars(
+            select(Side.total).where(Side.game_id == game_id).order_by(Side.position)
+        ).all()
+        assert totals == [1500 + 60 + 60, 40]

@@ -1,0 +1,53 @@
+"""A live server for the reliability suite: the app under waitress, with the settings that
+`scorekeeper serve` uses, on a free port of 127.0.0.1 and a database file of its own."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+import waitress
+from flask import Flask
+
+from scorekeeper.web import create_app
+from scorekeeper.web.services import games_differing_from_replay
+from scorekeeper.web.serving import WAITRESS
+
+
+def database_app(path: Path) -> Flask:
+    """The app on the SQLite file `path`, its schema up to date (CSRF off: phones are simulated)."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "reliability",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+@contextmanager
+def served(app: Flask, **settings: Any) -> Iterator[str]:
+    """The app served by waitress on 127.0.0.1; yields its base URL, stops it afterwards."""
+    server: Any = waitress.create_server(app, host="127.0.0.1", port=0, **{**WAITRESS, **settings})
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        server.task_dispatcher.shutdown()
+        thread.join(timeout=2)
+
+
+def games_off_the_replay(app: Flask) -> list[str]:
+    """The games whose stored totals, winner or hand scores differ from their replay."""
+    with app.app_context():
+        return games_differing_from_replay()

@@ -1,0 +1,63 @@
+"""Idle and half-open connections cannot lock the table out of the server for long."""
+
+from __future__ import annotations
+
+import socket
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from scorekeeper.web.serving import WAITRESS
+
+from .live import database_app, served
+
+
+@contextmanager
+def idle_connections(base_url: str, count: int) -> Iterator[list[socket.socket]]:
+    """`count` connections that say (almost) nothing: half of them stop mid-request."""
+    port = int(base_url.rsplit(":", 1)[1])
+    opened = []
+    try:
+        for number in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            if number % 2:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+            opened.append(sock)
+        yield opened
+    finally:
+        for sock in opened:
+            sock.close()
+
+
+def answered_in(url: str, limit: float) -> float:
+    """Seconds until a real request is answered (fails past `limit`)."""
+    began = time.monotonic()
+    with urllib.request.urlopen(url, timeout=limit) as response:
+        assert response.status == 200
+    return time.monotonic() - began
+
+
+def test_110_idle_connections_do_not_keep_a_phone_waiting(
+    tmp_path: Path, figures: Counter[str]
+) -> None:
+    app = database_app(tmp_path / "games.sqlite3")
+    with served(app) as base_url, idle_connections(base_url, 110):
+        assert answered_in(base_url + "/", limit=5) < 2
+    figures["idle connections opened"] += 110
+
+
+def test_more_idle_connections_than_the_limit_lock_others_out_only_briefly(
+    tmp_path: Path, figures: Counter[str]
+) -> None:
+    app = database_app(tmp_path / "games.sqlite3")
+    bound = WAITRESS["channel_timeout"] + WAITRESS["cleanup_interval"] + 5
+    count = WAITRESS["connection_limit"] + 10
+    with served(app) as base_url, idle_connections(base_url, count):
+        time.sleep(0.5)  # the server has taken them all
+        waited = answered_in(base_url + "/", limit=bound)
+    assert waited < bound
+    figures["idle connections opened"] += count
+    figures["seconds locked out past the connection limit"] += round(waited)

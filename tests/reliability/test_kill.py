@@ -1,0 +1,173 @@
+"""`kill -9` of a live `scorekeeper serve` in the middle of saving hands loses no saved hand.
+
+Each run starts the real command on a database file, saves hands through the real pages (CSRF
+token and all) from a second thread, kills the server with SIGKILL at a random moment, and then
+checks the file: every hand whose Save was answered is there, whole, and the stored totals are
+the replay's. The next run starts the server again on the same file.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode
+
+from sqlalchemy import select, text
+
+from scorekeeper.web.models import Entry, Hand, db
+
+from .live import database_app, games_off_the_replay
+
+RUNS = 20
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Browser:
+    """A phone's browser: keeps the session cookie and sends the page's CSRF token back."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookie = ""
+
+    def send(self, method: str, path: str, data: dict[str, str] | None = None) -> tuple[int, str]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            headers = {"Cookie": self.cookie} if self.cookie else {}
+            body = None
+            if data is not None:
+                body = urlencode(data)
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            page = response.read().decode()
+            for header in response.headers.get_all("Set-Cookie") or []:
+                jar = SimpleCookie(header)
+                self.cookie = "; ".join(f"{k}={v.value}" for k, v in jar.items())
+            return response.status, response.getheader("Location") or page
+        finally:
+            connection.close()
+
+    def form(self, path: str) -> dict[str, str]:
+        """The hidden fields of the forms on a page (the CSRF token, the hand's token)."""
+        status, page = self.send("GET", path)
+        assert status == 200, page
+        fields = {}
+        for tag in re.findall(r"<input[^>]*>", page):
+            name, value = re.search(r'name="(\w+)"', tag), re.search(r'value="([^"]*)"', tag)
+            if 'type="hidden"' in tag and name:
+                fields[name.group(1)] = value.group(1) if value else ""
+        return fields
+
+
+def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "SECRET_KEY": "kill-test",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server
+        except OSError:
+            assert server.poll() is None, "the server stopped while starting"
+            time.sleep(0.05)
+    server.kill()
+    raise AssertionError("the server did not start within 30 s")
+
+
+def save_hands(browser: Browser, game_id: str, saved: list[str], stop: threading.Event) -> None:
+    """Save hands until the server goes away; `saved` gets the token of each answered Save."""
+    while not stop.is_set():
+        try:
+            fields = browser.form(f"/games/{game_id}/hands/new")
+            data = {
+                **fields,
+                "ending": "stock",
+                "sides-0-melded_points": "60",
+                "sides-1-melded_points": "60",
+            }
+            status, where = browser.send("POST", f"/games/{game_id}/hands/new", data)
+        except (OSError, http.client.HTTPException):
+            return  # killed
+        assert status == 302, where
+        saved.append(fields["token"])
+
+
+def test_kill_9_during_saves_loses_no_answered_hand(tmp_path: Path, figures: Counter[str]) -> None:
+    database = tmp_path / "games.sqlite3"
+    checker = database_app(database)
+    rng = random.Random(9)
+    answered: list[str] = []
+    for _ in range(RUNS):
+        port = free_port()
+        server = start_server(database, port)
+        browser = Browser(port)
+        try:
+            names = browser.form("/games/new?system=classic&table=2x2")
+            status, where = browser.send(
+                "POST",
+                "/games/new?system=classic&table=2x2",
+                {**names, "side_list-0-name": "Us", "side_list-1-name": "Them"},
+            )
+            assert status == 302, where
+            game_id = where.rsplit("/", 1)[1]
+            stop = threading.Event()
+            saved: list[str] = []
+            writer = threading.Thread(target=save_hands, args=(browser, game_id, saved, stop))
+            writer.start()
+            deadline = time.monotonic() + 30
+            while len(saved) < 2 and writer.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(rng.uniform(0, 0.4))  # then at any moment of a save
+        finally:
+            server.kill()  # SIGKILL: no clean shutdown, no last commit
+            server.wait(timeout=10)
+        stop.set()
+        writer.join(timeout=20)
+        answered += saved
+
+        with checker.app_context():
+            tokens = set(db.session.scalars(select(Hand.token)))
+            lost = [token for token in answered if token not in tokens]
+            half_written = db.session.scalars(
+                select(Hand.id)
+                .where(~Hand.entries.any())
+                .union(select(Entry.hand_id).group_by(Entry.hand_id).having(text("count(*) != 2")))
+            ).all()
+            intact = db.session.execute(text("PRAGMA integrity_check")).scalar()
+            db.session.rollback()
+        off = games_off_the_replay(checker)
+        figures["kill -9 runs"] += 1
+        figures["hands answered before kill -9"] += len(saved)
+        figures["acknowledged hands lost"] += len(lost)
+        figures["totals differing from the replay"] += len(off)
+        assert saved, "no hand was saved before the kill"
+        assert lost == []
+        assert half_written == []
+        assert intact == "ok"
+        assert off == []
