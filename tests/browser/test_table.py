@@ -227,3 +227,17 @@ def test_a_refused_save_shows_the_servers_messages_beside_the_fields(phone: Tabl
     expect(page.locator("#sides-1-melded_points")).to_be_focused()
     phone.save(navigates=True)
     assert phone.hands_recorded(scoreboard) == 3
+
+
+def test_a_save_the_server_fails_keeps_the_hand_and_says_so(phone: Table) -> None:
+    page = phone.page
+    scoreboard = phone.open_hand_form()
+    type_a_hand(page)
+    page.route("**/hands/new", lambda route: route.fulfill(status=502, body="Bad gateway"))
+    phone.save(navigates=False)
+    failed = "Not saved: the server had a problem. Try again."
+    expect(page.get_by_role("alert").filter(has_text=failed)).to_be_visible()
+    expect_as_typed(page)
+    page.unroute("**/hands/new")
+    phone.save(navigates=True)
+    assert phone.hands_recorded(scoreboard) == 3
