@@ -1,68 +1,151 @@
 // Samba Scorekeeper: niceties only. Every form works without this file.
 (function () {
   "use strict";
-  var form = document.querySelector("form.hand-form");
-  if (!form) return;
 
   function toNumber(input) {
     var n = parseInt(input.value, 10);
     return isNaN(n) ? 0 : n;
   }
 
-  // − / + change the counter in place instead of posting the form.
-  form.addEventListener("click", function (event) {
-    var button = event.target.closest("button[name=bump]");
-    if (!button) return;
-    event.preventDefault();
-    var parts = button.value.split(":");
-    var input = form.elements[parts[0]];
-    if (!input) return;
-    input.value = Math.max(0, toNumber(input) + parseInt(parts[1], 10));
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  });
+  function setUp() {
+    var form = document.querySelector("form.hand-form");
+    if (!form) return;
+    counters(form);
+    livePreview(form);
+    enterMovesOn(form);
+    saveInBackground(form);
+  }
 
-  // The card counter fills in the points as the cards are counted.
-  var values = { jokers: 50, twos: 20, aces: 20, eights_to_kings: 10, fours_to_sevens: 5, black_threes: 5 };
-  form.addEventListener("input", function (event) {
-    var match = /^(sides-\d+-(melded|hand))_cards-(\w+)$/.exec(event.target.name || "");
-    if (!match) return;
-    var total = 0;
-    Object.keys(values).forEach(function (card) {
-      var input = form.elements[match[1] + "_cards-" + card];
-      if (input) total += values[card] * toNumber(input);
+  function counters(form) {
+    // − / + change the counter in place instead of posting the form.
+    form.addEventListener("click", function (event) {
+      var button = event.target.closest("button[name=bump]");
+      if (!button) return;
+      event.preventDefault();
+      var parts = button.value.split(":");
+      var input = form.elements[parts[0]];
+      if (!input) return;
+      input.value = Math.max(0, toNumber(input) + parseInt(parts[1], 10));
+      input.dispatchEvent(new Event("input", { bubbles: true }));
     });
-    var points = form.elements[match[1] + "_points"];
-    if (points) {
-      points.value = total;
-      points.dispatchEvent(new Event("input", { bubbles: true }));
-    }
-  });
-  form.querySelectorAll("button[name=count]").forEach(function (button) { button.hidden = true; });
+
+    // The card counter fills in the points as the cards are counted.
+    var values = { jokers: 50, twos: 20, aces: 20, eights_to_kings: 10, fours_to_sevens: 5, black_threes: 5 };
+    form.addEventListener("input", function (event) {
+      var match = /^(sides-\d+-(melded|hand))_cards-(\w+)$/.exec(event.target.name || "");
+      if (!match) return;
+      var total = 0;
+      Object.keys(values).forEach(function (card) {
+        var input = form.elements[match[1] + "_cards-" + card];
+        if (input) total += values[card] * toNumber(input);
+      });
+      var points = form.elements[match[1] + "_points"];
+      if (points) {
+        points.value = total;
+        points.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    });
+    form.querySelectorAll("button[name=count]").forEach(function (button) { button.hidden = true; });
+  }
 
   // Live preview of the scores while typing: the server scores, never this script.
-  var preview = document.getElementById("preview");
-  var timer = null;
-  function refresh() {
-    var data = new FormData(form);
-    fetch(form.dataset.preview, { method: "POST", body: data, credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : null; })
-      .then(function (html) {
-        if (html === null) return;
-        var body = preview.querySelector(".preview-body");
-        if (!body) {
-          body = document.createElement("div");
-          body.className = "preview-body";
-          Array.prototype.slice.call(preview.children, 1).forEach(function (child) { child.remove(); });
-          preview.appendChild(body);
-        }
-        body.innerHTML = html;
-      })
-      .catch(function () { /* offline or server gone: the Preview button still works */ });
+  function livePreview(form) {
+    var preview = document.getElementById("preview");
+    var timer = null;
+    function refresh() {
+      var data = new FormData(form);
+      fetch(form.dataset.preview, { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (html === null) return;
+          var body = preview.querySelector(".preview-body");
+          if (!body) {
+            body = document.createElement("div");
+            body.className = "preview-body";
+            Array.prototype.slice.call(preview.children, 1).forEach(function (child) { child.remove(); });
+            preview.appendChild(body);
+          }
+          body.innerHTML = html;
+        })
+        .catch(function () { /* offline or server gone: the Preview button still works */ });
+    }
+    function schedule() {
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 250);
+    }
+    form.addEventListener("input", schedule);
+    form.addEventListener("change", schedule);
   }
-  function schedule() {
-    clearTimeout(timer);
-    timer = setTimeout(refresh, 250);
+
+  // Enter (a phone's Go key) moves to the next field; on the last one it does nothing. It never
+  // submits the form, so it never presses a − / + button.
+  function enterMovesOn(form) {
+    function fields() {
+      return Array.prototype.filter.call(form.elements, function (element) {
+        return element.tagName === "INPUT" && element.type !== "hidden" && !element.disabled &&
+          !element.closest("details:not([open])") && element.getClientRects().length > 0;
+      });
+    }
+    var shown = fields();
+    shown.forEach(function (field, index) {
+      field.enterKeyHint = index === shown.length - 1 ? "done" : "next";
+    });
+    form.addEventListener("keydown", function (event) {
+      var field = event.target;
+      if (event.key !== "Enter" || field.tagName !== "INPUT" || event.isComposing) return;
+      event.preventDefault();
+      var all = fields();
+      var next = all.slice(all.indexOf(field) + 1).filter(function (other) {
+        return !(other.type === "radio" && other.name === field.name);
+      })[0];
+      if (next) next.focus();
+    });
   }
-  form.addEventListener("input", schedule);
-  form.addEventListener("change", schedule);
+
+  // Save posts in the background, so that a lost connection leaves the hand as it was typed.
+  // Pressing Save again is safe: the form's token makes the server record the hand once.
+  function saveInBackground(form) {
+    var problem = document.getElementById("save-problem");
+    var sending = false;
+    if (!problem || !window.fetch) return;
+    form.addEventListener("submit", function (event) {
+      var button = event.submitter;
+      if (!button || button.name !== "action" || button.value !== "save") return;
+      event.preventDefault();
+      if (sending) return;
+      sending = true;
+      problem.textContent = "";
+      var data = new FormData(form);
+      data.append(button.name, button.value);
+      // Not form.action: the buttons named "action" hide that property.
+      var address = form.getAttribute("action") || location.href;
+      fetch(address, { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (response) {
+          if (response.redirected) {
+            location.assign(response.url);
+          } else if (response.status >= 500) {
+            sending = false;
+            problem.textContent = problem.dataset.failed;
+          } else {
+            // Refused (422), taken meanwhile (409), session expired (400): the server's page,
+            // with its messages next to the fields and everything typed still there.
+            return response.text().then(show);
+          }
+        })
+        .catch(function () {
+          sending = false;
+          problem.textContent = problem.dataset.offline;
+        });
+    });
+  }
+
+  function show(html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    document.title = page.title;
+    document.body.replaceWith(page.body);
+    window.scrollTo(0, 0);
+    setUp();
+  }
+
+  setUp();
 })();

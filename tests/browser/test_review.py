@@ -38,7 +38,7 @@ def test_a_refused_hand_links_to_the_paragraph_of_the_rule_it_breaks(
     player.tap(player.link("Record hand 1"))
     player.page.get_by_label("Us went out").check()
     player.fill(player.page.locator("#sides-0-melded_points"), "100")
-    player.tap(player.button("Save hand"))
+    player.tap(player.button("Save hand"), navigates=False)  # refused, shown in place
     citation = player.page.locator("#ending-errors a")
     expect(citation).to_have_text("Samba Rules (classic), Going Out")
     player.tap(citation)

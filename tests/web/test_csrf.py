@@ -1,11 +1,27 @@
-"""Forms carry a CSRF token; without it nothing is written."""
+"""Forms carry a CSRF token; without it nothing is written.
+
+A lost session cookie (the phone cleared it, the server's key changed) must not lose what was
+typed: every form comes back as it was sent, with a fresh token and "Your session expired;
+press ... again", and pressing again works. Views without a form answer with the error page.
+"""
 
 from __future__ import annotations
 
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .conftest import GOES_OUT, STAYS_IN, hand_fields, hidden, stored_games
+from scorekeeper.web.errors import FORM_VIEWS
+from scorekeeper.web.models import db
+
+from .conftest import GOES_OUT, STAYS_IN, hand_fields, hidden, input_value, stored_games
 
 NAMES = {"side_list-0-name": "Us", "side_list-1-name": "Them"}
 
@@ -25,7 +41,7 @@ def test_a_new_game_without_a_csrf_token_is_refused(
 ) -> None:
     response = csrf_client.post("/games/new?system=classic&table=2x2", data=NAMES)
     assert response.status_code == 400
-    assert "This form has expired" in response.text
+    assert "Your session expired; press “Start the game” again." in response.text
     assert stored_games(csrf_app) == 0
 
 
@@ -67,3 +83,290 @@ def test_deleting_a_hand_without_a_csrf_token_is_refused(csrf_client: FlaskClien
     response = csrf_client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"version": 1})
     assert response.status_code == 400
     assert len(csrf_client.get(f"/games/{game_id}/result.json").get_json()["hands"]) == 1
+
+
+# --- a lost session cookie, form by form ----------------------------------------------------
+
+
+class Forms(HTMLParser):
+    """What a browser would send for each POST form of a page: action → field → values."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.found: dict[str, list[tuple[str, str]]] = {}
+        self._form: list[tuple[str, str]] | None = None
+        self._select: str | None = None
+        self.feed(page)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {name: value or "" for name, value in attrs}
+        if tag == "form" and a.get("method") == "post":
+            self._form = self.found.setdefault(a.get("action", ""), [])
+        elif self._form is None or "disabled" in a:
+            return
+        elif tag == "input" and a.get("name"):
+            if a.get("type") not in ("checkbox", "radio", "file") or "checked" in a:
+                self._form.append((a["name"], a.get("value", "")))
+        elif tag == "select":
+            self._select = a.get("name")
+        elif tag == "option" and self._select and "selected" in a:
+            self._form.append((self._select, a.get("value", "")))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._form = None
+        elif tag == "select":
+            self._select = None
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A form as a person left it: the page it is on, where it posts, what they typed."""
+
+    page: str
+    action: str  # the form's action on the page ("" posts back to the page)
+    typed: dict[str, str]
+    button: str = ""  # the words of the button pressed, for "press ... again"
+    upload: bytes | None = None
+    shown: dict[str, str] = field(default_factory=dict)  # field id → value shown again
+    script_posts_to: str = ""  # where the page's script sends the form instead
+
+    @property
+    def url(self) -> str:
+        return self.script_posts_to or self.action or self.page
+
+    def data(self, page: str) -> dict[str, Any]:
+        """The form's fields as the page has them, with what was typed over them."""
+        sent: dict[str, Any] = dict(Forms(page).found[self.action])
+        sent.update(self.typed)
+        if self.upload is not None:
+            sent["game_file"] = (io.BytesIO(self.upload), "game.json")
+        return sent
+
+
+GAME = {
+    "variant": "classic",
+    "sides": [
+        {"name": "Us", "players": 2, "player_names": ["Ana", "Bo"]},
+        {"name": "Them", "players": 2, "player_names": ["Cy", "Di"]},
+    ],
+    "hands": [
+        {
+            "ended_by": "going_out",
+            "entries": [
+                {
+                    "went_out": True,
+                    "sets": {"samba": 1, "natural_canasta": 1},
+                    "melded_points": 260,
+                },
+                {"sets": {"mixed_canasta": 1}, "melded_points": 150, "hand_points": 30},
+            ],
+        }
+    ],
+}
+
+
+def imported(client: FlaskClient) -> tuple[str, int]:
+    """A game of Ana and Bo against Cy and Di with one hand played: its id and the hand's."""
+    response = client.post("/games/import", json=GAME)
+    assert response.status_code == 201, response.text
+    game_id = response.get_json()["id"]
+    hand_id = client.get(f"/games/{game_id}").text.split('<tr id="hand-')[1].split('"')[0]
+    return game_id, int(hand_id)
+
+
+def house_rule(client: FlaskClient) -> int:
+    """A Denexa house rule made through its form."""
+    form = Typed("/house-rules/new?system=denexa", "", {"name": "Casa Pérez"})
+    page = client.get(form.page).text
+    response = client.post(form.page, data=form.data(page))
+    assert response.status_code == 302, response.text
+    return int(response.headers["Location"].rsplit("-", 1)[1])
+
+
+def new_game_form(client: FlaskClient) -> Typed:
+    typed = {
+        "side_list-0-name": "Los Primos",
+        "side_list-0-start_score": "1234",
+        "side_list-1-name": "Las Tías",
+    }
+    path = "/games/new?system=classic&table=2x2"
+    return Typed(path, "", typed, "Start the game", shown=typed)
+
+
+def hand_form(client: FlaskClient) -> Typed:
+    game_id, _ = imported(client)
+    typed = hand_fields([GOES_OUT, STAYS_IN], action="save")
+    shown = {"sides-0-melded_points": "260", "sides-1-hand_points": "30", "sides-0-set_samba": "1"}
+    return Typed(f"/games/{game_id}/hands/new", "", typed, "Save hand", shown=shown)
+
+
+def correction_form(client: FlaskClient) -> Typed:
+    game_id, hand_id = imported(client)
+    typed = {"sides-0-melded_points": "300", "action": "save"}
+    path = f"/games/{game_id}/hands/{hand_id}/edit"
+    return Typed(path, "", typed, "Save the correction", shown={"sides-0-melded_points": "300"})
+
+
+def new_house_rule_form(client: FlaskClient) -> Typed:
+    typed = {"name": "Casa Gómez", "bonus_samba": "1600"}
+    return Typed("/house-rules/new?system=denexa", "", typed, "Keep these house rules", shown=typed)
+
+
+def house_rule_edit_form(client: FlaskClient) -> Typed:
+    path = f"/house-rules/{house_rule(client)}/edit"
+    typed = {"name": "Casa Ruiz", "going_out_bonus": "150"}
+    return Typed(path, "", typed, "Keep these house rules", shown=typed)
+
+
+def rename_form(client: FlaskClient) -> Typed:
+    imported(client)
+    typed = {"rename-name": "Anabel"}
+    return Typed("/players/ana", "/players/ana/rename", typed, "Rename", shown=typed)
+
+
+def merge_form(client: FlaskClient) -> Typed:
+    imported(client)
+    return Typed("/players/ana", "/players/ana/merge", {"merge-into": "bo"}, "Merge")
+
+
+def import_form(client: FlaskClient) -> Typed:
+    return Typed("/games/import", "", {}, "Import", upload=json.dumps(GAME).encode())
+
+
+# Every POST view with a form: after a CSRF failure it shows the form again.
+WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
+    "games.new": new_game_form,
+    "hands.new": hand_form,
+    "hands.edit": correction_form,
+    "house_rules.new": new_house_rule_form,
+    "house_rules.edit": house_rule_edit_form,
+    "history.rename": rename_form,
+    "history.merge": merge_form,
+    "transfer.import_file": import_form,  # checks its own token (it also takes JSON)
+}
+
+
+def language_button(client: FlaskClient) -> Typed:
+    return Typed("/", "/language", {"lang": "es"})
+
+
+def delete_button(client: FlaskClient) -> Typed:
+    game_id, hand_id = imported(client)
+    path = f"/games/{game_id}/hands/{hand_id}"
+    return Typed(path, f"{path}/delete", {})
+
+
+def live_preview(client: FlaskClient) -> Typed:
+    game_id, _ = imported(client)
+    path = f"/games/{game_id}/hands/new"
+    preview = f"/games/{game_id}/hands/preview"
+    return Typed(path, "", hand_fields([GOES_OUT, STAYS_IN]), script_posts_to=preview)
+
+
+def house_rule_delete_button(client: FlaskClient) -> Typed:
+    rule_id = house_rule(client)
+    return Typed("/house-rules", f"/house-rules/{rule_id}/delete", {})
+
+
+# Every POST view without a form of its own: after a CSRF failure, the error page.
+WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
+    "games.language": language_button,
+    "hands.delete": delete_button,
+    "hands.preview": live_preview,  # the page's script ignores its failures
+    "house_rules.delete": house_rule_delete_button,
+}
+
+
+def everything(app: Flask) -> dict[str, list[str]]:
+    """Every row of every table, to see that nothing was written."""
+    with app.app_context():
+        return {
+            table.name: sorted(repr(tuple(row)) for row in db.session.execute(table.select()))
+            for table in db.metadata.sorted_tables
+        }
+
+
+def post_without_session(client: FlaskClient, form: Typed) -> tuple[dict[str, Any], Any]:
+    """Open the page, lose the session cookie, send the form: what was sent, and the answer."""
+    page = client.get(form.page).text
+    data = form.data(page)
+    client.delete_cookie("session")
+    return data, client.post(form.url, data=data)
+
+
+def test_every_post_view_is_known_with_or_without_a_form(csrf_app: Flask) -> None:
+    posting = {
+        rule.endpoint for rule in csrf_app.url_map.iter_rules() if "POST" in (rule.methods or ())
+    }
+    assert posting == set(WITH_A_FORM) | set(WITHOUT_A_FORM)
+    assert set(FORM_VIEWS) == set(WITH_A_FORM) - {"transfer.import_file"}
+
+
+@pytest.mark.parametrize("endpoint", WITH_A_FORM)
+def test_a_form_sent_without_its_session_comes_back_as_typed_and_sends_again(
+    csrf_app: Flask, csrf_client: FlaskClient, endpoint: str
+) -> None:
+    form = WITH_A_FORM[endpoint](csrf_client)
+    before = everything(csrf_app)
+    sent, response = post_without_session(csrf_client, form)
+
+    assert response.status_code == 400
+    assert everything(csrf_app) == before
+    page = response.text
+    assert f"Your session expired; press “{form.button}” again." in page
+    assert 'role="alert" id="session-expired"' in page
+    for field_id, value in form.shown.items():
+        assert input_value(page, field_id) == value
+    if endpoint == "history.merge":
+        assert '<option selected value="bo">' in page
+    fresh = dict(Forms(page).found[form.action])
+    csrf_field = next(name for name in fresh if name.endswith("csrf_token"))
+    assert fresh[csrf_field] not in ("", sent.get(csrf_field))
+
+    again = csrf_client.post(form.url, data=form.data(page))
+    assert again.status_code == 302, again.text
+    assert everything(csrf_app) != before
+
+
+@pytest.mark.parametrize("endpoint", WITHOUT_A_FORM)
+def test_a_button_sent_without_its_session_writes_nothing_and_says_so(
+    csrf_app: Flask, csrf_client: FlaskClient, endpoint: str
+) -> None:
+    form = WITHOUT_A_FORM[endpoint](csrf_client)
+    before = everything(csrf_app)
+    _, response = post_without_session(csrf_client, form)
+    assert response.status_code == 400
+    assert "This form has expired" in response.text
+    assert everything(csrf_app) == before
+    assert "lang=" not in response.headers.get("Set-Cookie", "")
+
+
+def test_a_hand_sent_again_after_the_session_expired_is_recorded_once(
+    csrf_client: FlaskClient,
+) -> None:
+    form = hand_form(csrf_client)
+    game_id = form.page.split("/")[2]
+    _, refused = post_without_session(csrf_client, form)
+    assert "This hand was not saved." in refused.text
+    assert 'checked id="ending-0"' in refused.text or 'id="ending-0" checked' in refused.text
+    again = csrf_client.post(form.page, data=form.data(refused.text))
+    assert again.status_code == 302
+    hands = csrf_client.get(f"/games/{game_id}/result.json").get_json()["hands"]
+    assert len(hands) == 2
+
+
+def test_a_form_for_a_game_that_is_gone_is_not_found_even_without_a_session(
+    csrf_app: Flask, csrf_client: FlaskClient
+) -> None:
+    form = hand_form(csrf_client)
+    page = csrf_client.get(form.page).text
+    csrf_client.delete_cookie("session")
+    response = csrf_client.post("/games/no-such-game/hands/new", data=form.data(page))
+    assert response.status_code == 404
+
+
+def test_a_json_post_without_a_session_is_answered_in_json(csrf_client: FlaskClient) -> None:
+    response = csrf_client.post("/games/new?system=classic&table=2x2", json=NAMES)
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "This form has expired"
