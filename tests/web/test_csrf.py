@@ -253,8 +253,8 @@ def language_button(client: FlaskClient) -> Typed:
 
 def delete_button(client: FlaskClient) -> Typed:
     game_id, hand_id = imported(client)
-    path = f"/games/{game_id}/hands/{hand_id}"
-    return Typed(path, f"{path}/delete", {})
+    path = f"/games/{game_id}/hands/{hand_id}/delete"
+    return Typed(path, path, {})
 
 
 def live_preview(client: FlaskClient) -> Typed:
@@ -262,6 +262,15 @@ def live_preview(client: FlaskClient) -> Typed:
     path = f"/games/{game_id}/hands/new"
     preview = f"/games/{game_id}/hands/preview"
     return Typed(path, "", hand_fields([GOES_OUT, STAYS_IN]), script_posts_to=preview)
+
+
+def bring_back_button(client: FlaskClient) -> Typed:
+    game_id, hand_id = imported(client)
+    path = f"/games/{game_id}/hands/{hand_id}"
+    page = client.get(f"{path}/delete").text
+    deleted = client.post(f"{path}/delete", data=dict(Forms(page).found[f"{path}/delete"]))
+    assert deleted.status_code == 302, deleted.text
+    return Typed(path, f"{path}/restore", {})
 
 
 def house_rule_delete_button(client: FlaskClient) -> Typed:
@@ -274,6 +283,7 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.language": language_button,
     "hands.delete": delete_button,
     "hands.preview": live_preview,  # the page's script ignores its failures
+    "hands.restore": bring_back_button,
     "house_rules.delete": house_rule_delete_button,
 }
 
