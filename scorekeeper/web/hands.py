@@ -367,7 +367,7 @@ def _hand(game: Game, hand_id: int) -> Hand:
     return hand
 
 
-@bp.route("/<int:hand_id>/edit", methods=["GET", "POST"])
+@bp.route("/<id:hand_id>/edit", methods=["GET", "POST"])
 def edit(game_id: str, hand_id: int) -> tuple[str, int] | Response:
     game, system = _game(game_id)
     hand = _hand(game, hand_id)
@@ -390,7 +390,7 @@ def preview(game_id: str) -> tuple[str, int]:
     return render_template("_preview.html", preview=result, game=game), 200
 
 
-@bp.get("/<int:hand_id>")
+@bp.get("/<id:hand_id>")
 def show(game_id: str, hand_id: int) -> str:
     """A hand's breakdown: every line of every side's score, with its rule."""
     game, system = _game(game_id)
@@ -408,7 +408,7 @@ def show(game_id: str, hand_id: int) -> str:
     )
 
 
-@bp.post("/<int:hand_id>/delete")
+@bp.post("/<id:hand_id>/delete")
 def delete(game_id: str, hand_id: int) -> Response | tuple[str, int]:
     game = db.get_or_404(Game, game_id)
     hand = _hand(game, hand_id)
