@@ -40,7 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
         or f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
-        MAX_CONTENT_LENGTH=1024 * 1024,  # a game file of 500 hands is about 150 kB
+        MAX_CONTENT_LENGTH=1024 * 1024,  # 500 full hands, indented, are about 300 kB
         WTF_CSRF_TIME_LIMIT=None,  # a game lasts longer than an hour
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
         SEND_FILE_MAX_AGE_DEFAULT=3600,

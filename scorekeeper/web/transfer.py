@@ -28,8 +28,9 @@ MOST_HANDS = 500
 all."""
 DEEPEST = 20
 """How deep lists and objects nest in a game file: a real one goes five deep."""
-LONGEST_NUMBER = 30
-"""Digits of one number in a game file: a real count has fewer than ten."""
+LONGEST_NUMBER = 100
+"""Digits of one number in a game file: a real count has fewer than ten, and a longer number is
+no use to anyone (Python refuses to read one of 4,300 digits)."""
 
 
 class Unreadable(ValueError):
@@ -97,10 +98,9 @@ def beyond_limits(data: object) -> list[str]:
             name = side.get("name")
             problems.append(
                 _(
-                    "%(side)s starts at %(score)s: a score carried over from paper is at most "
-                    "%(limit)s, above or below zero.",
+                    "%(side)s: a score carried over from paper is at most %(limit)s, above or "
+                    "below zero.",
                     side=name if isinstance(name, str) else _("Side %(number)s", number=index),
-                    score=number(score),
                     limit=number(START_SCORE_LIMIT),
                 )
             )
@@ -138,9 +138,9 @@ def import_file() -> Response | str | tuple[object, int]:
             return jsonify(
                 error=_("This file is not a game file: %(problem)s", problem=str(error))
             ), 400
-        problems = beyond_limits(data)
-        if problems:
-            return jsonify(error=" ".join(problems)), 422
+        beyond = beyond_limits(data)
+        if beyond:
+            return jsonify(error=" ".join(beyond)), 422
         try:
             game_id = import_game(data)
         except rules.GameFileError as error:
@@ -168,7 +168,7 @@ def import_file() -> Response | str | tuple[object, int]:
             problems = [f"{say(v.message)} ({v.rule})" for v in refused.violations]
         status = 422
     elif form.is_submitted():
-        status = 400 if form.csrf_token.errors else 422
+        status = 400 if "csrf_token" in form.errors else 422
     return render_template("import.html", form=form, problems=problems), status
 
 

@@ -291,3 +291,14 @@ def test_the_language_goes_back_to_the_page_it_was_chosen_on(
 ) -> None:
     response = client.post("/language", data={"lang": "en", "next": back})
     assert response.headers["Location"] == back
+
+
+def test_an_upload_under_another_field_name_is_refused_not_a_server_error(
+    client: FlaskClient,
+) -> None:
+    head = b'--b\r\nContent-Disposition: form-data; name="other"; filename="g.json"\r\n\r\n'
+    body = head + b"{}\r\n--b--\r\n"
+    response = client.post(
+        "/games/import", data=body, content_type="multipart/form-data; boundary=b"
+    )
+    assert response.status_code == 422
