@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from werkzeug.routing import BaseConverter, ValidationError
 from wtforms import Field
-from wtforms.validators import StopValidation
+from wtforms.validators import ValidationError as FieldError
 
 LARGEST_ID = 2**63 - 1
 """The largest integer SQLite (and PostgreSQL's bigint) holds; a larger one overflows a query."""
@@ -50,4 +50,4 @@ class Within:
 
     def __call__(self, form: object, field: Field) -> None:
         if field.data is not None and not self.least <= field.data <= self.most:
-            raise StopValidation(self.message)
+            raise FieldError(self.message)
