@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import compress, database, errors, i18n
+from . import compress, converters, database, errors, i18n
 from .extensions import csrf, migrate
 from .models import db
 
@@ -40,7 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
         or f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        MAX_CONTENT_LENGTH=1024 * 1024,  # 500 full hands, indented, are about 300 kB
         WTF_CSRF_TIME_LIMIT=None,  # a game lasts longer than an hour
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
         SEND_FILE_MAX_AGE_DEFAULT=3600,
@@ -61,6 +61,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
+
+    app.url_map.converters["id"] = converters.IdConverter
 
     from . import games, hands, history, house_rules, rulebook, transfer
 

@@ -34,11 +34,25 @@ class Chart:
     description: str  # the same totals in words, for screen readers
 
 
-def _nice_step(span: int) -> int:
-    for step in (100, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 50_000):
-        if span / step <= 5:
-            return step
-    return 100_000
+MOST_TICKS = 8
+"""Labels on the score axis, whatever the totals: a 148-pixel axis holds no more."""
+
+
+def nice_scale(low: int, high: int) -> tuple[int, int, int]:
+    """The score axis from `low` to `high`: its ends and the step between labels.
+
+    The step is the smallest "nice number" (1, 2, 2.5 or 5 × 10^k, at least 100) that covers
+    the totals in at most MOST_TICKS labels, so that any total, however large, gives a few ticks.
+    """
+    magnitude = 100
+    while True:
+        for step in (magnitude, 2 * magnitude, 5 * magnitude // 2, 5 * magnitude):
+            bottom, top = (low // step) * step, -(-high // step) * step
+            if top == bottom:
+                top += step
+            if (top - bottom) // step + 1 <= MOST_TICKS:
+                return bottom, top, step
+        magnitude *= 10
 
 
 def running_totals(
@@ -51,11 +65,10 @@ def running_totals(
         [start, *(hand.sides[i].total for hand in result.hands)] for i, start in enumerate(starts)
     ]
     values = [v for totals in series for v in totals]
-    low, high = min(0, *values), max(values)
+    low, high = min(0, *values), max(0, *values)
     if target is not None and high >= 0.6 * target:
         high = max(high, target)
-    step = _nice_step(max(high - low, 1))
-    low, high = (low // step) * step, -(-high // step) * step or step
+    low, high, step = nice_scale(low, high)
     hands = len(result.hands)
 
     def x(index: int) -> float:

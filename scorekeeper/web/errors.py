@@ -77,7 +77,10 @@ def init_app(app: Flask) -> None:
                 "There is no such page or game here. Check the address, or start from the list "
                 "of games."
             ),
-            413: _("A game file is at most 2 MB."),
+            413: _(
+                "A game file is at most %(size)s MB.",
+                size=app.config["MAX_CONTENT_LENGTH"] // 2**20,
+            ),
             415: _("Send the game file as application/json."),
         }
         status = error.code or 500

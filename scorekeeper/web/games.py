@@ -17,9 +17,10 @@ from wtforms.validators import DataRequired, Length, Optional
 from .. import rules
 from . import house_rules
 from .chart import running_totals
+from .converters import Within
 from .hands import rows_for
 from .i18n import COOKIE, LANGUAGES, number
-from .models import NAME_LENGTH, Game, db
+from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, db
 from .services import GameRefused, NewSide, changes, create_game, replay, system_of
 
 bp = Blueprint("games", __name__)
@@ -42,7 +43,17 @@ def side_form_class(player_count: int) -> type[FlaskForm]:
         )
         start_score = IntegerField(
             _l("Score carried over from paper"),
-            validators=[Optional()],
+            validators=[
+                Optional(),
+                Within(
+                    -START_SCORE_LIMIT,
+                    START_SCORE_LIMIT,
+                    _(
+                        "At most %(limit)s, above or below zero: is there a digit too many?",
+                        limit=number(START_SCORE_LIMIT),
+                    ),
+                ),
+            ],
             render_kw={"inputmode": "numeric", "placeholder": "0"},
         )
 
@@ -238,11 +249,25 @@ def correction_notes(game: Game, system: rules.RuleSystem) -> list[CorrectionNot
     return sorted(notes, key=lambda note: note.at, reverse=True)
 
 
+def on_this_site(path: str) -> bool:
+    """Whether `path` is a path on this site, and so safe to redirect to.
+
+    Browsers read `//host` and `/\\host` as another site, and a control character would break
+    the Location header.
+    """
+    return (
+        path.startswith("/")
+        and not path.startswith("//")
+        and "\\" not in path
+        and not any(ord(c) < 32 or ord(c) == 127 for c in path)
+    )
+
+
 @bp.post("/language")
 def language() -> Response:
     chosen = request.form.get("lang", "en")
-    back = request.form.get("next") or url_for("games.index")
-    if not back.startswith("/"):
+    back = request.form.get("next", "")
+    if not on_this_site(back):
         back = url_for("games.index")
     response = redirect(back)
     if chosen in LANGUAGES:

@@ -24,9 +24,10 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, NumberRange, Optional
+from wtforms.validators import InputRequired, Optional
 
 from .. import rules
+from .converters import Within, whole_number
 from .i18n import say
 from .models import Game, Hand, db
 from .rulebook import cite
@@ -50,8 +51,6 @@ from .services import (
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
-LARGEST_NUMBER = 2**31 - 1
-"""A version or hand number above this is not one the app gave out."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +99,7 @@ def _count(label: str = "") -> IntegerField:
     return IntegerField(
         label,
         default=0,
-        validators=[Optional(), NumberRange(min=0, max=9999)],
+        validators=[Optional(), Within(0, 9999)],
         render_kw=NUMBER,
     )
 
@@ -108,7 +107,7 @@ def _count(label: str = "") -> IntegerField:
 def _points() -> IntegerField:
     """A points field: empty until typed (no 0 to delete first), read as 0."""
     return IntegerField(
-        validators=[Optional(), NumberRange(min=0, max=99999)],
+        validators=[Optional(), Within(0, 99999)],
         render_kw={**NUMBER, "placeholder": "0"},
     )
 
@@ -133,9 +132,7 @@ for _card in rules.Card:
 
 def entry_form_class(system: rules.RuleSystem) -> type[Form]:
     class EntryForm(SubForm):
-        opening_meld = IntegerField(
-            validators=[Optional(), NumberRange(min=0, max=99999)], render_kw=NUMBER
-        )
+        opening_meld = IntegerField(validators=[Optional(), Within(0, 99999)], render_kw=NUMBER)
         melded_points = _points()
         hand_points = _points()
         red_threes = _count()
@@ -277,13 +274,14 @@ def adjust(formdata: MultiDict[str, str], system: rules.RuleSystem) -> MultiDict
     return data
 
 
-def whole_number(value: str | None) -> int | None:
+def sent_number(value: str | None) -> int | None:
     """A version or hand number as a form sends it: None when missing; 400 when not one."""
-    if value is None or value == "":
+    if not value:
         return None
-    if not (value.isascii() and value.isdigit()) or int(value) > LARGEST_NUMBER:
+    number = whole_number(value, least=0)
+    if number is None:
         abort(400)
-    return int(value)
+    return number
 
 
 def number_of(game: Game, hand: Hand) -> int | None:
@@ -364,7 +362,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     if hand is None:
         return _record(game, system, form, engine)
     try:
-        saved = correct_hand(game.id, hand.id, engine, whole_number(form.version.data) or 0)
+        saved = correct_hand(game.id, hand.id, engine, sent_number(form.version.data) or 0)
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, index)
@@ -392,7 +390,7 @@ def _record(
     """Save a new hand; a repeat of a saved form is answered as the first time was."""
     try:
         saved = record_hand(
-            game.id, engine, form.token.data or new_token(), whole_number(form.after.data)
+            game.id, engine, form.token.data or new_token(), sent_number(form.after.data)
         )
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
@@ -444,7 +442,7 @@ def _hand(game: Game, hand_id: int) -> Hand:
     return hand
 
 
-@bp.route("/<int:hand_id>/edit", methods=["GET", "POST"])
+@bp.route("/<id:hand_id>/edit", methods=["GET", "POST"])
 def edit(game_id: str, hand_id: int) -> tuple[str, int] | Response:
     game, system = _game(game_id)
     hand = _hand(game, hand_id)
@@ -467,7 +465,7 @@ def preview(game_id: str) -> tuple[str, int]:
     return render_template("_preview.html", preview=result, game=game), 200
 
 
-@bp.get("/<int:hand_id>")
+@bp.get("/<id:hand_id>")
 def show(game_id: str, hand_id: int) -> str:
     """A hand's breakdown: every line of every side's score, with its rule."""
     game, system = _game(game_id)
@@ -485,7 +483,7 @@ def show(game_id: str, hand_id: int) -> str:
     )
 
 
-@bp.route("/<int:hand_id>/delete", methods=["GET", "POST"])
+@bp.route("/<id:hand_id>/delete", methods=["GET", "POST"])
 def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
     """Asks once (a page, no script needed), then takes the hand out of the game."""
     game = db.get_or_404(Game, game_id)
@@ -496,13 +494,13 @@ def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
     if request.method == "GET":
         return render_template("hand_delete.html", game=game, hand=hand, number=number)
     try:
-        delete_hand(game.id, hand.id, whole_number(request.form.get("version")) or 0)
+        delete_hand(game.id, hand.id, sent_number(request.form.get("version")) or 0)
     except HandChanged:
         return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id, changed=1))
     return redirect(url_for("games.scoreboard", game_id=game.id))
 
 
-@bp.post("/<int:hand_id>/restore")
+@bp.post("/<id:hand_id>/restore")
 def restore(game_id: str, hand_id: int) -> Response | tuple[str, int]:
     """Bring a deleted hand back in its place, unless that would break a rule."""
     game, system = _game(game_id)

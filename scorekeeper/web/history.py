@@ -25,6 +25,7 @@ from wtforms import SelectField, StringField
 from wtforms.validators import DataRequired, Length
 
 from .. import rules
+from .converters import whole_number
 from .models import NAME_LENGTH, Entry, Game, Hand, Player, Side, db, player_key
 
 bp = Blueprint("history", __name__)
@@ -104,20 +105,27 @@ def game_page(
     page: int = 1,
     side_names: bool = True,
 ) -> GamePage:
-    """One page of games, newest first; a player matches by key, or by the name of their side."""
+    """One page of games, newest first; a player matches by key, or by the name of their side.
+
+    A page past the last lists nothing and links back to the last one.
+    """
     page = max(page, 1)
     query = _filtered(select(Game), player, system, status, side_names)
+    found = db.session.scalar(select(func.count()).select_from(query.subquery())) or 0
+    last = max(1, -(-found // PAGE_SIZE))
+    if page > last:  # and its offset might not even fit in a database integer
+        return GamePage(rows=[], page=page, newer=last, older=None)
     games = db.session.scalars(
         query.options(selectinload(Game.sides).selectinload(Side.players))
         .order_by(Game.created_at.desc(), Game.id.desc())
-        .limit(PAGE_SIZE + 1)
+        .limit(PAGE_SIZE)
         .offset((page - 1) * PAGE_SIZE)
     ).all()
     return GamePage(
-        rows=[_row(game) for game in games[:PAGE_SIZE]],
+        rows=[_row(game) for game in games],
         page=page,
         newer=page - 1 if page > 1 else None,
-        older=page + 1 if len(games) > PAGE_SIZE else None,
+        older=page + 1 if page < last else None,
     )
 
 
@@ -377,7 +385,11 @@ class MergeForm(FlaskForm):
 
 
 def _page_number() -> int:
-    return request.args.get("page", 1, type=int) or 1
+    """The `?page=` asked for; one that is not a page number (0, -1, abc, 10^30) is a 404."""
+    page = whole_number(request.args.get("page", "1"))
+    if page is None:
+        abort(404)
+    return page
 
 
 @bp.get("/games")

@@ -20,6 +20,7 @@ from wtforms import BooleanField, FieldList, FormField, IntegerField, StringFiel
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
+from .converters import whole_number
 from .i18n import say
 from .models import NAME_LENGTH, HouseRule, db
 from .rulebook import differences, render_rules
@@ -298,19 +299,19 @@ def new() -> str | Response | tuple[str, int]:
     return _edit(None, rules.SYSTEMS[system_id])
 
 
-@bp.route("/house-rules/<int:rule_id>/edit", methods=["GET", "POST"])
+@bp.route("/house-rules/<id:rule_id>/edit", methods=["GET", "POST"])
 def edit(rule_id: int) -> str | Response | tuple[str, int]:
     profile = db.get_or_404(HouseRule, rule_id)
     return _edit(profile, rules.SYSTEMS[profile.system_id])
 
 
-@bp.post("/house-rules/<int:rule_id>/delete")
+@bp.post("/house-rules/<id:rule_id>/delete")
 def delete(rule_id: int) -> Response:
     delete_house_rule(rule_id)
     return redirect(url_for("house_rules.index"))
 
 
-@bp.get("/house-rules/<int:rule_id>")
+@bp.get("/house-rules/<id:rule_id>")
 def rules_page(rule_id: int) -> str:
     """The rules page of a house rule: its system's page with the table's own numbers."""
     profile = db.get_or_404(HouseRule, rule_id)
@@ -324,6 +325,7 @@ def profiles() -> list[HouseRule]:
 
 def profile_or_404(value: str | None) -> HouseRule:
     """The profile a `?house=` argument names."""
-    if value is None or not value.isdigit():
+    rule_id = whole_number(value)
+    if rule_id is None:
         abort(404)
-    return db.get_or_404(HouseRule, int(value))
+    return db.get_or_404(HouseRule, rule_id)

@@ -17,11 +17,94 @@ from werkzeug.wrappers import Response
 from .. import rules
 from .backup import backup
 from .extensions import csrf
-from .i18n import say
-from .models import Game, db, now
+from .i18n import number, say
+from .models import START_SCORE_LIMIT, Game, db, now
 from .services import GameRefused, export_game, import_game, replay, system_of
 
 bp = Blueprint("transfer", __name__)
+
+MOST_HANDS = 500
+"""Hands in one imported game: a long game has a few dozen, and every page of a game replays them
+all."""
+DEEPEST = 20
+"""How deep lists and objects nest in a game file: a real one goes five deep."""
+LONGEST_NUMBER = 100
+"""Digits of one number in a game file: a real count has fewer than ten, and a longer number is
+no use to anyone (Python refuses to read one of 4,300 digits)."""
+
+
+class Unreadable(ValueError):
+    """A body or file that is not a game file this app reads; says why, for people."""
+
+    def __init__(self, problem: str, is_json: bool = True) -> None:
+        super().__init__(problem)
+        self.is_json = is_json
+
+
+def _short_number(text: str) -> int:
+    if len(text.lstrip("-")) > LONGEST_NUMBER:
+        raise Unreadable(_("it has a number of %(digits)s digits.", digits=number(len(text))))
+    return int(text)
+
+
+def _depth(data: object) -> int:
+    """How deep lists and objects nest in `data`, counted without recursing (up to DEEPEST + 1)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack and deepest <= DEEPEST:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in value)
+    return deepest
+
+
+def read_json(body: bytes) -> object:
+    """A game file's JSON, or Unreadable: not JSON, nested too deep, or a number too long."""
+    too_deep = Unreadable(_("lists and objects nest more than %(most)s deep.", most=DEEPEST))
+    try:
+        data = json.loads(body, parse_int=_short_number)
+    except RecursionError:  # the parser's own limit, near a thousand
+        raise too_deep from None
+    except Unreadable:
+        raise
+    except ValueError:  # not JSON, or not UTF-8
+        raise Unreadable(_("it is not JSON."), is_json=False) from None
+    if _depth(data) > DEEPEST:
+        raise too_deep
+    return data
+
+
+def beyond_limits(data: object) -> list[str]:
+    """What in a parsed game file is beyond the app's limits: its hands and start scores."""
+    if not isinstance(data, dict):
+        return []  # not a game file at all: reading it says so
+    problems = []
+    hands = data.get("hands")
+    if isinstance(hands, list) and len(hands) > MOST_HANDS:
+        problems.append(
+            _(
+                "A game file holds at most %(most)s hands; this one has %(hands)s.",
+                most=number(MOST_HANDS),
+                hands=number(len(hands)),
+            )
+        )
+    sides = data.get("sides")
+    for index, side in enumerate(sides if isinstance(sides, list) else [], start=1):
+        score = side.get("start_score") if isinstance(side, dict) else None
+        if isinstance(score, int) and abs(score) > START_SCORE_LIMIT:
+            name = side.get("name")
+            problems.append(
+                _(
+                    "%(side)s: a score carried over from paper is at most %(limit)s, above or "
+                    "below zero.",
+                    side=name if isinstance(name, str) else _("Side %(number)s", number=index),
+                    limit=number(START_SCORE_LIMIT),
+                )
+            )
+    return problems
 
 
 class ImportForm(FlaskForm):
@@ -47,9 +130,17 @@ def import_file() -> Response | str | tuple[object, int]:
     if request.method == "POST" and not request.files:
         if not request.is_json:
             abort(415)
-        data = request.get_json(silent=True)
-        if data is None:
-            return jsonify(error=_("The body is not JSON.")), 400
+        try:
+            data = read_json(request.get_data())
+        except Unreadable as error:
+            if not error.is_json:
+                return jsonify(error=_("The body is not JSON.")), 400
+            return jsonify(
+                error=_("This file is not a game file: %(problem)s", problem=str(error))
+            ), 400
+        beyond = beyond_limits(data)
+        if beyond:
+            return jsonify(error=" ".join(beyond)), 422
         try:
             game_id = import_game(data)
         except rules.GameFileError as error:
@@ -65,17 +156,19 @@ def import_file() -> Response | str | tuple[object, int]:
     status = 200
     if form.validate_on_submit():
         try:
-            data = json.loads(form.game_file.data.read().decode("utf-8"))
-            return redirect(url_for("games.scoreboard", game_id=import_game(data)))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            problems = [_("This file is not a game file: it is not JSON.")]
+            data = read_json(form.game_file.data.read())
+            problems = beyond_limits(data)
+            if not problems:
+                return redirect(url_for("games.scoreboard", game_id=import_game(data)))
+        except Unreadable as error:
+            problems = [_("This file is not a game file: %(problem)s", problem=str(error))]
         except rules.GameFileError as error:
             problems = [_("This file is not a game file: %(problem)s", problem=str(error))]
         except GameRefused as refused:
             problems = [f"{say(v.message)} ({v.rule})" for v in refused.violations]
         status = 422
     elif form.is_submitted():
-        status = 400 if form.csrf_token.errors else 422
+        status = 400 if "csrf_token" in form.errors else 422
     return render_template("import.html", form=form, problems=problems), status
 
 
@@ -126,13 +219,13 @@ def csv_rows(game: Game) -> list[list[Any]]:
     system = system_of(game)
     result = replay(game)
     rows: list[list[Any]] = []
-    for number, (hand, scored) in enumerate(
+    for position, (hand, scored) in enumerate(
         zip(game.live_hands, result.hands, strict=True), start=1
     ):
         for side, entry, score in zip(game.sides, hand.entries, scored.sides, strict=True):
             rows.append(
                 [
-                    number,
+                    position,
                     hand.ended_by,
                     _cell(side.name),
                     _cell(", ".join(p.name for p in side.players if p.name)),

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+import time
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import update
 
 from scorekeeper.rules import get_system, read_game, replay
-from scorekeeper.web.chart import HEIGHT, running_totals
+from scorekeeper.web.chart import HEIGHT, MOST_TICKS, nice_scale, running_totals
+from scorekeeper.web.models import Side, db
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 
@@ -73,3 +78,63 @@ def test_every_hand_of_the_game_explains_its_score_on_the_game_page(
     assert page.count("Why hand") == 2
     assert page.count("Going out") >= 2
     assert f'href="/games/{game_id}/rules#going-out"' in page
+
+
+@pytest.mark.parametrize(
+    ("low", "high"),
+    [
+        (0, 0),
+        (0, 90),
+        (0, 2460),
+        (-500, 3030),
+        (0, 10_000),
+        (-3000, 12_345),
+        (-(10**6), 10**6),
+        (0, 10**10 + 2460),
+        (0, 10**18),
+        (-(10**18), 0),
+        (-(2**63), 2**63 - 1),
+        (0, 10**30),
+    ],
+)
+def test_the_score_axis_has_a_few_nice_ticks_whatever_the_totals(low: int, high: int) -> None:
+    bottom, top, step = nice_scale(low, high)
+    assert bottom <= low and high <= top and bottom < top
+    assert (top - bottom) % step == 0 and bottom % step == 0
+    assert (top - bottom) // step + 1 <= MOST_TICKS
+    magnitude = 10 ** (len(str(step)) - 1)
+    assert step >= 100 and step / magnitude in (1, 2, 2.5, 5)
+
+
+def test_the_step_is_the_smallest_nice_one_that_fits() -> None:
+    assert nice_scale(0, 2460) == (0, 2500, 500)
+    assert nice_scale(-500, 3030) == (-1000, 4000, 1000)
+    assert nice_scale(0, 10_000) == (0, 10_000, 2000)
+    assert nice_scale(0, 1_200) == (0, 1_200, 200)
+    assert nice_scale(0, 1_700) == (0, 1_750, 250)
+
+
+@pytest.mark.parametrize("start", [10**10, 10**18, -(10**18)])
+def test_a_game_that_starts_at_a_huge_score_renders_fast_and_small(
+    app: Flask, client: FlaskClient, actions: Actions, start: int
+) -> None:
+    """As a restored backup or an old import can leave it: the chart took 11 s and 13 MB at
+    10^10 and never finished at 10^18 (one tick every 100,000)."""
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    with app.app_context():
+        db.session.execute(
+            update(Side)
+            .where(Side.game_id == game_id, Side.position == 0)
+            .values(start_score=start)
+        )
+        db.session.commit()
+    started = time.perf_counter()
+    response = client.get(f"/games/{game_id}")
+    assert time.perf_counter() - started < 2
+    assert response.status_code == 200
+    assert len(response.data) < 100_000
+    ticks = re.findall(r'<text class="tick" x="40"', response.text)
+    assert 2 <= len(ticks) <= MOST_TICKS
+    for y in re.findall(r'<polyline[^>]*points="([^"]*)"', response.text):
+        assert all(0 <= float(p.split(",")[1]) <= HEIGHT for p in y.split())

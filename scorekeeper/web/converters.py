@@ -1,0 +1,61 @@
+"""Numbers read from requests: in URLs only ones the database can hold (anything else is a
+404), in forms only ones within the bounds given."""
+
+from __future__ import annotations
+
+from werkzeug.routing import BaseConverter, ValidationError
+from wtforms import Field
+from wtforms.validators import ValidationError as FieldError
+
+LARGEST_ID = 2**63 - 1
+"""The largest integer SQLite (and PostgreSQL's bigint) holds; a larger one overflows a query."""
+
+
+def whole_number(text: str | None, least: int = 1) -> int | None:
+    """`text` as a number from `least` to LARGEST_ID, written in the digits 0-9; None if it is
+    not one.
+
+    >>> whole_number("12"), whole_number("²"), whole_number("0"), whole_number(str(10**20))
+    (12, None, None, None)
+    >>> whole_number("0", least=0)
+    0
+    """
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 25:
+        return None
+    number = int(text)
+    return number if least <= number <= LARGEST_ID else None
+
+
+class IdConverter(BaseConverter):
+    """`<id:hand_id>`: a row id; 0, 10^20 or `²` match no route (a 404), never a query."""
+
+    regex = r"[0-9]+"
+    weight = 50
+
+    def to_python(self, value: str) -> int:
+        number = whole_number(value)
+        if number is None:
+            raise ValidationError()
+        return number
+
+    def to_url(self, value: object) -> str:
+        return str(int(str(value)))
+
+
+class Within:
+    """A form validator: a whole number from `least` to `most`, or the field says `message`
+    (by default WTForms' own range message, in the page's language).
+
+    WTForms' NumberRange asks math.isnan() first, which a 400-digit number overflows.
+    """
+
+    def __init__(self, least: int, most: int, message: str | None = None) -> None:
+        self.least, self.most, self.message = least, most, message
+
+    def __call__(self, form: object, field: Field) -> None:
+        if field.data is None or self.least <= field.data <= self.most:
+            return
+        if self.message is not None:
+            raise FieldError(self.message)
+        wording = field.gettext("Number must be between %(min)s and %(max)s.")
+        raise FieldError(wording % {"min": self.least, "max": self.most})
