@@ -255,6 +255,8 @@ def check_columns(record: Any) -> None:
             try:
                 check_value(values[key])
             except SchemaError as error:
+                if values[key] is None:
+                    raise SchemaError(key, "must not be null") from None
                 raise error.inside(key) from None
 
 
