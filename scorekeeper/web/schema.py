@@ -36,12 +36,16 @@ ROW_ID_LIMIT = 2**31 - 1
 """Row ids fit the smallest integer column a database gives (PostgreSQL's `integer`)."""
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 """A game id goes into URLs as it is: the letters `new_game_id` uses."""
+PROBLEM_LENGTH = 160
 
 
 class SchemaError(ValueError):
     """A value the database must not keep; `where` is the column (and the place inside it)."""
 
     def __init__(self, where: str, problem: str) -> None:
+        problem = " ".join(problem.split())
+        if len(problem) > PROBLEM_LENGTH:  # the engine quotes what it got, which may be huge
+            problem = problem[: PROBLEM_LENGTH - 3] + "..."
         super().__init__(f"{where}: {problem}" if where else problem)
         self.where = where
         self.problem = problem
@@ -287,9 +291,9 @@ def check_game(game: Game) -> rules.RuleSystem:
     if game.house_rules is not None:
         _house_rules(game.house_rules, "house_rules")
     system = system_of(game.system_id, game.options, game.house_rules)
-    _numbered("sides", [side.position for side in game.sides], 0)
+    _numbered("sides", "position", [side.position for side in game.sides])
     for index, side in enumerate(game.sides):
-        _numbered(f"sides[{index}].players", [p.position for p in side.players], 0)
+        _numbered(f"sides[{index}].players", "position", [p.position for p in side.players])
     table = rules.Game(
         system, tuple(rules.Side(side.name, len(side.players)) for side in game.sides)
     )
@@ -305,16 +309,22 @@ def check_game(game: Game) -> rules.RuleSystem:
     return system
 
 
-def _numbered(where: str, positions: list[int], first: int) -> None:
-    """Rows in order of play, numbered `first`, `first + 1`, … without a gap or a repeat."""
-    if sorted(positions) != list(range(first, first + len(positions))):
-        raise SchemaError(where, f"positions must be {first} to {first + len(positions) - 1}")
+def _numbered(where: str, column: str, positions: list[object]) -> None:
+    """Rows in seating order, numbered 0, 1, … without a gap or a repeat."""
+    for index, position in enumerate(positions):
+        try:
+            whole(0, LARGEST)(position)
+        except SchemaError as error:
+            raise error.inside(f"{where}[{index}].{column}") from None
+    numbers = sorted(p for p in positions if isinstance(p, int))
+    if numbers != list(range(len(positions))):
+        raise SchemaError(where, f"{column}s must be 0 to {len(positions) - 1}, each once")
 
 
 def check_hand(hand: Hand, sides: int) -> None:
     """A hand's columns, and one entry for each side of its game."""
     check_columns(hand)
-    _numbered("entries", [entry.side_position for entry in hand.entries], 0)
+    _numbered("entries", "side_position", [entry.side_position for entry in hand.entries])
     if len(hand.entries) != sides:
         raise SchemaError("entries", f"{len(hand.entries)} entries for {sides} sides")
 
@@ -323,9 +333,8 @@ def _counts(value: dict[str, Any], known: Iterable[str], what: str) -> None:
     names = sorted(known)
     for name, count in value.items():
         if name not in names:
-            raise SchemaError(
-                str(name), f"not a {what} of this game's rules; known: {', '.join(names)}"
-            )
+            known_ones = f"known: {', '.join(names)}" if names else "they have none"
+            raise SchemaError(str(name), f"not a {what} of this game's rules; {known_ones}")
         try:
             COUNT(count)
         except SchemaError as error:
