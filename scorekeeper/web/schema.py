@@ -82,7 +82,7 @@ def text(length: int, pattern: re.Pattern[str] | None = None, empty: bool = True
             raise SchemaError("", f"expected at most {length} characters, got {len(value):,}")
         if not value and not empty:
             raise SchemaError("", "must not be empty")
-        if "\x00" in value or not _encodes(value):
+        if not _encodes(value):
             raise SchemaError("", f"not a string a database can keep: {_show(value)}")
         if pattern is not None and not pattern.fullmatch(value):
             raise SchemaError("", f"not a valid value: {_show(value)}")

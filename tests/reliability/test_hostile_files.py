@@ -124,7 +124,7 @@ BACKUPS: dict[str, Change] = {
     "a player key of 121 letters": at("games.0.sides.0.players.0.key", "k" * 121),
     "a token of 41 letters": at(f"{PLAYED}.hands.2.token", "t" * 41),
     "an empty token": at(f"{PLAYED}.hands.2.token", ""),
-    "a NUL in a name": at("games.0.sides.0.name", "Ana\x00"),
+    "a lone surrogate in a player name": at("games.0.sides.0.players.0.name", "\ud800"),
     "a house rule name of 1,000 letters": at(f"{HOUSE}.house_rules.name", "n" * 1000),
     "a house rule name a number": at(f"{HOUSE}.house_rules.name", 7),
     "a stored house rule name of 41": at("house_rules.0.name", "n" * 41),
@@ -323,7 +323,7 @@ def test_a_hostile_backup_is_refused_in_one_line_with_nothing_stored(
     data = copy.deepcopy(good_backup)
     BACKUPS[name](data)
     path = tmp_path / "hostile.json"
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    path.write_text(json.dumps(data), encoding="utf-8")
     refused(path, target, monkeypatch, capsys, figures)
 
 
