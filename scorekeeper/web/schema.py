@@ -300,6 +300,12 @@ def check_game(game: Game) -> rules.RuleSystem:
     if rules.check_table(table):
         layout = " + ".join(str(len(side.players)) for side in game.sides) or "no sides"
         raise SchemaError("sides", f"{system.id} is not played by a table of {layout} players")
+    for index, hand in enumerate(game.hands):  # before comparing them, what they are
+        for column in ("position", "token"):
+            try:
+                COLUMNS[Hand][column](getattr(hand, column))
+            except SchemaError as error:
+                raise error.inside(f"hands[{index}].{column}") from None
     positions = [hand.position for hand in game.hands]
     if len(set(positions)) != len(positions):
         raise SchemaError("hands", "two hands have the same position")

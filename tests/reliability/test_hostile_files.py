@@ -13,13 +13,17 @@ import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterator
+from functools import reduce
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper import cli
+from scorekeeper.web import backup
 from tests.web.conftest import TEST_CONFIG, Actions, _built
 from tests.web.test_backup import backup_of, fill
 
@@ -512,3 +516,104 @@ def test_a_game_file_that_json_cannot_hold_is_refused_by_check(
     assert (code, out) == (2, ""), err
     assert err.count("\n") == 1 and "Traceback" not in err
     figures["hostile files refused"] += 1
+
+
+# --- whatever a restore accepts, every page shows ------------------------------------------------
+
+
+def places(value: object, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
+    """Every place in a backup: each object, list and value, by its path."""
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from places(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from places(item, (*path, index))
+
+
+def replaced(data: dict[str, Any], path: tuple[str | int, ...], value: object) -> dict[str, Any]:
+    changed = copy.deepcopy(data)
+    target: Any = changed
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return changed
+
+
+def values(good: dict[str, Any]) -> st.SearchStrategy[object]:
+    """Values a hostile or careless hand puts in a backup: any JSON, and values taken from
+    other places of the same backup, which are often almost right."""
+    taken = [
+        item
+        for path in places(good)
+        if path
+        for item in [reduce(lambda v, k: v[k], path, good)]
+        if not isinstance(item, dict | list)
+    ]
+    plain = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.sampled_from([0, 1, -1, 2, 5, 10**9, 10**9 + 1, 2**31, 2**63, 10**30, -(10**30)]),
+        st.floats(allow_nan=False),
+        st.text(max_size=60),
+        st.sampled_from(taken),
+    )
+    almost = st.one_of(
+        st.sampled_from(taken),
+        st.integers(-3, 12),
+        st.sampled_from([5 * n for n in range(0, 60)]),
+        st.sampled_from(["", "Ana", "ß" * 40, "x" * 41, "going_out", "stock_exhausted"]),
+    )
+    junk = st.recursive(
+        plain,
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.text(max_size=12)
+                | st.sampled_from(["samba", "ended_by", "entries", "name", "target"]),
+                inner,
+                max_size=3,
+            )
+        ),
+        max_leaves=6,
+    )
+    return st.one_of(almost, junk)
+
+
+@settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_whatever_a_restore_accepts_every_page_shows(
+    data: st.DataObject, good_backup: dict[str, Any], figures: Counter[str]
+) -> None:
+    path = data.draw(st.sampled_from([p for p in places(good_backup) if p]))
+    changed = replaced(good_backup, path, data.draw(values(good_backup)))
+    figures["mutated backups tried"] += 1
+    app = _built(TEST_CONFIG)
+    with app.app_context():
+        try:
+            backup.restore(json.loads(json.dumps(changed)))
+        except backup.BackupError as error:
+            assert "\n" not in str(error) and len(str(error)) < 300
+            return
+    figures["mutated backups restored"] += 1
+    client = app.test_client()
+    pages = ["/", "/games", "/stats", "/house-rules", "/backup.json"]
+    for game in changed["games"]:
+        pages += [
+            f"/games/{game['id']}{page}"
+            for page in ("", "/result.json", "/export.json", "/export.csv", "/rules")
+        ]
+        pages += [f"/games/{game['id']}/hands/{hand['id']}" for hand in game["hands"]]
+        pages += [f"/games/{game['id']}/hands/{hand['id']}/edit" for hand in game["hands"]]
+        pages += [f"/games/{game['id']}/hands/new"]
+    for rule in changed["house_rules"]:
+        pages += [f"/house-rules/{rule['id']}", f"/house-rules/{rule['id']}/edit"]
+    for page in pages:
+        response = client.get(page)
+        assert response.status_code < 500, (page, path)
