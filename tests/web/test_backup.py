@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from scorekeeper import rules
-from scorekeeper.web.backup import BackupError, DatabaseNotEmpty, backup, restore
+from scorekeeper.web import backup
+from scorekeeper.web.backup import BackupError, DatabaseNotEmpty, restore
 from scorekeeper.web.models import Correction, Hand, HouseRule, Player, Side, db
 from scorekeeper.web.schema import SchemaError
 from scorekeeper.web.services import record_hand
@@ -118,7 +119,7 @@ def page_of(actions: Actions, game_id: str) -> str:
 
 def backup_of(app: Flask) -> dict[str, Any]:
     with app.app_context():
-        return backup()
+        return backup.backup()
 
 
 def test_a_backup_restored_into_an_empty_database_is_the_same_database(
@@ -518,3 +519,18 @@ def test_a_backup_with_melded_points_of_10_to_the_30_is_refused_without_a_traceb
         " expected a whole number from 0 to 1,000,000,000\n"
     )
     assert all(rows == [] for rows in tables(database(tmp_path, "target.sqlite3")).values())
+
+
+def test_a_value_an_older_version_let_in_does_not_block_todays_writes(
+    app: Flask, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    with app.app_context():
+        db.session.execute(
+            update(Side).where(Side.game_id == game_id).values(start_score=10_000_000_000)
+        )
+        db.session.commit()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    assert len(actions.hand_ids(game_id)) == 1
+    with app.app_context(), pytest.raises(BackupError, match=r"start_score: expected a whole"):
+        backup.read_backup(json.loads(json.dumps(backup_of(app))))
