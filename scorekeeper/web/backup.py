@@ -179,7 +179,7 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
     with their copied totals replayed."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
-    if data.get("version") != VERSION:
+    if type(data.get("version")) is not int or data.get("version") != VERSION:  # not 1.0, true
         raise BackupError(
             f"Backup version {_show(data.get('version'))}: this Samba Scorekeeper restores"
             f" version {VERSION}."
