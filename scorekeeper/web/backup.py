@@ -103,6 +103,7 @@ class _Reader:
     def __init__(self) -> None:
         self.places: dict[int, str] = {}
         self.ids: dict[tuple[type[Any], object], str] = {}
+        self.checker = schema.Checker()
 
     def record(self, model: type[Any], data: object, where: str) -> Any:
         """The row a backup describes, with the rows it holds; the shape checked, not the values."""
@@ -140,10 +141,9 @@ class _Reader:
 
     def check(self, records: list[Any]) -> None:
         """Every row against the schema, each game with its rules; the first problem, placed."""
-        checker = schema.Checker()
         for record in records:
             try:
-                checker.check(record)
+                self.checker.check(record)
             except schema.SchemaError as error:
                 raise BackupError(str(error.inside(self.places[id(record)]))) from None
             for name, _child in CHILDREN.get(type(record), ()):
@@ -179,10 +179,10 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
     with their copied totals replayed."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
-    if type(data.get("version")) is not int or data.get("version") != VERSION:  # not 1.0, true
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:  # 1.0 and true are equal to 1, not it
         raise BackupError(
-            f"Backup version {_show(data.get('version'))}: this Samba Scorekeeper restores"
-            f" version {VERSION}."
+            f"Backup version {_show(version)}: this Samba Scorekeeper restores version {VERSION}."
         )
     unknown = sorted(
         str(key) for key in data.keys() - {"format", "version", "games", "house_rules"}

@@ -516,11 +516,12 @@ def check_changes(record: Any) -> None:
 def check_session(session: Any) -> None:
     """Every new or changed row of a session about to be flushed (a `before_flush` listener)."""
     checker = Checker(whole_games=False)
-    for record in [*session.new, *session.dirty]:
+    new = session.new  # built afresh on each access: once, not once a row
+    for record in [*new, *session.dirty]:
         if type(record) not in COLUMNS:
             continue
         try:
-            if record in session.new:
+            if record in new:
                 checker.check(record)
             elif session.is_modified(record):
                 check_changes(record)
