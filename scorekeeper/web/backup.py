@@ -11,14 +11,16 @@ messages are in English, as `scorekeeper check`'s are.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from operator import attrgetter
+from functools import partial
 from typing import Any
 
-from sqlalchemy import Boolean, DateTime, Integer, String, select
+from sqlalchemy import DateTime, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from . import schema
 from .models import Correction, Entry, Game, Hand, HouseRule, Player, Side, db
 from .services import _remember, replay
 
@@ -81,64 +83,88 @@ def backup() -> dict[str, Any]:
     }
 
 
-def _value(column: Any, value: object, where: str) -> object:
-    """A file's value for a column, checked against the column's type."""
-    if value is None:
-        if column.nullable:
-            return None
-        raise BackupError(f"{where}: must not be null")
-    kind = column.type
-    expected: tuple[type, ...] | None = None
-    if isinstance(kind, DateTime):
-        if isinstance(value, str):
-            try:
-                parsed = datetime.fromisoformat(value)
-            except ValueError:
-                pass
-            else:
-                if parsed.tzinfo is not None:  # the database keeps UTC without a zone
-                    parsed = parsed.astimezone(UTC).replace(tzinfo=None)
-                return parsed
-        raise BackupError(f"{where}: expected an ISO date and time, got {value!r}")
-    if isinstance(kind, Boolean):
-        expected = (bool,)
-    elif isinstance(kind, Integer):
-        expected = (int,)
-    elif isinstance(kind, String):
-        expected = (str,)
-    if expected and (
-        not isinstance(value, expected) or (bool not in expected and isinstance(value, bool))
-    ):
-        raise BackupError(f"{where}: expected {expected[0].__name__}, got {value!r}")
-    if isinstance(kind, String) and kind.length and len(str(value)) > kind.length:
-        raise BackupError(f"{where}: longer than {kind.length} characters")
+def _value(column: Any, value: object) -> object:
+    """A file's value for a column: a date and time from its ISO text, anything else as it is
+    (the schema says whether it may be kept)."""
+    if isinstance(column.type, DateTime) and isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        if parsed.tzinfo is not None:  # the database keeps UTC without a zone
+            parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        return parsed
     return value
 
 
-def _record(model: type[Any], data: object, where: str) -> Any:
-    """The row a backup describes, with the rows it holds, checked field by field."""
-    if not isinstance(data, dict):
-        raise BackupError(f"{where}: expected an object")
-    children = dict(CHILDREN.get(model, ()))
-    known = {c.key for c in _columns(model)} | children.keys()
-    unknown = sorted(str(key) for key in data.keys() - known)
-    if unknown:
-        raise BackupError(f"{where}: unknown field {unknown[0]!r}")
-    values: dict[str, Any] = {}
-    for column in _columns(model):
-        if column.key in data:
-            values[column.key] = _value(column, data[column.key], f"{where}.{column.key}")
-        elif not (column.nullable or column.default is not None or column.primary_key):
-            raise BackupError(f"{where}: missing {column.key!r}")
-    for name, child in children.items():
-        rows = data.get(name, [])
-        if not isinstance(rows, list):
-            raise BackupError(f"{where}.{name}: expected a list")
-        records = [_record(child, row, f"{where}.{name}[{i}]") for i, row in enumerate(rows)]
-        if child in ORDER:
-            records.sort(key=attrgetter(ORDER[child]))
-        values[name] = records
-    return model(**values)
+class _Reader:
+    """Builds the rows a backup describes, remembering where in the file each one was."""
+
+    def __init__(self) -> None:
+        self.places: dict[int, str] = {}
+        self.ids: dict[tuple[type[Any], object], str] = {}
+        self.checker = schema.Checker()
+
+    def record(self, model: type[Any], data: object, where: str) -> Any:
+        """The row a backup describes, with the rows it holds; the shape checked, not the values."""
+        if not isinstance(data, dict):
+            raise BackupError(f"{where}: expected an object, got {_show(data)}")
+        children = dict(CHILDREN.get(model, ()))
+        known = {c.key for c in _columns(model)} | children.keys()
+        unknown = sorted(str(key) for key in data.keys() - known)
+        if unknown:
+            raise BackupError(f"{where}: unknown field {unknown[0]!r}")
+        values: dict[str, Any] = {}
+        for column in _columns(model):
+            if column.key in data:
+                values[column.key] = _value(column, data[column.key])
+            elif not (column.nullable or column.default is not None or column.primary_key):
+                raise BackupError(f"{where}: missing {column.key!r}")
+        for name, child in children.items():
+            rows = data.get(name, [])
+            if not isinstance(rows, list):
+                raise BackupError(f"{where}.{name}: expected a list, got {_show(rows)}")
+            records = [
+                self.record(child, row, f"{where}.{name}[{i}]") for i, row in enumerate(rows)
+            ]
+            if child in ORDER:
+                records.sort(key=partial(_order, ORDER[child]))
+            values[name] = records
+        record = model(**values)
+        self.places[id(record)] = where
+        key = values.get("id")
+        if key is not None and isinstance(key, str | int) and not isinstance(key, bool):
+            other = self.ids.setdefault((model, key), where)
+            if other != where:
+                raise BackupError(f"{where}.id: {_show(key)} is already the id of {other}")
+        return record
+
+    def check(self, records: list[Any]) -> None:
+        """Every row against the schema, each game with its rules; the first problem, placed."""
+        for record in records:
+            try:
+                self.checker.check(record)
+            except schema.SchemaError as error:
+                raise BackupError(str(error.inside(self.places[id(record)]))) from None
+            for name, _child in CHILDREN.get(type(record), ()):
+                self.check(getattr(record, name))
+
+
+def _order(column: str, record: Any) -> tuple[int, int]:
+    """Rows sorted by position even when a position is not a number (the schema says so later)."""
+    position = getattr(record, column)
+    if isinstance(position, int) and not isinstance(position, bool):
+        return (0, position)
+    return (1, 0)
+
+
+def _show(value: object) -> str:
+    shown = json.dumps(value, ensure_ascii=False)[:40] if _jsonable(value) else repr(value)
+    return " ".join(shown.split())
+
+
+def _jsonable(value: object) -> bool:
+    return isinstance(value, dict | list | str | int | float | bool) or value is None
 
 
 def _rows(data: Mapping[str, Any], key: str, read: Callable[[object, str], Any]) -> list[Any]:
@@ -149,23 +175,31 @@ def _rows(data: Mapping[str, Any], key: str, read: Callable[[object, str], Any])
 
 
 def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
-    """The rows a backup describes, not yet stored, with their copied totals replayed."""
+    """The rows a backup describes, not yet stored, checked by the schema the app writes by,
+    with their copied totals replayed."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:  # 1.0 and true are equal to 1, not it
         raise BackupError(
-            f"Backup version {data.get('version')!r}: this Samba Scorekeeper restores"
-            f" version {VERSION}."
+            f"Backup version {_show(version)}: this Samba Scorekeeper restores version {VERSION}."
         )
-    games: list[Game] = _rows(data, "games", lambda row, where: _record(Game, row, where))
-    house_rules: list[HouseRule] = _rows(
-        data, "house_rules", lambda row, where: _record(HouseRule, row, where)
+    unknown = sorted(
+        str(key) for key in data.keys() - {"format", "version", "games", "house_rules"}
     )
+    if unknown:
+        raise BackupError(f"unknown field {unknown[0]!r}")
+    reader = _Reader()
+    games: list[Game] = _rows(data, "games", lambda row, where: reader.record(Game, row, where))
+    house_rules: list[HouseRule] = _rows(
+        data, "house_rules", lambda row, where: reader.record(HouseRule, row, where)
+    )
+    reader.check([*games, *house_rules])
     for index, game in enumerate(games):
         updated_at = game.updated_at
         try:
             _remember(game, replay(game))
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
+        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as error:
             problem = " ".join(str(error).split()) or type(error).__name__
             raise BackupError(f"games[{index}]: cannot be replayed: {problem}") from None
         if updated_at is not None:  # replaying is not a change to the game
@@ -191,7 +225,7 @@ def restore(data: object) -> int:
     db.session.add_all([*house_rules, *games])
     try:
         db.session.commit()
-    except SQLAlchemyError as error:
+    except (SQLAlchemyError, ValueError, OverflowError) as error:  # the schema let it through
         db.session.rollback()
         problem = " ".join(str(getattr(error, "orig", None) or error).split())
         raise BackupError(f"The backup does not fit in the database: {problem}") from None

@@ -16,10 +16,14 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
-from scorekeeper.web.backup import BackupError, DatabaseNotEmpty, backup, restore
-from scorekeeper.web.models import HouseRule, db
+from scorekeeper import rules
+from scorekeeper.web import backup
+from scorekeeper.web.backup import BackupError, DatabaseNotEmpty, restore
+from scorekeeper.web.models import Correction, Hand, HouseRule, Player, Side, db
+from scorekeeper.web.schema import SchemaError
+from scorekeeper.web.services import record_hand
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, stored_games
 
@@ -115,7 +119,7 @@ def page_of(actions: Actions, game_id: str) -> str:
 
 def backup_of(app: Flask) -> dict[str, Any]:
     with app.app_context():
-        return backup()
+        return backup.backup()
 
 
 def test_a_backup_restored_into_an_empty_database_is_the_same_database(
@@ -225,26 +229,32 @@ def _duplicate_game(data: dict[str, Any]) -> None:
         (_set("house_rules", None), "house_rules: expected a list"),
         (_set("games.0", "a game"), "games[0]: expected an object"),
         (_set("games.0.sides.0.colour", "red"), "games[0].sides[0]: unknown field 'colour'"),
-        (_set("games.0.sides.0.name", 7), "games[0].sides[0].name: expected str, got 7"),
-        (_set("games.0.sides.0.name", "n" * 41), "games[0].sides[0].name: longer than 40"),
+        (_set("games.0.sides.0.name", 7), "games[0].sides[0].name: expected a string, got 7"),
+        (
+            _set("games.0.sides.0.name", "n" * 41),
+            "games[0].sides[0].name: expected at most 40 characters",
+        ),
         (_set("games.0.system_id", None), "games[0].system_id: must not be null"),
         (_set("games.0.hands", "none"), "games[0].hands: expected a list"),
         (
             _set("games.0.hands.0.created_at", "yesterday"),
-            "games[0].hands[0].created_at: expected an ISO date and time, got 'yesterday'",
+            "games[0].hands[0].created_at: expected a date and time, got 'yesterday'",
         ),
         (
             _set("games.0.hands.0.entries.0.went_out", "yes"),
-            "games[0].hands[0].entries[0].went_out: expected bool, got 'yes'",
+            "games[0].hands[0].entries[0].went_out: expected true or false, got 'yes'",
         ),
         (
             _set("games.0.hands.0.entries.0.melded_points", True),
-            "games[0].hands[0].entries[0].melded_points: expected int, got True",
+            "games[0].hands[0].entries[0].melded_points: expected a whole number, got True",
         ),
-        (_set("games.0.system_id", "canasta"), "games[0]: cannot be replayed"),
-        (_set("games.0.hands.0.entries.0.sets", {"joker": 1}), "games[0]: cannot be replayed"),
-        (_set("games.0.hands.0.entries", []), "games[0]: cannot be replayed"),
-        (_duplicate_game, "The backup does not fit in the database: UNIQUE constraint failed"),
+        (_set("games.0.system_id", "canasta"), "games[0].system_id: expected one of black-samba"),
+        (
+            _set("games.0.hands.0.entries.0.sets", {"joker": 1}),
+            "games[0].hands[0].entries[0].sets.joker: not a set kind of this game's rules",
+        ),
+        (_set("games.0.hands.0.entries", []), "games[0].hands[0].entries: 0 entries for 2 sides"),
+        (_duplicate_game, "games[4].sides[0].players[0].id: 1 is already the id of games[0]"),
         (_set("house_rules.0.name", None), "house_rules[0].name: must not be null"),
     ],
 )
@@ -340,7 +350,7 @@ def test_the_commands_back_up_and_restore_a_database_file(tmp_path: Path) -> Non
         (("restore", "{saved}"), None, "The database is not empty"),
         (("restore", "{missing}"), None, "cannot read it"),
         (("restore", "-"), "{not json", "standard input: not JSON"),
-        (("restore", "-"), '{"format": "samba-scorekeeper-backup"}', "Backup version None"),
+        (("restore", "-"), '{"format": "samba-scorekeeper-backup"}', "Backup version null"),
         (("backup", "{missing_dir}"), None, "cannot write it"),
     ],
 )
@@ -368,3 +378,159 @@ def test_backing_up_a_database_that_was_never_set_up_says_so(tmp_path: Path) -> 
     done = scorekeeper(tmp_path / "never.sqlite3", "backup")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "cannot read the database: no such table: game\n"
+
+
+# --- what the app lets in restores ---------------------------------------------------------------
+
+
+def restored_copy(app: Flask, tmp_path: Path) -> Flask:
+    """A new database holding the restore of `app`'s backup, checked to back up the same."""
+    data = json.loads(json.dumps(backup_of(app)))
+    restored = database(tmp_path, "restored.sqlite3")
+    with restored.app_context():
+        restore(data)
+    assert backup_of(restored) == data
+    return restored
+
+
+def test_players_whose_names_casefold_longer_than_the_name_restore(
+    app: Flask, actions: Actions, tmp_path: Path
+) -> None:
+    game_id = actions.new_game(
+        players={"side_list-0-players-0": "ß" * 40, "side_list-0-players-1": "ΐ" * 40}
+    )
+    restored = restored_copy(app, tmp_path)
+    with restored.app_context():
+        keys = db.session.scalars(select(Player.key).order_by(Player.id)).all()
+    assert keys[:2] == ["ss" * 40, "ΐ".casefold() * 40]
+    assert len(keys[1]) == 120
+    assert page_of(Actions(restored.test_client()), game_id) == page_of(actions, game_id)
+
+
+def test_a_player_renamed_to_a_name_that_casefolds_longer_restores(
+    app: Flask, client: FlaskClient, actions: Actions, tmp_path: Path
+) -> None:
+    actions.new_game(players={"side_list-0-players-0": "Ana"})
+    response = client.post("/players/ana/rename", data={"rename-name": "Straße" * 6})
+    assert response.status_code == 302
+    restored = restored_copy(app, tmp_path)
+    with restored.app_context():
+        player = db.session.scalars(select(Player).order_by(Player.id)).first()
+        assert player is not None
+        assert (player.name, player.key) == ("Straße" * 6, "strasse" * 6)
+
+
+def test_the_app_keeps_no_token_longer_than_a_restore_accepts(app: Flask, actions: Actions) -> None:
+    game_id = actions.new_game()
+    hand = rules.Hand(
+        (
+            rules.Entry(
+                went_out=True,
+                sets={rules.SetKind.SAMBA: 1, rules.SetKind.NATURAL_CANASTA: 1},
+                melded_points=260,
+            ),
+            rules.Entry(),
+        )
+    )
+    with app.app_context():
+        with pytest.raises(SchemaError, match=r"Hand\.token: expected at most 40 characters"):
+            record_hand(game_id, hand, "t" * 41)
+        db.session.rollback()
+        assert record_hand(game_id, hand, "t" * 40).position == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=SchemaError,
+    reason="the hand form (hands.py, not this branch) must bound its token to TOKEN_LENGTH",
+)
+def test_a_hand_form_token_of_41_characters_is_refused_by_the_form(
+    app: Flask, actions: Actions, tmp_path: Path
+) -> None:
+    game_id = actions.new_game()
+    response = actions.post_hand(game_id, [GOES_OUT, STAYS_IN], token="t" * 41)
+    assert 400 <= response.status_code < 500
+    restored_copy(app, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("start_score", 10**10, "Side.start_score: expected a whole number from -100,000"),
+        ("start_score", 1.5, "Side.start_score: expected a whole number, got 1.5"),
+        ("name", "n" * 41, "Side.name: expected at most 40 characters, got 41"),
+        ("name", "\ud800", "Side.name: not a string a database can keep"),
+    ],
+)
+def test_a_write_the_schema_refuses_is_not_flushed(
+    app: Flask, actions: Actions, column: str, value: object, message: str
+) -> None:
+    game_id = actions.new_game()
+    with app.app_context():
+        side = db.session.scalars(select(Side).where(Side.game_id == game_id)).first()
+        setattr(side, column, value)
+        with pytest.raises(SchemaError) as refused:
+            db.session.commit()
+        assert str(refused.value).startswith(message)
+        db.session.rollback()
+    with app.app_context():
+        stored = db.session.scalars(select(Side).where(Side.game_id == game_id)).first()
+        assert stored is not None and (stored.name, stored.start_score) == ("Us", 0)
+
+
+def test_a_deleted_hand_brought_back_restores(
+    app: Flask, actions: Actions, client: FlaskClient, tmp_path: Path
+) -> None:
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    (hand_id,) = actions.hand_ids(game_id)
+    assert client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"version": "1"})
+    with app.app_context():
+        hand = db.session.get(Hand, hand_id)
+        assert hand is not None and hand.deleted_at is not None
+        hand.deleted_at = None
+        hand.corrections.append(Correction(before=None, after=hand.corrections[0].before))
+        db.session.commit()
+    restored = restored_copy(app, tmp_path)
+    with restored.app_context():
+        corrections = db.session.scalars(select(Correction).order_by(Correction.id)).all()
+        assert [(c.before is None, c.after is None) for c in corrections] == [
+            (False, True),
+            (True, False),
+        ]
+
+
+def test_a_backup_with_melded_points_of_10_to_the_30_is_refused_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "source.sqlite3"
+    app = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{source}"})
+    client = app.test_client()
+    fill(app, client, Actions(client))
+    data = backup_of(app)
+    data["games"][2]["hands"][2]["entries"][0]["melded_points"] = 10**30
+    saved = tmp_path / "hostile.json"
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    target = tmp_path / "target.sqlite3"
+    done = scorekeeper(target, "restore", str(saved))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"{saved}: games[2].hands[2].entries[0].melded_points:"
+        " expected a whole number from 0 to 1,000,000,000\n"
+    )
+    assert all(rows == [] for rows in tables(database(tmp_path, "target.sqlite3")).values())
+
+
+def test_a_value_an_older_version_let_in_does_not_block_todays_writes(
+    app: Flask, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    with app.app_context():
+        db.session.execute(
+            update(Side).where(Side.game_id == game_id).values(start_score=10_000_000_000)
+        )
+        db.session.commit()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    assert len(actions.hand_ids(game_id)) == 1
+    with app.app_context(), pytest.raises(BackupError, match=r"start_score: expected a whole"):
+        backup.read_backup(json.loads(json.dumps(backup_of(app))))

@@ -1,0 +1,529 @@
+"""What the database may keep, column by column: the one schema that every write of the app and
+every restore pass, so that anything the app stored restores and nothing a restore lets in makes
+a page fail.
+
+`check(row)` raises `SchemaError` naming the column (`sets.joker`, `before.entries[1]`) and the
+problem. Rows are checked with what their game says about them: an entry's set kinds are those
+of its game's system, a correction's hands have one entry per side of its game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import inspect
+
+from .. import rules
+from ..rules.gamefile import LARGEST
+from .models import (
+    KEY_LENGTH,
+    NAME_LENGTH,
+    START_SCORE_LIMIT,
+    TOKEN_LENGTH,
+    Correction,
+    Entry,
+    Game,
+    Hand,
+    HouseRule,
+    Player,
+    Side,
+)
+
+ROW_ID_LIMIT = 2**31 - 1
+"""Row ids fit the smallest integer column a database gives (PostgreSQL's `integer`)."""
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
+"""A game id goes into URLs as it is: the letters `new_game_id` uses."""
+PROBLEM_LENGTH = 160
+
+
+class SchemaError(ValueError):
+    """A value the database must not keep; `where` is the column (and the place inside it)."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        problem = " ".join(problem.split())
+        if len(problem) > PROBLEM_LENGTH:  # the engine quotes what it got, which may be huge
+            problem = problem[: PROBLEM_LENGTH - 3] + "..."
+        super().__init__(f"{where}: {problem}" if where else problem)
+        self.where = where
+        self.problem = problem
+
+    def inside(self, where: str) -> SchemaError:
+        """The same problem, placed inside `where` (a row's place, or a column)."""
+        if not self.where:
+            return SchemaError(where, self.problem)
+        joiner = "" if self.where.startswith("[") else "."
+        return SchemaError(f"{where}{joiner}{self.where}" if where else self.where, self.problem)
+
+
+def _show(value: object) -> str:
+    """A value as the message quotes it, cut short so that the message stays one short line."""
+    try:
+        shown = repr(value)
+    except ValueError:  # an integer of more digits than Python will print
+        return "a number too large to show"
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+# --- one value -----------------------------------------------------------------------------------
+
+Check = Callable[[object], None]
+
+
+def text(length: int, pattern: re.Pattern[str] | None = None, empty: bool = True) -> Check:
+    """A string of at most `length` characters that any database can keep."""
+
+    def check(value: object) -> None:
+        if not isinstance(value, str):
+            raise SchemaError("", f"expected a string, got {_show(value)}")
+        if len(value) > length:
+            raise SchemaError("", f"expected at most {length} characters, got {len(value):,}")
+        if not value and not empty:
+            raise SchemaError("", "must not be empty")
+        if not _encodes(value):
+            raise SchemaError("", f"not a string a database can keep: {_show(value)}")
+        if pattern is not None and not pattern.fullmatch(value):
+            raise SchemaError("", f"not a valid value: {_show(value)}")
+
+    return check
+
+
+def _encodes(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, which JSON can spell but UTF-8 cannot
+        return False
+    return True
+
+
+def whole(least: int, most: int, none: bool = False) -> Check:
+    """A whole number (not a bool, not a float) from `least` to `most`."""
+
+    def check(value: object) -> None:
+        if value is None and none:
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SchemaError("", f"expected a whole number, got {_show(value)}")
+        if not least <= value <= most:
+            raise SchemaError("", f"expected a whole number from {least:,} to {most:,}")
+
+    return check
+
+
+def flag(none: bool = False) -> Check:
+    """True or false (not 1 or 0)."""
+
+    def check(value: object) -> None:
+        if not isinstance(value, bool) and not (value is None and none):
+            raise SchemaError("", f"expected true or false, got {_show(value)}")
+
+    return check
+
+
+def when(none: bool = False) -> Check:
+    """A date and time without a zone, as the database keeps them (in UTC)."""
+
+    def check(value: object) -> None:
+        if value is None and none:
+            return
+        if not isinstance(value, datetime) or value.tzinfo is not None:
+            raise SchemaError("", f"expected a date and time, got {_show(value)}")
+
+    return check
+
+
+def one_of(names: Iterable[str]) -> Check:
+    """One of a fixed set of names: systems, options, how a hand ended."""
+    known = sorted(names)
+
+    def check(value: object) -> None:
+        if not isinstance(value, str) or value not in known:
+            raise SchemaError("", f"expected one of {', '.join(known)}, got {_show(value)}")
+
+    return check
+
+
+def totals(value: object) -> None:
+    """The replay's totals copied onto a game: a list of whole numbers."""
+    if not isinstance(value, list):
+        raise SchemaError("", f"expected a list, got {_show(value)}")
+    for index, total in enumerate(value):
+        try:
+            whole(-(2**62), 2**62)(total)
+        except SchemaError as error:
+            raise error.inside(f"[{index}]") from None
+
+
+def options(value: object) -> None:
+    """Option ids, each once; whether the system knows them is the game's check."""
+    if not isinstance(value, list):
+        raise SchemaError("", f"expected a list, got {_show(value)}")
+    for index, option in enumerate(value):
+        try:
+            one_of(rules.OPTIONS)(option)
+        except SchemaError as error:
+            raise error.inside(f"[{index}]") from None
+    if len(set(value)) != len(value):
+        raise SchemaError("", "an option is listed twice")
+
+
+def json_object(none: bool = False) -> Check:
+    """An object; what it holds is checked with what the row's game says."""
+
+    def check(value: object) -> None:
+        if not isinstance(value, dict) and not (value is None and none):
+            raise SchemaError("", f"expected an object, got {_show(value)}")
+
+    return check
+
+
+NAME = text(NAME_LENGTH)
+COUNT = whole(0, LARGEST)
+ROW_ID = whole(1, ROW_ID_LIMIT)
+
+COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
+    Game: {
+        "id": text(24, GAME_ID),
+        "system_id": one_of(rules.SYSTEMS),
+        "options": options,
+        "house_rules": json_object(none=True),
+        "created_at": when(),
+        "updated_at": when(),
+        "totals": totals,
+        "over": flag(),
+        "winner": whole(0, LARGEST, none=True),
+    },
+    Side: {
+        "id": ROW_ID,
+        "game_id": text(24, GAME_ID),
+        "position": whole(0, LARGEST),
+        "name": NAME,
+        "start_score": whole(-START_SCORE_LIMIT, START_SCORE_LIMIT),
+        "total": whole(-(2**62), 2**62, none=True),
+        "won": flag(none=True),
+    },
+    Player: {
+        "id": ROW_ID,
+        "side_id": ROW_ID,
+        "position": whole(0, LARGEST),
+        "name": NAME,
+        "key": text(KEY_LENGTH),
+    },
+    Hand: {
+        "id": ROW_ID,
+        "game_id": text(24, GAME_ID),
+        "position": whole(1, LARGEST),
+        "ended_by": one_of(e.value for e in rules.EndedBy),
+        "token": text(TOKEN_LENGTH, empty=False),
+        "version": whole(1, LARGEST),
+        "created_at": when(),
+        "deleted_at": when(none=True),
+    },
+    Entry: {
+        "id": ROW_ID,
+        "hand_id": ROW_ID,
+        "side_position": whole(0, LARGEST),
+        "went_out": flag(),
+        "concealed": flag(),
+        "opening_meld": whole(0, LARGEST, none=True),
+        "sets": json_object(),
+        "melded_points": COUNT,
+        "hand_points": COUNT,
+        "red_threes": COUNT,
+        "red_threes_in_hand": COUNT,
+        "players_holding_red_threes": COUNT,
+        "penalties": json_object(),
+        "hand_score": whole(-(2**62), 2**62, none=True),
+    },
+    Correction: {
+        "id": ROW_ID,
+        "hand_id": ROW_ID,
+        "at": when(),
+        "before": json_object(none=True),
+        "after": json_object(none=True),
+    },
+    HouseRule: {
+        "id": ROW_ID,
+        "name": text(NAME_LENGTH, empty=False),
+        "system_id": one_of(rules.SYSTEMS),
+        "options": options,
+        "rules": json_object(),
+        "created_at": when(),
+        "updated_at": when(),
+    },
+}
+"""Every column of every model, and what a value of it may be on its own."""
+
+
+def check_columns(record: Any) -> None:
+    """Each column of the row on its own. A column not set yet is left to the database (its
+    default, the id it numbers, the parent's id) and one not loaded is as it was stored."""
+    model = type(record)
+    values = inspect(record).dict
+    for key, check_value in COLUMNS[model].items():
+        if key in values:
+            try:
+                check_value(values[key])
+            except SchemaError as error:
+                if values[key] is None:
+                    raise SchemaError(key, "must not be null") from None
+                raise error.inside(key) from None
+
+
+# --- a row with what its game says ----------------------------------------------------------------
+
+
+def system_of(system_id: str, option_ids: list[str], house_rules: object) -> rules.RuleSystem:
+    """The rules of a game or house rule, read as a game file's would be."""
+    try:
+        return rules.read_system(system_id, dict.fromkeys(option_ids, True), house_rules)
+    except rules.GameFileError as error:
+        place = {"variant": "system_id", "options": "options"}.get(error.where, error.where)
+        raise SchemaError(place, str(error).removeprefix(f"{error.where}: ")) from None
+
+
+def _house_rules(value: dict[str, Any], where: str) -> None:
+    name = value.get("name")
+    if name is not None:
+        try:
+            NAME(name)
+        except SchemaError as error:
+            raise error.inside(f"{where}.name") from None
+
+
+def check_game(game: Game) -> rules.RuleSystem:
+    """A game's own columns and its table; the rules it is played under."""
+    check_columns(game)
+    if game.house_rules is not None:
+        _house_rules(game.house_rules, "house_rules")
+    system = system_of(game.system_id, game.options, game.house_rules)
+    _numbered("sides", "position", [side.position for side in game.sides])
+    for index, side in enumerate(game.sides):
+        _numbered(f"sides[{index}].players", "position", [p.position for p in side.players])
+    table = rules.Game(
+        system, tuple(rules.Side(side.name, len(side.players)) for side in game.sides)
+    )
+    if rules.check_table(table):
+        layout = " + ".join(str(len(side.players)) for side in game.sides) or "no sides"
+        raise SchemaError("sides", f"{system.id} is not played by a table of {layout} players")
+    for index, hand in enumerate(game.hands):  # before comparing them, what they are
+        for column in ("position", "token"):
+            try:
+                COLUMNS[Hand][column](getattr(hand, column))
+            except SchemaError as error:
+                raise error.inside(f"hands[{index}].{column}") from None
+    positions = [hand.position for hand in game.hands]
+    if len(set(positions)) != len(positions):
+        raise SchemaError("hands", "two hands have the same position")
+    tokens = [hand.token for hand in game.hands]
+    if len(set(tokens)) != len(tokens):
+        raise SchemaError("hands", "two hands have the same token")
+    return system
+
+
+def _numbered(where: str, column: str, positions: list[object]) -> None:
+    """Rows in seating order, numbered 0, 1, … without a gap or a repeat."""
+    for index, position in enumerate(positions):
+        try:
+            whole(0, LARGEST)(position)
+        except SchemaError as error:
+            raise error.inside(f"{where}[{index}].{column}") from None
+    numbers = sorted(p for p in positions if isinstance(p, int))
+    if numbers != list(range(len(positions))):
+        raise SchemaError(where, f"{column}s must be 0 to {len(positions) - 1}, each once")
+
+
+def check_hand(hand: Hand, sides: int) -> None:
+    """A hand's columns, and one entry for each side of its game."""
+    check_columns(hand)
+    _numbered("entries", "side_position", [entry.side_position for entry in hand.entries])
+    if len(hand.entries) != sides:
+        raise SchemaError("entries", f"{len(hand.entries)} entries for {sides} sides")
+
+
+def _counts(value: dict[str, Any], known: Iterable[str], what: str) -> None:
+    names = sorted(known)
+    for name, count in value.items():
+        if name not in names:
+            known_ones = f"known: {', '.join(names)}" if names else "they have none"
+            raise SchemaError(str(name), f"not a {what} of this game's rules; {known_ones}")
+        try:
+            COUNT(count)
+        except SchemaError as error:
+            raise error.inside(name) from None
+
+
+def check_entry(entry: Entry, system: rules.RuleSystem) -> None:
+    """An entry's columns; its sets and penalties of kinds its game's rules have."""
+    check_columns(entry)
+    kinds = (kind.value for kind in rules.SetKind if system.has(kind))
+    for column, known, what in (
+        ("sets", kinds, "set kind"),
+        ("penalties", (p.value for p in system.penalties), "penalty"),
+    ):
+        try:
+            _counts(getattr(entry, column), known, what)
+        except SchemaError as error:
+            raise error.inside(column) from None
+
+
+def check_correction(correction: Correction, game: Game) -> None:
+    """A correction's columns; `before` and `after` each a hand as the app writes it, for the
+    game's rules and sides (None only for a deleted hand, or one brought back)."""
+    check_columns(correction)
+    if correction.before is None and correction.after is None:
+        raise SchemaError("after", "a correction changes a hand: before or after must be a hand")
+    for column in ("before", "after"):
+        value = getattr(correction, column)
+        if value is not None:
+            try:
+                _hand_as_written(value, game)
+            except SchemaError as error:
+                raise error.inside(column) from None
+
+
+def _hand_as_written(value: dict[str, Any], game: Game) -> None:
+    """A hand in a correction reads back, through the engine's game-file reader, as itself."""
+    file = {
+        "variant": game.system_id,
+        "options": dict.fromkeys(game.options, True),
+        "house_rules": game.house_rules,
+        "sides": [{"name": "", "players": max(len(side.players), 1)} for side in game.sides],
+        "hands": [value],
+    }
+    try:
+        read = rules.read_game(file)
+    except rules.GameFileError as error:
+        raise SchemaError(error.where.removeprefix("hands[0]."), _problem(error)) from None
+    for index, entry in enumerate(read.hands[0].entries):
+        if entry.bad_numbers:
+            bad = entry.bad_numbers[0]
+            raise SchemaError(
+                f"entries[{index}].{bad.field}", f"expected a whole number up to {LARGEST:,}"
+            )
+    written = rules.game_data(read)["hands"][0]
+    if not _same(written, value):
+        raise SchemaError("", "not a hand as the app writes it")
+
+
+def _problem(error: rules.GameFileError) -> str:
+    return str(error).removeprefix(f"{error.where}: ")
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal, and of the same types all the way down (1 is not 1.0 or True here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        assert isinstance(b, dict)
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        assert isinstance(b, list)
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def check_house_rule(rule: HouseRule) -> None:
+    """A house rule's columns, and numbers its system can be played with."""
+    check_columns(rule)
+    if "name" in rule.rules:
+        raise SchemaError("rules.name", "the name is the house rule's own column")
+    try:
+        system_of(rule.system_id, rule.options, {"name": rule.name, **rule.rules})
+    except SchemaError as error:
+        place = error.where.replace("house_rules", "rules", 1)
+        raise SchemaError(place, error.problem) from None
+
+
+class Checker:
+    """Checks rows, reading each game's rules once however many of its rows are checked.
+
+    A restore checks whole games (`whole_games`): their table, their hands' numbers and tokens.
+    The app's own writes check the rows they write, with the rules their game is played under.
+    """
+
+    def __init__(self, whole_games: bool = True) -> None:
+        self.whole_games = whole_games
+        self._systems: dict[int, rules.RuleSystem] = {}
+
+    def system(self, game: Game) -> rules.RuleSystem:
+        if id(game) not in self._systems:
+            self._systems[id(game)] = (
+                check_game(game)
+                if self.whole_games
+                else system_of(game.system_id, game.options, game.house_rules)
+            )
+        return self._systems[id(game)]
+
+    def check(self, record: Any) -> None:
+        """Whatever row it is, with what its game (reached through its relationships) says."""
+        game = _game_of(record)
+        if isinstance(record, Game):
+            check_game(record)
+        elif isinstance(record, HouseRule):
+            check_house_rule(record)
+        elif game is None:  # a row not in a game yet: its game is checked when it gets one
+            check_columns(record)
+        elif isinstance(record, Hand):
+            check_hand(record, len(game.sides))
+        elif isinstance(record, Entry):
+            check_entry(record, self.system(game))
+        elif isinstance(record, Correction):
+            self.system(game)
+            check_correction(record, game)
+        else:
+            check_columns(record)
+
+
+def _game_of(record: Any) -> Game | None:
+    if isinstance(record, Side | Hand):
+        return record.game
+    if isinstance(record, Entry | Correction):
+        return None if record.hand is None else record.hand.game
+    if isinstance(record, Player):
+        return None if record.side is None else record.side.game
+    return None
+
+
+def check(record: Any) -> None:
+    """One row, with what its game says about it; SchemaError if the database must not keep it."""
+    Checker().check(record)
+
+
+def check_changes(record: Any) -> None:
+    """The columns a write changes in a stored row (a house rule: the whole of it).
+
+    The rest of the row was checked when it was written, or predates this schema: a value an
+    older version let in is for the upgrade to mend, not a reason to refuse today's write.
+    """
+    if isinstance(record, HouseRule):
+        check_house_rule(record)
+        return
+    state = inspect(record)
+    for key, check_value in COLUMNS[type(record)].items():
+        if state.attrs[key].history.has_changes():
+            value = state.dict.get(key)
+            try:
+                check_value(value)
+            except SchemaError as error:
+                if value is None:
+                    raise SchemaError(key, "must not be null") from None
+                raise error.inside(key) from None
+
+
+def check_session(session: Any) -> None:
+    """Every new or changed row of a session about to be flushed (a `before_flush` listener)."""
+    checker = Checker(whole_games=False)
+    new = session.new  # built afresh on each access: once, not once a row
+    for record in [*new, *session.dirty]:
+        if type(record) not in COLUMNS:
+            continue
+        try:
+            if record in new:
+                checker.check(record)
+            elif session.is_modified(record):
+                check_changes(record)
+        except SchemaError as error:
+            raise error.inside(type(record).__name__) from None
