@@ -21,6 +21,7 @@ from sqlalchemy import DateTime, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import schema
+from .database import writing
 from .models import Correction, Entry, Game, Hand, HouseRule, Player, Side, db
 from .services import _remember, replay
 
@@ -218,15 +219,16 @@ def is_empty() -> bool:
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
     games, house_rules = read_backup(data)
-    if not is_empty():
-        raise DatabaseNotEmpty(
-            "The database is not empty: a backup is restored only into an empty one."
-        )
-    db.session.add_all([*house_rules, *games])
     try:
-        db.session.commit()
+        with writing():
+            if not is_empty():
+                raise DatabaseNotEmpty(
+                    "The database is not empty: a backup is restored only into an empty one."
+                )
+            db.session.add_all([*house_rules, *games])
     except (SQLAlchemyError, ValueError, OverflowError) as error:  # the schema let it through
-        db.session.rollback()
+        if isinstance(error, BackupError):
+            raise
         problem = " ".join(str(getattr(error, "orig", None) or error).split())
         raise BackupError(f"The backup does not fit in the database: {problem}") from None
     return len(games)

@@ -42,6 +42,10 @@ class IdConverter(BaseConverter):
         return str(int(str(value)))
 
 
+WTFORMS_RANGE = "Number must be between %(min)s and %(max)s."
+"""NumberRange's message, which WTForms' own catalogue translates (so not extracted into ours)."""
+
+
 class Within:
     """A form validator: a whole number from `least` to `most`, or the field says `message`
     (by default WTForms' own range message, in the page's language).
@@ -57,5 +61,5 @@ class Within:
             return
         if self.message is not None:
             raise FieldError(self.message)
-        wording = field.gettext("Number must be between %(min)s and %(max)s.")
+        wording = field.gettext(WTFORMS_RANGE)
         raise FieldError(wording % {"min": self.least, "max": self.most})

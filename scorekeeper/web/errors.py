@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, current_app, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .models import db
@@ -90,6 +91,21 @@ def init_app(app: Flask) -> None:
             titles.get(status, _("Something went wrong")),
             details.get(status, _("Nothing was saved. Go back and try again.")),
         )
+
+    @app.errorhandler(OperationalError)
+    def database_busy(error: OperationalError) -> ResponseReturnValue:
+        # SQLite still locked by other writers after busy_timeout, or the database out of reach:
+        # the write was rolled back, and trying again shortly will work.
+        db.session.rollback()
+        response = make_response(
+            _page(
+                503,
+                _("The scorekeeper is busy"),
+                _("Nothing was saved. Wait a moment and send it again."),
+            )
+        )
+        response.headers["Retry-After"] = "5"
+        return response
 
     @app.errorhandler(InternalServerError)
     def server_error(error: InternalServerError) -> ResponseReturnValue:

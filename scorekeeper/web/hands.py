@@ -24,12 +24,12 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Optional
+from wtforms.validators import InputRequired, Length, Optional
 
 from .. import rules
 from .converters import Within, whole_number
 from .i18n import say
-from .models import Game, Hand, db
+from .models import TOKEN_LENGTH, Game, Hand, db
 from .rulebook import cite
 from .services import (
     HandChanged,
@@ -165,7 +165,14 @@ def hand_form(
             ],
             validators=[InputRequired(_l("Choose who went out, or that the stock ran out."))],
         )
-        token = HiddenField()
+        token = HiddenField(
+            validators=[
+                Length(
+                    max=TOKEN_LENGTH,
+                    message=_l("This form was not made here: open the hand form again."),
+                )
+            ]
+        )
         version = HiddenField()
         after = HiddenField()  # the last hand's number when a new hand's form was opened
         sides = FieldList(
@@ -353,7 +360,8 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     if "bump" in request.form or "count" in request.form:
         return _form_page(game, system, form, hand=hand)
     if not form.validate():
-        return _form_page(game, system, form, hand=hand, status=422)
+        loose = list(form.token.errors)  # a hidden field: its message has no place of its own
+        return _form_page(game, system, form, hand=hand, loose=loose, status=422)
     engine = hand_from_form(form, system)
     index = game.live_hands.index(hand) if hand is not None else None
     if action == "preview":

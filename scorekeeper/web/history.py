@@ -26,6 +26,7 @@ from wtforms.validators import DataRequired, Length
 
 from .. import rules
 from .converters import whole_number
+from .database import writing
 from .models import NAME_LENGTH, Entry, Game, Hand, Player, Side, db, player_key
 
 bp = Blueprint("history", __name__)
@@ -342,27 +343,27 @@ def rename_player(key: str, new_name: str) -> tuple[str, bool]:
     """Give a player a new name in every game; returns the new key and whether that merged them
     into a player who already had it."""
     name = new_name.strip()
-    if not key or not _known(key):
-        raise PlayerRefused(f"no player {key!r}")
     if not name:
         raise PlayerRefused("a player needs a name")
     if len(name) > NAME_LENGTH:
         raise PlayerRefused(f"names are at most {NAME_LENGTH} characters: {name!r}")
     new_key = player_key(name)
-    merged = new_key != key and _known(new_key)
-    db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
-    db.session.commit()
+    with writing():
+        if not key or not _known(key):
+            raise PlayerRefused(f"no player {key!r}")
+        merged = new_key != key and _known(new_key)
+        db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
     return new_key, merged
 
 
 def merge_players(key: str, into: str) -> None:
     """Count a player's games as another player's from now on: their rows take the other's key."""
-    if not key or not _known(key):
-        raise PlayerRefused(f"no player {key!r}")
-    if into == key or not into or not _known(into):
-        raise PlayerRefused(f"cannot merge {key!r} into {into!r}")
-    db.session.execute(update(Player).where(Player.key == key).values(key=into))
-    db.session.commit()
+    with writing():
+        if not key or not _known(key):
+            raise PlayerRefused(f"no player {key!r}")
+        if into == key or not into or not _known(into):
+            raise PlayerRefused(f"cannot merge {key!r} into {into!r}")
+        db.session.execute(update(Player).where(Player.key == key).values(key=into))
 
 
 # --- views ---------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
 from .converters import whole_number
+from .database import writing
 from .i18n import say
 from .models import NAME_LENGTH, HouseRule, db
 from .rulebook import differences, render_rules
@@ -104,20 +105,22 @@ def save_house_rule(
     rule_id: int | None, name: str, system_id: str, options: Sequence[str], changes: dict[str, Any]
 ) -> int:
     """Keep a new or edited profile and return its id (games keep their own copies)."""
-    profile = HouseRule() if rule_id is None else db.get_or_404(HouseRule, rule_id)
-    profile.name = name
-    profile.system_id = system_id
-    profile.options = sorted(options)
-    profile.rules = changes
-    db.session.add(profile)
-    db.session.commit()
-    return profile.id
+    with writing():
+        profile = HouseRule() if rule_id is None else db.get_or_404(HouseRule, rule_id)
+        profile.name = name
+        profile.system_id = system_id
+        profile.options = sorted(options)
+        profile.rules = changes
+        db.session.add(profile)
+        db.session.flush()
+        saved = profile.id  # read now: after the commit it would begin another transaction
+    return saved
 
 
 def delete_house_rule(rule_id: int) -> None:
     """Forget a profile; games started from it keep their rules."""
-    db.session.delete(db.get_or_404(HouseRule, rule_id))
-    db.session.commit()
+    with writing():
+        db.session.delete(db.get_or_404(HouseRule, rule_id))
 
 
 class MinimumRow(FlaskForm):

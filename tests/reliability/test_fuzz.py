@@ -23,7 +23,7 @@ import flask_migrate
 import pytest
 from flask import Flask, got_request_exception
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 from werkzeug.test import TestResponse
@@ -607,6 +607,7 @@ def test_no_input_gives_a_server_error(world: World, endpoint: str, figures: Cou
         database=None,
         deadline=None,
         report_multiple_bugs=False,
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(st.data())

@@ -8,7 +8,7 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import select, text
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Hand, Player, Side, db
+from scorekeeper.web.models import TOKEN_LENGTH, Hand, Player, Side, db
 from scorekeeper.web.services import games_differing_from_replay, import_game, refresh_stale
 
 FIRST_REVISION = "04ba37d62669"
@@ -68,8 +68,14 @@ def test_the_upgrade_renumbers_hands_doubled_by_old_races_and_replays_their_tota
             {"game": game_id},
         )
         db.session.execute(text("UPDATE side SET total = 1560 WHERE position = 0"))
+        # The hand form once took a token of any length.
+        db.session.execute(
+            text("UPDATE hand SET token = :token WHERE position = 1"), {"token": "t" * 41}
+        )
         db.session.commit()
         upgrade()
+        tokens = db.session.scalars(select(Hand.token).where(Hand.game_id == game_id)).all()
+        assert all(0 < len(token) <= TOKEN_LENGTH for token in tokens)
         positions = db.session.scalars(
             select(Hand.position).where(Hand.game_id == game_id).order_by(Hand.id)
         ).all()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 
 from scorekeeper import cli, rules
-from scorekeeper.web import create_app, services
+from scorekeeper.web import create_app, database, services
 from scorekeeper.web.models import Game, Side, db
 from scorekeeper.web.services import games_differing_from_replay
 
@@ -314,3 +315,30 @@ def test_a_race_that_reaches_the_databases_unique_number_is_answered_as_a_confli
     assert response.status_code == 409
     assert "Someone else saved hand 1 meanwhile" in response.text
     assert len(actions.result(game_id)["hands"]) == 1
+
+
+def test_a_write_that_waits_too_long_for_the_database_is_a_503_that_saved_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 50)
+    path = tmp_path / "g.db"
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with app.app_context():
+        flask_migrate.upgrade()
+    client = app.test_client()
+    game_id = Actions(client).new_game()
+    form = opened_form(client, game_id)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the database
+    try:
+        response = client.post(new_hand_url(game_id), data=hand_fields(QUIET, "stock", **form))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "5"
+    assert "Nothing was saved" in response.text
+    assert Actions(client).result(game_id)["hands"] == []
+    again = client.post(new_hand_url(game_id), data=hand_fields(QUIET, "stock", **form))
+    assert again.status_code == 302
+    assert len(Actions(client).result(game_id)["hands"]) == 1

@@ -6,6 +6,8 @@ hands again in the order they were recorded, then makes a repeated number imposs
 unique constraint, and forgets every cached figure so that the app replays every game once when
 it starts (services.refresh_stale).
 
+Tokens longer than their column (the hand form once took any) are made new.
+
 A player key is a casefolded name, which can be up to three times as long as the name. A
 correction with no `before` records a deleted hand brought back.
 
@@ -14,6 +16,8 @@ Revises: 3730b7de11fd
 Create Date: 2026-11-22 11:55:00
 
 """
+
+import secrets
 
 import sqlalchemy as sa
 from alembic import op
@@ -35,6 +39,13 @@ def upgrade():
         connection.execute(
             sa.text("UPDATE hand SET position = :position WHERE id = :id"),
             {"position": numbers[game_id], "id": hand_id},
+        )
+    # The hand form once took any token; one longer than the column's 40 would not restore.
+    long_tokens = connection.execute(sa.text("SELECT id FROM hand WHERE length(token) > 40"))
+    for (hand_id,) in long_tokens.all():
+        connection.execute(
+            sa.text("UPDATE hand SET token = :token WHERE id = :id"),
+            {"token": secrets.token_urlsafe(16), "id": hand_id},
         )
     with op.batch_alter_table("hand", schema=None) as batch_op:
         batch_op.create_unique_constraint("uq_hand_game_position", ["game_id", "position"])
