@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from .rules import GameFileError, check_game_data
@@ -98,23 +99,14 @@ def restore(path: str) -> int:
         print(error, file=sys.stderr)
         return 2
 
-    import logging
-
-    import flask_migrate
     from alembic.util import CommandError
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .web import create_app
     from .web.backup import BackupError
     from .web.backup import restore as restore_data
 
     try:
-        with create_app().app_context():
-            logging.disable(logging.INFO)  # Alembic's "running upgrade" lines are not news
-            try:
-                flask_migrate.upgrade()
-            finally:
-                logging.disable(logging.NOTSET)
+        with _database():
             games = restore_data(data)
     except BackupError as error:
         print(f"{name}: {_one_line(error)}", file=sys.stderr)
@@ -128,28 +120,37 @@ def restore(path: str) -> int:
 
 def doctor() -> int:
     """Replay every game and repair the stored totals that differ; 0, or 2 on a database error."""
-    import logging
-
-    import flask_migrate
     from alembic.util import CommandError
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .web import create_app
     from .web.services import repair_figures
 
     try:
-        with create_app().app_context():
-            logging.disable(logging.INFO)  # Alembic's "running upgrade" lines are not news
-            try:
-                flask_migrate.upgrade()
-            finally:
-                logging.disable(logging.NOTSET)
+        with _database():
             checkup = repair_figures()
     except (SQLAlchemyError, CommandError) as error:
         print(f"cannot repair the database: {_one_line(error)}", file=sys.stderr)
         return 2
     print(f"{checkup.games} games replayed, {checkup.repaired} repaired")
     return 0
+
+
+@contextmanager
+def _database() -> Iterator[None]:
+    """The configured database (DATABASE_URL), brought up to date, in an app context."""
+    import logging
+
+    import flask_migrate
+
+    from .web import create_app
+
+    with create_app().app_context():
+        logging.disable(logging.INFO)  # Alembic's "running upgrade" lines are not news
+        try:
+            flask_migrate.upgrade()
+        finally:
+            logging.disable(logging.NOTSET)
+        yield
 
 
 def main(argv: Sequence[str] | None = None) -> int:
