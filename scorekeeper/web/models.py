@@ -1,8 +1,8 @@
 """What the database keeps: each game as it was set up and each hand as it was entered.
 
 Totals, minimums and the winner are not stored as facts: they are replayed by the rules engine
-from the recorded hands. `Game.totals` and `Game.over` are a copy of the last replay, kept only so
-that lists of games need not replay every game.
+from the recorded hands. `Game.over`, `Side.total`, `Side.won` and `Entry.hand_score` are a copy
+of the last replay, kept only so that lists of games need not replay every game.
 """
 
 from __future__ import annotations
@@ -63,9 +63,7 @@ class Game(Model):
     house_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=now, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now, index=True)
-    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
     over: Mapped[bool] = mapped_column(default=False, index=True)
-    winner: Mapped[int | None] = mapped_column(default=None)
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
