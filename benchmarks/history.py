@@ -91,9 +91,7 @@ def seed(games: int, rng: random.Random) -> None:
                 "options": [],
                 "created_at": when,
                 "updated_at": when,
-                "totals": totals,
                 "over": over,
-                "winner": winner,
             }
         )
         for side in range(2):

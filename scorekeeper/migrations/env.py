@@ -1,8 +1,15 @@
+from __future__ import annotations
+
 import logging
+from collections.abc import Iterable
 from logging.config import fileConfig
 
 from alembic import context
+from alembic.operations.ops import MigrationScript
+from alembic.runtime.migration import MigrationContext
 from flask import current_app
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import Engine, MetaData
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -10,20 +17,23 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-fileConfig(config.config_file_name)
+if config.config_file_name is not None:
+    fileConfig(config.config_file_name)
 logger = logging.getLogger("alembic.env")
 
 
-def get_engine():
+# Flask-Migrate keeps the app's Flask-SQLAlchemy extension here (an untyped registry).
+target_db: SQLAlchemy = current_app.extensions["migrate"].db
+
+
+def get_engine() -> Engine:
     # Flask-SQLAlchemy >= 3.1 (pyproject): `get_engine()` is deprecated there.
-    return current_app.extensions["migrate"].db.engine
+    return target_db.engine
 
 
-def get_engine_url():
-    try:
-        return get_engine().url.render_as_string(hide_password=False).replace("%", "%%")
-    except AttributeError:
-        return str(get_engine().url).replace("%", "%%")
+def get_engine_url() -> str:
+    # SQLAlchemy >= 2.0 (pyproject) renders a URL with its password this way.
+    return get_engine().url.render_as_string(hide_password=False).replace("%", "%%")
 
 
 # add your model's MetaData object here
@@ -31,7 +41,6 @@ def get_engine_url():
 # from myapp import mymodel
 # target_metadata = mymodel.Base.metadata
 config.set_main_option("sqlalchemy.url", get_engine_url())
-target_db = current_app.extensions["migrate"].db
 
 # other values from the config, defined by the needs of env.py,
 # can be acquired:
@@ -39,13 +48,11 @@ target_db = current_app.extensions["migrate"].db
 # ... etc.
 
 
-def get_metadata():
-    if hasattr(target_db, "metadatas"):
-        return target_db.metadatas[None]
-    return target_db.metadata
+def get_metadata() -> MetaData:
+    return target_db.metadatas[None]
 
 
-def run_migrations_offline():
+def run_migrations_offline() -> None:
     """Run migrations in 'offline' mode.
 
     This configures the context with just a URL
@@ -64,7 +71,7 @@ def run_migrations_offline():
         context.run_migrations()
 
 
-def run_migrations_online():
+def run_migrations_online() -> None:
     """Run migrations in 'online' mode.
 
     In this scenario we need to create an Engine
@@ -75,10 +82,14 @@ def run_migrations_online():
     # this callback is used to prevent an auto-migration from being generated
     # when there are no changes to the schema
     # reference: http://alembic.zzzcomputing.com/en/latest/cookbook.html
-    def process_revision_directives(context, revision, directives):
+    def process_revision_directives(
+        context: MigrationContext,
+        revision: str | Iterable[str | None],
+        directives: list[MigrationScript],
+    ) -> None:
         if getattr(config.cmd_opts, "autogenerate", False):
             script = directives[0]
-            if script.upgrade_ops.is_empty():
+            if script.upgrade_ops is None or script.upgrade_ops.is_empty():
                 directives[:] = []
                 logger.info("No changes in schema detected.")
 
@@ -91,18 +102,19 @@ def run_migrations_online():
     with connectable.connect() as connection:
         # SQLite alters a table by copying it (batch migrations), which foreign keys would stop;
         # the pragma works only outside a transaction, so it goes to the driver's connection.
+        driver = connection.connection.driver_connection  # None only once closed
         sqlite = connection.dialect.name == "sqlite"
-        if sqlite:
-            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+        if sqlite and driver is not None:
+            driver.execute("PRAGMA foreign_keys=OFF")
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         try:
             with context.begin_transaction():
                 context.run_migrations()
         finally:
-            if sqlite:
+            if sqlite and driver is not None:
                 connection.rollback()
-                connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
+                driver.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

@@ -1,7 +1,7 @@
 """Everything the database keeps, as one JSON file, and back into an empty database.
 
 A backup holds what was recorded: games as they were set up, every hand as entered (deleted ones
-too), every correction, and the house rules. The copied totals (`Game.totals`, `Side.total`,
+too), every correction, and the house rules. The copied figures (`Game.over`, `Side.total`,
 `Entry.hand_score`, …) are left out: a restore replays each game through the rules engine, so
 the file cannot smuggle in a score the rules would not give.
 
@@ -30,7 +30,7 @@ VERSION = 1
 
 # Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
 LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
-    Game: frozenset({"totals", "over", "winner"}),
+    Game: frozenset({"over"}),
     Side: frozenset({"game_id", "total", "won"}),
     Player: frozenset({"side_id"}),
     Hand: frozenset({"game_id"}),

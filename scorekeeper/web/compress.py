@@ -2,6 +2,17 @@
 
 Flask-Compress would pull in brotli, a compiled module; the app must stay pure Python to run
 under Termux, and the standard library's gzip is all this needs.
+
+What browsers and caches can rely on (RFC 9110):
+- gzip goes only to a client whose Accept-Encoding takes it with a quality above 0 and no lower
+  than the one it gives `identity` (the uncompressed body) if any: `gzip;q=0`, `*;q=0` and
+  `gzip;q=0.5, identity` are answered uncompressed.
+- A request for a range, and any 206, is answered uncompressed: Content-Range counts the bytes of
+  the file as it is, and ranges of a gzipped body would be a second set of offsets to keep apart.
+  A gzipped response therefore does not offer ranges (no Accept-Ranges).
+- Each body has its own ETag: the gzipped one is the file's ETag with `-gzip`, so that a cache
+  never takes one for the other and If-None-Match with it is answered 304.
+- Every response whose body may travel gzipped says `Vary: Accept-Encoding`, gzipped or not.
 """
 
 from __future__ import annotations
@@ -14,14 +25,23 @@ TYPES = ("text/html", "text/css", "text/javascript", "application/javascript", "
 SMALLEST = 500
 
 
-def _wanted(response: Response) -> bool:
+def _compressible(response: Response) -> bool:
+    """A body of a kind that is gzipped for clients that take it."""
     return (
-        "gzip" in request.headers.get("Accept-Encoding", "")
-        and 200 <= response.status_code < 300
+        200 <= response.status_code < 300
         and "Content-Encoding" not in response.headers
         and (response.mimetype or "").startswith(TYPES)
         and (not response.direct_passthrough or request.endpoint == "static")
     )
+
+
+def _takes_gzip() -> bool:
+    """The client takes gzip, and likes it no less than the uncompressed body."""
+    accepted = request.accept_encodings
+    wanted = accepted.quality("gzip")
+    # The uncompressed body competes only where `identity` or `*` gives it a quality.
+    plain = accepted.quality("identity")
+    return wanted > 0 and wanted >= plain
 
 
 def _body(response: Response) -> bytes:
@@ -40,7 +60,10 @@ def _body(response: Response) -> bytes:
 def init_app(app: Flask) -> None:
     @app.after_request
     def compress(response: Response) -> Response:
-        if not _wanted(response):
+        if not _compressible(response):
+            return response
+        response.vary.add("Accept-Encoding")
+        if response.status_code == 206 or "Range" in request.headers or not _takes_gzip():
             return response
         body = _body(response)
         if len(body) < SMALLEST:
@@ -48,5 +71,10 @@ def init_app(app: Flask) -> None:
             return response
         response.set_data(gzip.compress(body, compresslevel=6, mtime=0))
         response.headers["Content-Encoding"] = "gzip"
-        response.vary.add("Accept-Encoding")
+        response.headers.pop("Accept-Ranges", None)
+        etag, weak = response.get_etag()
+        if etag:
+            response.set_etag(f"{etag}-gzip", bool(weak))
+        # A browser revalidating its gzipped copy sends the gzipped ETag: answer 304 to it.
+        response.make_conditional(request)
         return response

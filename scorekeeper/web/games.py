@@ -28,10 +28,18 @@ bp = Blueprint("games", __name__)
 DEFAULT_SIDE_NAMES = (_l("Us"), _l("Them"), _l("Third"), _l("Fourth"), _l("Fifth"))
 
 
-def side_form_class(player_count: int) -> type[FlaskForm]:
+class SideFields(FlaskForm):
+    """The fields of one side that the view reads; `side_form_class` makes them."""
+
+    name: StringField
+    players: FieldList[StringField]
+    start_score: IntegerField
+
+
+def side_form_class(player_count: int) -> type[SideFields]:
     """The fields for one side: its name, its players' names and a score carried from paper."""
 
-    class NewSideForm(FlaskForm):
+    class NewSideForm(SideFields):
         class Meta:
             csrf = False
 
@@ -60,10 +68,16 @@ def side_form_class(player_count: int) -> type[FlaskForm]:
     return NewSideForm
 
 
-def new_game_form(system: rules.RuleSystem, sides: int, players: int) -> FlaskForm:
+class GameFields(FlaskForm):
+    """The sides of the set-up form, read by name; `new_game_form` makes them."""
+
+    side_list: FieldList[FormField[SideFields]]
+
+
+def new_game_form(system: rules.RuleSystem, sides: int, players: int) -> GameFields:
     """The set-up form for one system and table: options, names and starting scores."""
 
-    class NewGameForm(FlaskForm):
+    class NewGameForm(GameFields):
         side_list = FieldList(
             FormField(side_form_class(players)), min_entries=sides, max_entries=sides
         )
@@ -111,7 +125,7 @@ def new() -> str | Response | tuple[str, int]:
         system_id: str | None = house.system_id
     else:
         system_id = request.args.get("system")
-    if system_id not in rules.SYSTEMS:
+    if system_id is None or system_id not in rules.SYSTEMS:
         return render_template(
             "new_game/system.html", systems=rules.SYSTEMS.values(), houses=house_rules.profiles()
         )
@@ -128,7 +142,7 @@ def new() -> str | Response | tuple[str, int]:
             options = list(house.options)
         new_sides = [
             NewSide(
-                name=side.form.name.data.strip(),
+                name=(side.form.name.data or "").strip(),
                 players=[(p.data or "").strip() for p in side.form.players],
                 start_score=side.form.start_score.data or 0,
             )

@@ -23,12 +23,14 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
-from wtforms.fields.choices import SelectChoice
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3
+from wtforms.form import BaseForm
+from wtforms.meta import DefaultMeta
 from wtforms.validators import InputRequired, Length, Optional
 
 from .. import rules
 from .converters import Within, whole_number
-from .i18n import say
+from .i18n import Translator, say
 from .models import TOKEN_LENGTH, Game, Hand, db
 from .rulebook import cite
 from .services import (
@@ -115,8 +117,8 @@ def _points() -> IntegerField:
 class SubForm(Form):
     """A part of the hand form: WTForms' own messages in the page's language, as in FlaskForm."""
 
-    class Meta:
-        def get_translations(self, form: Form) -> Any:
+    class Meta(DefaultMeta):
+        def get_translations(self, form: BaseForm) -> Translator:
             if current_app.config.get("WTF_I18N_ENABLED", True):
                 return translations
             return super().get_translations(form)
@@ -147,13 +149,23 @@ def entry_form_class(system: rules.RuleSystem) -> type[Form]:
     return EntryForm
 
 
+class HandFields(FlaskForm):
+    """The hand form's fields, read by name; `hand_form` makes them for one game."""
+
+    ending: RadioField
+    token: HiddenField
+    version: HiddenField
+    after: HiddenField
+    sides: FieldList[FormField[Form]]
+
+
 def hand_form(
     game: Game, system: rules.RuleSystem, formdata: Any = None, data: Any = None
-) -> FlaskForm:
+) -> HandFields:
     """The form for one hand of this game; `data` fills it from a recorded hand."""
     side_count = len(game.sides)
 
-    class HandForm(FlaskForm):
+    class HandForm(HandFields):
         ending = RadioField(
             _l("How did the hand end?"),
             choices=[
@@ -186,7 +198,7 @@ def hand_form(
     )
 
 
-def hand_from_form(form: FlaskForm, system: rules.RuleSystem) -> rules.Hand:
+def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
     """The hand the form describes, for the rules engine."""
     ending = form.ending.data
     entries = []
@@ -200,7 +212,7 @@ def hand_from_form(form: FlaskForm, system: rules.RuleSystem) -> rules.Hand:
             rules.Entry(
                 went_out=ending == f"out-{index}",
                 concealed=bool(f["concealed"].data) if "concealed" in f else False,
-                opening_meld=f.opening_meld.data,
+                opening_meld=f["opening_meld"].data,
                 sets={k: number(f"set_{k.value}") for k in rules.SetKind if system.has(k)},
                 melded_points=number("melded_points"),
                 hand_points=number("hand_points"),
@@ -238,7 +250,7 @@ def form_data(hand: Hand) -> dict[str, Any]:
 
 
 def place_violations(
-    form: FlaskForm, violations: list[rules.Violation], game_id: str
+    form: HandFields, violations: list[rules.Violation], game_id: str
 ) -> list[Markup]:
     """Put each violation's message next to the field it is about; return the rest."""
     loose = []
@@ -312,7 +324,7 @@ def _preview(game: Game, hand: rules.Hand, replacing: int | None) -> rules.HandR
 def _form_page(
     game: Game,
     system: rules.RuleSystem,
-    form: FlaskForm,
+    form: HandFields,
     *,
     hand: Hand | None = None,
     loose: Sequence[str] | None = None,
@@ -360,7 +372,8 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     if "bump" in request.form or "count" in request.form:
         return _form_page(game, system, form, hand=hand)
     if not form.validate():
-        loose = list(form.token.errors)  # a hidden field: its message has no place of its own
+        # A hidden field: its message has no place of its own.
+        loose: Sequence[str] = list(form.token.errors)
         return _form_page(game, system, form, hand=hand, loose=loose, status=422)
     engine = hand_from_form(form, system)
     index = game.live_hands.index(hand) if hand is not None else None
@@ -393,7 +406,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
 
 
 def _record(
-    game: Game, system: rules.RuleSystem, form: FlaskForm, engine: rules.Hand
+    game: Game, system: rules.RuleSystem, form: HandFields, engine: rules.Hand
 ) -> tuple[str, int] | Response:
     """Save a new hand; a repeat of a saved form is answered as the first time was."""
     try:
@@ -401,7 +414,7 @@ def _record(
             game.id, engine, form.token.data or new_token(), sent_number(form.after.data)
         )
     except HandRefused as refused:
-        loose = place_violations(form, refused.violations, game.id)
+        loose: Sequence[str] = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, None)
         return _form_page(game, system, form, loose=loose, preview=result, status=422)
     except HandTaken as taken:

@@ -7,7 +7,7 @@ changes a game already played under it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -135,12 +135,23 @@ class MinimumRow(FlaskForm):
     )
 
 
-def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
+class HouseRuleFields(FlaskForm):
+    """The fields read by name; `house_rule_form` makes them, the last three only for systems
+    played to a target."""
+
+    name: StringField
+    going_out_bonus: IntegerField
+    target: IntegerField
+    sets_to_go_out: IntegerField
+    first_meld: FieldList[FormField[MinimumRow]]
+
+
+def house_rule_form(system: rules.RuleSystem, rows: int) -> HouseRuleFields:
     """The form for one system's house rule: the fields of the numbers it has."""
 
     number = {"inputmode": "numeric"}
 
-    class HouseRuleForm(FlaskForm):
+    class HouseRuleForm(HouseRuleFields):
         name = StringField(_l("Name"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
         going_out_bonus = IntegerField(
             _l("Bonus for going out"), validators=[Optional()], render_kw=number
@@ -171,7 +182,9 @@ def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
     return HouseRuleForm()
 
 
-def _prefill(form: FlaskForm, system: rules.RuleSystem, name: str, options: Sequence[str]) -> None:
+def _prefill(
+    form: HouseRuleFields, system: rules.RuleSystem, name: str, options: Collection[str]
+) -> None:
     form.name.data = name
     for option_id in system.options:
         form[f"option_{option_id}"].data = option_id in options
@@ -188,7 +201,7 @@ def _prefill(form: FlaskForm, system: rules.RuleSystem, name: str, options: Sequ
             row.form.minimum.data = minimum
 
 
-def _read_rows(form: FlaskForm) -> tuple[Pairs | None, list[str]]:
+def _read_rows(form: HouseRuleFields) -> tuple[Pairs | None, list[str]]:
     """The first-meld table as entered, empty rows left out, and what is wrong with it."""
     pairs: list[tuple[int | None, int]] = []
     problems = []
@@ -209,7 +222,7 @@ def _read_rows(form: FlaskForm) -> tuple[Pairs | None, list[str]]:
     return (tuple(pairs) if pairs else None), problems
 
 
-def _place(form: FlaskForm, where: str) -> str | None:
+def _place(form: HouseRuleFields, where: str) -> str | None:
     """The form field that a game file's place (`house_rules.set_bonuses.samba`) belongs to."""
     key = where.removeprefix("house_rules.")
     if key.startswith("opening_minimums"):
@@ -256,7 +269,7 @@ def _edit(profile: HouseRule | None, system: rules.RuleSystem) -> str | Response
                 if place == "first_meld":
                     table_errors.append(problem)
                 elif place is not None:
-                    form[place].errors.append(problem)
+                    form[place].errors = [*form[place].errors, problem]
                 else:
                     problems.append(problem)
                 if len(part) > 1:
@@ -297,7 +310,7 @@ def index() -> str:
 def new() -> str | Response | tuple[str, int]:
     """First the system the house rule starts from, then its numbers."""
     system_id = request.args.get("system")
-    if system_id not in rules.SYSTEMS:
+    if system_id is None or system_id not in rules.SYSTEMS:
         return render_template("house_rules/system.html", systems=rules.SYSTEMS.values())
     return _edit(None, rules.SYSTEMS[system_id])
 

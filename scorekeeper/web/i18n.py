@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from flask import Flask, request
 from flask_babel import Babel, format_decimal, get_locale, gettext
 
@@ -9,6 +11,13 @@ from ..rules import Text
 
 LANGUAGES = {"en": "English", "es": "Español"}
 COOKIE = "lang"
+
+
+class Translator(Protocol):
+    """What WTForms asks of the translations it is given."""
+
+    def gettext(self, string: str, /) -> str: ...
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
 
 
 def select_locale() -> str | None:

@@ -1,15 +1,15 @@
 """What the database keeps: each game as it was set up and each hand as it was entered.
 
 Totals, minimums and the winner are not stored as facts: they are replayed by the rules engine
-from the recorded hands. `Game.totals` and `Game.over` are a copy of the last replay, kept only so
-that lists of games need not replay every game.
+from the recorded hands. `Game.over`, `Side.total`, `Side.won` and `Entry.hand_score` are a copy
+of the last replay, kept only so that lists of games need not replay every game.
 """
 
 from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event
@@ -28,6 +28,14 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# Flask-SQLAlchemy builds `db.Model` at run time from Base's bases and body, adding table names and
+# binds; a type checker cannot follow a base class made at run time (python/mypy#8603), so to it a
+# model is the Base it was built from.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 
 
 def now() -> datetime:
@@ -48,16 +56,14 @@ def player_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-class Game(db.Model):  # type: ignore[name-defined,misc]
+class Game(Model):
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_game_id)
     system_id: Mapped[str] = mapped_column(String(20), index=True)
     options: Mapped[list[str]] = mapped_column(JSON, default=list)
     house_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=now, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now, index=True)
-    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
     over: Mapped[bool] = mapped_column(default=False, index=True)
-    winner: Mapped[int | None] = mapped_column(default=None)
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
@@ -72,7 +78,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         return [hand for hand in self.hands if hand.deleted_at is None]
 
 
-class Side(db.Model):  # type: ignore[name-defined,misc]
+class Side(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), index=True)
     position: Mapped[int]
@@ -88,7 +94,7 @@ class Side(db.Model):  # type: ignore[name-defined,misc]
     )
 
 
-class Player(db.Model):  # type: ignore[name-defined,misc]
+class Player(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id"), index=True)
     position: Mapped[int]
@@ -99,7 +105,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     side: Mapped[Side] = relationship(back_populates="players")
 
 
-class Hand(db.Model):  # type: ignore[name-defined,misc]
+class Hand(Model):
     __table_args__ = (
         UniqueConstraint("game_id", "token"),
         # Two phones can never both record hand N: the database refuses the second.
@@ -126,7 +132,7 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     )
 
 
-class Entry(db.Model):  # type: ignore[name-defined,misc]
+class Entry(Model):
     """One side's record of one hand, as entered (the fields of a game file's entry)."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -148,7 +154,7 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     hand: Mapped[Hand] = relationship(back_populates="entries")
 
 
-class Correction(db.Model):  # type: ignore[name-defined,misc]
+class Correction(Model):
     """A change to a recorded hand: what it was, what it became, and when.
 
     `after` is None when the hand was deleted; `before` is None when a deleted hand was brought
@@ -164,7 +170,7 @@ class Correction(db.Model):  # type: ignore[name-defined,misc]
     hand: Mapped[Hand] = relationship(back_populates="corrections")
 
 
-class HouseRule(db.Model):  # type: ignore[name-defined,misc]
+class HouseRule(Model):
     """A table's own rules, named and reused for new games; games keep a snapshot of them."""
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -145,17 +145,6 @@ def one_of(names: Iterable[str]) -> Check:
     return check
 
 
-def totals(value: object) -> None:
-    """The replay's totals copied onto a game: a list of whole numbers."""
-    if not isinstance(value, list):
-        raise SchemaError("", f"expected a list, got {_show(value)}")
-    for index, total in enumerate(value):
-        try:
-            whole(-(2**62), 2**62)(total)
-        except SchemaError as error:
-            raise error.inside(f"[{index}]") from None
-
-
 def options(value: object) -> None:
     """Option ids, each once; whether the system knows them is the game's check."""
     if not isinstance(value, list):
@@ -191,9 +180,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "house_rules": json_object(none=True),
         "created_at": when(),
         "updated_at": when(),
-        "totals": totals,
         "over": flag(),
-        "winner": whole(0, LARGEST, none=True),
     },
     Side: {
         "id": ROW_ID,

@@ -199,9 +199,7 @@ def _fill(record: Hand, hand: rules.Hand) -> None:
 def _figures(game: Game) -> tuple[object, ...]:
     """The copied figures that lists and statistics read, as stored on the rows."""
     return (
-        list(game.totals),
         game.over,
-        game.winner,
         [(side.total, side.won) for side in game.sides],
         [[entry.hand_score for entry in hand.entries] for hand in game.live_hands],
     )
@@ -210,9 +208,7 @@ def _figures(game: Game) -> tuple[object, ...]:
 def _replayed_figures(game: Game, result: rules.GameResult) -> tuple[object, ...]:
     """The same figures as the replay gives them."""
     return (
-        list(result.totals),
         result.game_over,
-        result.winner,
         [
             (result.totals[index], result.game_over and result.winner == index)
             for index in range(len(game.sides))
@@ -223,9 +219,7 @@ def _replayed_figures(game: Game, result: rules.GameResult) -> tuple[object, ...
 
 def _remember(game: Game, result: rules.GameResult) -> None:
     """Copy the replay's totals, winner and hand scores onto the rows that lists read."""
-    game.totals = list(result.totals)
     game.over = result.game_over
-    game.winner = result.winner
     game.updated_at = now()
     for index, side in enumerate(game.sides):
         side.total = result.totals[index]

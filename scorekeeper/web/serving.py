@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import socket
+from typing import TypedDict
 
 import waitress
 from flask_migrate import upgrade
 
 from . import create_app
 from .services import refresh_stale
+
 
 # How waitress holds its ground at a table of phones on one Wi-Fi:
 # - An idle or half-open connection costs no thread (it waits in waitress's event loop), only a
@@ -21,7 +23,15 @@ from .services import refresh_stale
 # - Threads run requests. SQLite writes one at a time anyway; several threads let pages be
 #   read while a hand is saved, and a slow page does not hold up the table.
 # - poll() rather than select(): select() cannot watch a descriptor numbered above 1023.
-WAITRESS = {
+class WaitressSettings(TypedDict):
+    threads: int
+    connection_limit: int
+    channel_timeout: int
+    cleanup_interval: int
+    asyncore_use_poll: bool
+
+
+WAITRESS: WaitressSettings = {
     "threads": 8,
     "connection_limit": 400,
     "channel_timeout": 20,

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -125,7 +126,7 @@ def _refusal(violations: list[rules.Violation]) -> list[dict[str, object]]:
 
 @bp.route("/games/import", methods=["GET", "POST"])
 @csrf.exempt
-def import_file() -> Response | str | tuple[object, int]:
+def import_file() -> ResponseReturnValue:
     """A game file as JSON (201 Created) or uploaded from the form (redirect to the game)."""
     if request.method == "POST" and not request.files:
         if not request.is_json:

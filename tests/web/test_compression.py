@@ -6,6 +6,14 @@ import gzip
 
 import pytest
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+
+def fetch(client: FlaskClient, path: str, headers: dict[str, str] | None = None) -> TestResponse:
+    """A response read whole and closed, so that no static file is left open."""
+    with client.get(path, headers=headers or {}) as response:
+        response.get_data()
+    return response
 
 
 @pytest.mark.parametrize("path", ["/games/new", "/rules/classic", "/static/style.css"])
@@ -23,3 +31,97 @@ def test_nothing_is_gzipped_for_a_client_that_does_not_ask(client: FlaskClient) 
     response = client.get("/games/new")
     assert "Content-Encoding" not in response.headers
     assert b"<html" in response.data
+
+
+@pytest.mark.parametrize(
+    "accept",
+    ["*", "GZIP", "gzip;q=0.5", "br, gzip;q=0.8", "gzip, identity;q=0.5", "gzip, identity;q=0"],
+)
+def test_gzip_goes_to_every_client_whose_accept_encoding_takes_it(
+    client: FlaskClient, accept: str
+) -> None:
+    response = fetch(client, "/games/new", headers={"Accept-Encoding": accept})
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert b"<html" in gzip.decompress(response.data)
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "gzip;q=0",
+        "gzip;q=0.0, deflate",
+        "*;q=0",
+        "gzip;q=0, *",
+        "gzip;q=0.5, identity",
+        "deflate, br",
+    ],
+)
+def test_no_gzip_for_a_client_that_refuses_it_or_prefers_the_plain_body(
+    client: FlaskClient, accept: str
+) -> None:
+    response = fetch(client, "/games/new", headers={"Accept-Encoding": accept})
+    assert "Content-Encoding" not in response.headers
+    assert b"<html" in response.data
+
+
+def test_a_range_is_the_uncompressed_bytes_it_counts(client: FlaskClient) -> None:
+    whole = fetch(client, "/static/style.css").data
+    part = fetch(
+        client, "/static/style.css", headers={"Accept-Encoding": "gzip", "Range": "bytes=0-1999"}
+    )
+    assert part.status_code == 206
+    assert "Content-Encoding" not in part.headers
+    assert part.headers["Content-Range"] == f"bytes 0-1999/{len(whole)}"
+    assert part.data == whole[:2000]
+
+
+def test_a_range_request_answered_whole_is_not_gzipped_either(client: FlaskClient) -> None:
+    """Pages do not serve ranges: the whole page comes back, as it is (a documented choice)."""
+    response = fetch(
+        client, "/games/new", headers={"Accept-Encoding": "gzip", "Range": "bytes=0-9"}
+    )
+    assert response.status_code == 200
+    assert "Content-Encoding" not in response.headers
+    assert b"<html" in response.data
+
+
+def test_a_gzipped_file_does_not_offer_ranges_of_its_gzipped_bytes(client: FlaskClient) -> None:
+    plain = fetch(client, "/static/style.css")
+    zipped = fetch(client, "/static/style.css", headers={"Accept-Encoding": "gzip"})
+    assert plain.headers["Accept-Ranges"] == "bytes"
+    assert "Accept-Ranges" not in zipped.headers
+
+
+@pytest.mark.parametrize("headers", [{}, {"Accept-Encoding": "gzip"}, {"Accept-Encoding": "br"}])
+def test_a_page_says_its_body_depends_on_accept_encoding_whichever_was_sent(
+    client: FlaskClient, headers: dict[str, str]
+) -> None:
+    response = fetch(client, "/games/new", headers=headers)
+    assert "Accept-Encoding" in response.headers["Vary"]
+
+
+def test_each_encoding_of_a_file_has_its_own_etag(client: FlaskClient) -> None:
+    plain = fetch(client, "/static/style.css")
+    zipped = fetch(client, "/static/style.css", headers={"Accept-Encoding": "gzip"})
+    assert plain.headers["ETag"] != zipped.headers["ETag"]
+    assert zipped.get_etag() == (f"{plain.get_etag()[0]}-gzip", False)
+
+
+def test_a_browser_revalidating_its_gzipped_copy_is_told_it_has_not_changed(
+    client: FlaskClient,
+) -> None:
+    etag = fetch(client, "/static/style.css", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
+    again = fetch(
+        client, "/static/style.css", headers={"Accept-Encoding": "gzip", "If-None-Match": etag}
+    )
+    assert again.status_code == 304
+    assert again.headers["ETag"] == etag
+    assert again.data == b""
+
+
+def test_a_gzipped_etag_does_not_validate_the_plain_file(client: FlaskClient) -> None:
+    etag = fetch(client, "/static/style.css", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
+    plain = fetch(client, "/static/style.css", headers={"If-None-Match": etag})
+    assert plain.status_code == 200
+    assert "Content-Encoding" not in plain.headers
+    assert plain.data == fetch(client, "/static/style.css").data

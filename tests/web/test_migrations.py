@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import select, text
+from sqlalchemy import inspect, select, text
 
 from scorekeeper.web import create_app
 from scorekeeper.web.models import TOKEN_LENGTH, Hand, Player, Side, db
@@ -86,3 +88,30 @@ def test_the_upgrade_renumbers_hands_doubled_by_old_races_and_replays_their_tota
             select(Side.total).where(Side.game_id == game_id).order_by(Side.position)
         ).all()
         assert totals == [1500 + 60 + 60, 40]
+
+
+def test_the_migrated_database_is_the_one_the_models_describe(tmp_path: Path) -> None:
+    """A column added to or dropped from a model comes with its migration."""
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'new.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+        with db.engine.connect() as connection:
+            differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+    assert differences == []
+
+
+def test_a_game_keeps_no_copy_of_its_totals_or_winner_beside_its_sides(tmp_path: Path) -> None:
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'new.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+        game_id = import_game(GAME)
+        columns = {column["name"] for column in inspect(db.engine).get_columns("game")}
+        assert not {"totals", "winner"} & columns
+        totals = db.session.scalars(
+            select(Side.total).where(Side.game_id == game_id).order_by(Side.position)
+        ).all()
+        assert totals == [300 + 1000 + 200, 60 - 20]

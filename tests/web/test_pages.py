@@ -19,6 +19,14 @@ def test_the_game_list_renders(client: FlaskClient, actions: Actions) -> None:
     assert "Ana" in response.text
 
 
+def test_the_game_list_shows_each_sides_total(client: FlaskClient, actions: Actions) -> None:
+    game_id = actions.new_game(names=("Ana", "Bea"))
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    totals = actions.result(game_id)["totals"]
+    page = client.get("/").text
+    assert f"Ana <b>{totals[0]:,}</b> · Bea <b>{totals[1]:,}</b>" in page
+
+
 def test_the_first_new_game_step_offers_every_system(client: FlaskClient) -> None:
     response = client.get("/games/new")
     assert response.status_code == 200

@@ -28,7 +28,7 @@ branch_labels = None
 depends_on = None
 
 
-def upgrade():
+def upgrade() -> None:
     connection = op.get_bind()
     rows = connection.execute(
         sa.text("SELECT id, game_id FROM hand ORDER BY game_id, position, id")
@@ -58,7 +58,7 @@ def upgrade():
     connection.execute(sa.text("UPDATE side SET total = NULL, won = NULL"))
 
 
-def downgrade():
+def downgrade() -> None:
     with op.batch_alter_table("correction", schema=None) as batch_op:
         batch_op.alter_column("before", existing_type=sa.JSON(), nullable=False)
     with op.batch_alter_table("player", schema=None) as batch_op:

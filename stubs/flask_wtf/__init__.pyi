@@ -1,0 +1,2 @@
+from .csrf import CSRFProtect as CSRFProtect
+from .form import FlaskForm as FlaskForm
