@@ -41,11 +41,13 @@ from .services import (
     engine_game,
     engine_hand,
     last_position,
+    live_number,
     new_token,
     record_hand,
     replay,
     restore_hand,
     system_of,
+    whole_game,
 )
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
@@ -298,7 +300,9 @@ def number_of(game: Game, hand: Hand) -> int | None:
 
 
 def _game(game_id: str) -> tuple[Game, rules.RuleSystem]:
-    game = db.get_or_404(Game, game_id)
+    game = whole_game(game_id)
+    if game is None:
+        abort(404)
     return game, system_of(game)
 
 
@@ -428,7 +432,7 @@ def _record(
         return page, 409
     # The notice rides on the address, so a repeated Save gets the very same answer, and a
     # page that saves in the background can show it too.
-    number = number_of(game, saved)
+    number = live_number(saved)
     return redirect(
         url_for("games.scoreboard", game_id=game.id, saved=number, _anchor=f"hand-{saved.id}")
     )
@@ -494,7 +498,7 @@ def show(game_id: str, hand_id: int) -> str:
 @bp.route("/<id:hand_id>/delete", methods=["GET", "POST"])
 def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
     """Asks once (a page, no script needed), then takes the hand out of the game."""
-    game = db.get_or_404(Game, game_id)
+    game, _system = _game(game_id)
     hand = _hand(game, hand_id)
     number = number_of(game, hand)
     if number is None:
