@@ -373,8 +373,9 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         return _form_page(game, system, form, hand=hand, preview=result)
     if hand is None:
         return _record(game, system, form, engine)
+    game_id = game.id
     try:
-        saved = correct_hand(game.id, hand.id, engine, sent_number(form.version.data) or 0)
+        saved = correct_hand(game_id, hand.id, engine, sent_number(form.version.data) or 0)
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, index)
@@ -393,16 +394,18 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
             return _form_page(game, system, form, hand=hand, loose=loose, status=409)
         theirs = _preview(game, engine_hand(current), index)
         return _form_page(game, system, form, hand=hand, loose=loose, theirs=theirs, status=409)
-    return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{saved.id}"))
+    # game_id, not game.id: after the commit, reading the game would load all of it again.
+    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved.id}"))
 
 
 def _record(
     game: Game, system: rules.RuleSystem, form: FlaskForm, engine: rules.Hand
 ) -> tuple[str, int] | Response:
     """Save a new hand; a repeat of a saved form is answered as the first time was."""
+    game_id = game.id  # after the commit, reading game.id would load the whole game again
     try:
         saved = record_hand(
-            game.id, engine, form.token.data or new_token(), sent_number(form.after.data)
+            game_id, engine, form.token.data or new_token(), sent_number(form.after.data)
         )
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
@@ -434,7 +437,7 @@ def _record(
     # page that saves in the background can show it too.
     number = live_number(saved)
     return redirect(
-        url_for("games.scoreboard", game_id=game.id, saved=number, _anchor=f"hand-{saved.id}")
+        url_for("games.scoreboard", game_id=game_id, saved=number, _anchor=f"hand-{saved.id}")
     )
 
 
@@ -508,8 +511,8 @@ def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
     try:
         delete_hand(game.id, hand.id, sent_number(request.form.get("version")) or 0)
     except HandChanged:
-        return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id, changed=1))
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+        return redirect(url_for("hands.show", game_id=game_id, hand_id=hand_id, changed=1))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
 @bp.post("/<id:hand_id>/restore")
@@ -520,7 +523,7 @@ def restore(game_id: str, hand_id: int) -> Response | tuple[str, int]:
     try:
         restore_hand(game.id, hand.id)
     except HandChanged:
-        return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{hand.id}"))
+        return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{hand_id}"))
     except HandRefused as refused:
         loose = [
             Markup("{} ({})").format(say(v.message), cite(v.rule, game.id))
@@ -530,4 +533,4 @@ def restore(game_id: str, hand_id: int) -> Response | tuple[str, int]:
             "hand.html", game=game, system=system, hand=hand, number=None, scored=None, loose=loose
         )
         return page, 422
-    return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{hand.id}"))
+    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{hand_id}"))
