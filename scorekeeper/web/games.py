@@ -21,7 +21,7 @@ from .converters import Within
 from .hands import rows_for
 from .i18n import COOKIE, LANGUAGES, number
 from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, db
-from .services import GameRefused, NewSide, changes, create_game, replay, system_of
+from .services import GameRefused, NewSide, changes, create_game, replay, system_of, whole_game
 
 bp = Blueprint("games", __name__)
 
@@ -187,7 +187,9 @@ def seats(game: Game) -> list[tuple[str, str]]:
 
 @bp.get("/games/<game_id>")
 def scoreboard(game_id: str) -> str:
-    game = db.get_or_404(Game, game_id)
+    game = whole_game(game_id)
+    if game is None:
+        abort(404)
     system = system_of(game)
     result = replay(game)
     around = seats(game)

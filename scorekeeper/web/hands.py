@@ -43,11 +43,13 @@ from .services import (
     engine_game,
     engine_hand,
     last_position,
+    live_number,
     new_token,
     record_hand,
     replay,
     restore_hand,
     system_of,
+    whole_game,
 )
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
@@ -310,7 +312,9 @@ def number_of(game: Game, hand: Hand) -> int | None:
 
 
 def _game(game_id: str) -> tuple[Game, rules.RuleSystem]:
-    game = db.get_or_404(Game, game_id)
+    game = whole_game(game_id)
+    if game is None:
+        abort(404)
     return game, system_of(game)
 
 
@@ -382,8 +386,9 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         return _form_page(game, system, form, hand=hand, preview=result)
     if hand is None:
         return _record(game, system, form, engine)
+    game_id = game.id
     try:
-        saved = correct_hand(game.id, hand.id, engine, sent_number(form.version.data) or 0)
+        saved = correct_hand(game_id, hand.id, engine, sent_number(form.version.data) or 0)
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, index)
@@ -402,16 +407,18 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
             return _form_page(game, system, form, hand=hand, loose=loose, status=409)
         theirs = _preview(game, engine_hand(current), index)
         return _form_page(game, system, form, hand=hand, loose=loose, theirs=theirs, status=409)
-    return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{saved.id}"))
+    # game_id, not game.id: after the commit, reading the game would load all of it again.
+    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved.id}"))
 
 
 def _record(
     game: Game, system: rules.RuleSystem, form: HandFields, engine: rules.Hand
 ) -> tuple[str, int] | Response:
     """Save a new hand; a repeat of a saved form is answered as the first time was."""
+    game_id = game.id  # after the commit, reading game.id would load the whole game again
     try:
         saved = record_hand(
-            game.id, engine, form.token.data or new_token(), sent_number(form.after.data)
+            game_id, engine, form.token.data or new_token(), sent_number(form.after.data)
         )
     except HandRefused as refused:
         loose: Sequence[str] = place_violations(form, refused.violations, game.id)
@@ -441,9 +448,9 @@ def _record(
         return page, 409
     # The notice rides on the address, so a repeated Save gets the very same answer, and a
     # page that saves in the background can show it too.
-    number = number_of(game, saved)
+    number = live_number(saved)
     return redirect(
-        url_for("games.scoreboard", game_id=game.id, saved=number, _anchor=f"hand-{saved.id}")
+        url_for("games.scoreboard", game_id=game_id, saved=number, _anchor=f"hand-{saved.id}")
     )
 
 
@@ -507,7 +514,7 @@ def show(game_id: str, hand_id: int) -> str:
 @bp.route("/<id:hand_id>/delete", methods=["GET", "POST"])
 def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
     """Asks once (a page, no script needed), then takes the hand out of the game."""
-    game = db.get_or_404(Game, game_id)
+    game, _system = _game(game_id)
     hand = _hand(game, hand_id)
     number = number_of(game, hand)
     if number is None:
@@ -517,8 +524,8 @@ def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
     try:
         delete_hand(game.id, hand.id, sent_number(request.form.get("version")) or 0)
     except HandChanged:
-        return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id, changed=1))
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+        return redirect(url_for("hands.show", game_id=game_id, hand_id=hand_id, changed=1))
+    return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
 @bp.post("/<id:hand_id>/restore")
@@ -529,7 +536,7 @@ def restore(game_id: str, hand_id: int) -> Response | tuple[str, int]:
     try:
         restore_hand(game.id, hand.id)
     except HandChanged:
-        return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{hand.id}"))
+        return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{hand_id}"))
     except HandRefused as refused:
         loose = [
             Markup("{} ({})").format(say(v.message), cite(v.rule, game.id))
@@ -539,4 +546,4 @@ def restore(game_id: str, hand_id: int) -> Response | tuple[str, int]:
             "hand.html", game=game, system=system, hand=hand, number=None, scored=None, loose=loose
         )
         return page, 422
-    return redirect(url_for("games.scoreboard", game_id=game.id, _anchor=f"hand-{hand.id}"))
+    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{hand_id}"))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Protocol
 
+from babel.numbers import LC_NUMERIC, get_group_symbol, get_minus_sign_symbol
 from flask import Flask, request
-from flask_babel import Babel, format_decimal, get_locale, gettext
+from flask_babel import Babel, get_locale, gettext
 
 from ..rules import Text
 
@@ -27,9 +29,22 @@ def select_locale() -> str | None:
     return request.accept_languages.best_match(list(LANGUAGES), default="en")
 
 
+@cache
+def _symbols(locale: str) -> tuple[str, str]:
+    """A language's thousands separator and minus sign, read from Babel once."""
+    return get_group_symbol(locale), get_minus_sign_symbol(locale)
+
+
 def number(value: int) -> str:
-    """A number as the page's language writes it: 10,000 or 10.000."""
-    return str(format_decimal(value, format="#,##0"))
+    """A number as the page's language writes it: 10,000 or 10.000.
+
+    What Babel's `format_decimal(value, format="#,##0")` writes, with the language's symbols
+    looked up once: a scoreboard writes hundreds of numbers, and Babel parses the format each time.
+    """
+    locale = get_locale()  # None outside a request: Babel's default, as format_decimal does
+    group, minus = _symbols(str(locale or LC_NUMERIC or "en_US_POSIX"))
+    digits = f"{abs(value):,}".replace(",", group)
+    return minus + digits if value < 0 else digits
 
 
 def signed(value: int) -> str:

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort
-from sqlalchemy import Select, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from .. import rules
 from ..rules.gamefile import entry_data
@@ -241,6 +241,24 @@ def _whole_games(ids: Sequence[str]) -> Sequence[Game]:
     ).all()
 
 
+def whole_game(game_id: str) -> Game | None:
+    """A game with everything its pages read, in three statements whatever its length.
+
+    The game with its sides and players, then its hands with their entries, then their
+    corrections: without this every hand and entry would be a statement of its own.
+    """
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .options(
+            joinedload(Game.sides).joinedload(Side.players),
+            selectinload(Game.hands).joinedload(Hand.entries),
+            selectinload(Game.hands).selectinload(Hand.corrections),
+        )
+    )
+    return db.session.scalars(query).unique().one_or_none()
+
+
 def _batches(query: Select[Any], size: int = 500) -> Iterator[list[str]]:
     """The game ids the query selects, a few hundred at a time (memory stays small)."""
     ids: list[str] = list(db.session.scalars(query))
@@ -339,7 +357,17 @@ def lock_game(game_id: str) -> Game:
     On PostgreSQL the lock is the game's row (`SELECT … FOR UPDATE`); SQLite ignores that
     clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
     """
-    game: Game | None = db.session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+    # Its sides and hands come along in a statement each (not one per hand): the write replays
+    # the game. Selectin loads, as a join would put the lock on the outer join's nullable side.
+    game: Game | None = db.session.scalar(
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update()
+        .options(
+            selectinload(Game.sides).selectinload(Side.players),
+            selectinload(Game.hands).selectinload(Hand.entries),
+        )
+    )
     if game is None:
         abort(404)
     return game
@@ -359,6 +387,16 @@ def _game_write(game_id: str) -> Iterator[Game]:
 def last_position(game: Game) -> int:
     """The number of the last hand recorded in this game, deleted or not (0 before the first)."""
     return max((hand.position for hand in game.hands), default=0)
+
+
+def live_number(hand: Hand) -> int | None:
+    """A hand's number as the scoreboard shows it (None once deleted), counted by the database."""
+    if hand.deleted_at is not None:
+        return None
+    counted = select(func.count(Hand.id)).where(
+        Hand.game_id == hand.game_id, Hand.deleted_at.is_(None), Hand.position <= hand.position
+    )
+    return db.session.scalar(counted)
 
 
 def same_hand(record: Hand, hand: rules.Hand) -> bool:
