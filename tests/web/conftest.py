@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import flask_migrate
+import jinja2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
@@ -29,6 +30,23 @@ TEST_CONFIG = {
 }
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once a run and shared by every test's app (Jinja checks the source)."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATES = CompiledTemplates()
+
+
 @functools.cache
 def migrated_database() -> bytes:
     """An empty database as the migrations build it: migrated once a run, copied for each test."""
@@ -42,17 +60,16 @@ def migrated_database() -> bytes:
 def _built(config: Mapping[str, Any]) -> Flask:
     """An app on its own copy of the migrated database; a file that exists is migrated in place."""
     database = make_url(config["SQLALCHEMY_DATABASE_URI"]).database or ":memory:"
-    if database != ":memory:" and not _is_new(Path(database)):
-        app = create_app(dict(config))
-        with app.app_context():
-            flask_migrate.upgrade()
-        return app
-    if database != ":memory:":
+    if database != ":memory:" and _is_new(Path(database)):
         Path(database).write_bytes(migrated_database())
-        return create_app(dict(config))
     app = create_app(dict(config))
-    with app.app_context(), _connection() as connection:
-        connection.deserialize(migrated_database())
+    app.jinja_env.bytecode_cache = TEMPLATES
+    with app.app_context():
+        if database == ":memory:":
+            with _connection() as connection:
+                connection.deserialize(migrated_database())
+        else:
+            flask_migrate.upgrade()  # nothing to do on a copy; a file already there may need it
     return app
 
 
