@@ -60,16 +60,18 @@ def migrated_database() -> bytes:
 def _built(config: Mapping[str, Any]) -> Flask:
     """An app on its own copy of the migrated database; a file that exists is migrated in place."""
     database = make_url(config["SQLALCHEMY_DATABASE_URI"]).database or ":memory:"
-    if database != ":memory:" and _is_new(Path(database)):
+    in_memory = database == ":memory:"
+    already_there = not in_memory and not _is_new(Path(database))
+    if not in_memory and not already_there:
         Path(database).write_bytes(migrated_database())
     app = create_app(dict(config))
     app.jinja_env.bytecode_cache = TEMPLATES
     with app.app_context():
-        if database == ":memory:":
+        if in_memory:
             with _connection() as connection:
                 connection.deserialize(migrated_database())
-        else:
-            flask_migrate.upgrade()  # nothing to do on a copy; a file already there may need it
+        elif already_there:
+            flask_migrate.upgrade()
     return app
 
 
