@@ -160,7 +160,11 @@ def axe() -> str:
 
 def axe_violations(page: Any, script: str) -> list[str]:
     """What axe-core finds wrong on the page, one readable line per rule and element."""
-    page.add_script_tag(content=script)
+    if not page.evaluate("() => typeof axe === 'object'"):
+        # From now on every page of this browser context gets it as it loads, without sending
+        # half a megabyte of script again for each page.
+        page.context.add_init_script(script=script)
+        page.add_script_tag(content=script)
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at {node['target']}"
