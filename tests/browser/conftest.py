@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask_migrate import upgrade
 from werkzeug.serving import make_server
 
-from scorekeeper.web import create_app
+from tests.web.conftest import _built
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -58,14 +57,12 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """The app on a free port of 127.0.0.1, with an empty database of its own."""
-    app = create_app(
+    app = _built(
         {
             "SECRET_KEY": "browser-tests",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'games.sqlite3'}",
         }
     )
-    with app.app_context():
-        upgrade()
     http = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
@@ -163,7 +160,11 @@ def axe() -> str:
 
 def axe_violations(page: Any, script: str) -> list[str]:
     """What axe-core finds wrong on the page, one readable line per rule and element."""
-    page.add_script_tag(content=script)
+    if not page.evaluate("() => typeof axe === 'object'"):
+        # From now on every page of this browser context gets it as it loads, without sending
+        # half a megabyte of script again for each page.
+        page.context.add_init_script(script=script)
+        page.add_script_tag(content=script)
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at {node['target']}"

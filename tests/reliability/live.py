@@ -9,18 +9,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import flask_migrate
 import waitress
 from flask import Flask
 
-from scorekeeper.web import create_app
 from scorekeeper.web.services import games_differing_from_replay
 from scorekeeper.web.serving import WAITRESS
+from tests.web.conftest import _built
 
 
 def database_app(path: Path) -> Flask:
-    """The app on the SQLite file `path`, its schema up to date (CSRF off: phones are simulated)."""
-    app = create_app(
+    """The app on the SQLite file `path`, migrated (CSRF off: phones are simulated)."""
+    return _built(
         {
             "TESTING": True,
             "SECRET_KEY": "reliability",
@@ -28,9 +27,6 @@ def database_app(path: Path) -> Flask:
             "WTF_CSRF_ENABLED": False,
         }
     )
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
 
 
 @contextmanager
@@ -42,9 +38,12 @@ def served(app: Flask, **settings: Any) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
+        # Closed in the server's own thread, whose loop then ends at once rather than after its
+        # one-second poll.
+        server.trigger.pull_trigger(server.close)
         server.task_dispatcher.shutdown()
         thread.join(timeout=2)
+        assert not thread.is_alive(), "the server did not stop"
 
 
 def games_off_the_replay(app: Flask) -> list[str]:

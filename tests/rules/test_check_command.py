@@ -1,18 +1,20 @@
 """cases/FORMAT.md, the `scorekeeper check` contract: exit 0 when nothing is wrong, 1 when the
 result lists a violation, 2 (one line on standard error, no traceback) when the file is not a
-game file."""
+game file. The command runs in this process (tests/command.py); test_public_cases.py and
+test_purity.py start the real one."""
 
 from __future__ import annotations
 
 import copy
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.command import scorekeeper
 
 Json = dict[str, Any]
 
@@ -42,17 +44,6 @@ A_CLEAN_GAME: Json = {
         }
     ],
 }
-
-
-def scorekeeper(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scorekeeper", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def check_file(tmp_path: Path, text: str) -> subprocess.CompletedProcess[str]:

@@ -5,8 +5,6 @@ without a traceback; for game files that can be read, the totals add up."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +19,7 @@ from scorekeeper.rules import (
     game_data,
     read_game,
 )
+from tests.command import scorekeeper
 
 Json = dict[str, Any]
 
@@ -276,14 +275,7 @@ def test_a_game_written_back_as_a_game_file_scores_the_same(data):
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values | mutated_game_files() | game_files())
 def test_the_command_exits_0_1_or_2_and_never_with_a_traceback(data):
-    run = subprocess.run(
-        [sys.executable, "-m", "scorekeeper", "check", "-"],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    run = scorekeeper("check", "-", stdin=json.dumps(data))
     assert run.returncode in (0, 1, 2), run.stderr
     assert "Traceback" not in run.stderr
     if run.returncode == 2:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules import check_game_data
+from tests.command import scorekeeper
 
 CASES = Path(__file__).resolve().parent.parent / "cases"
 CASE_FILES = sorted(p for p in CASES.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -99,7 +100,7 @@ def test_the_engine_gives_each_public_case_its_expected_result(name):
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_the_command_gives_each_public_case_its_expected_result(name):
     want = expected(name)
-    run = run_check(sys.executable, "-m", "scorekeeper", path=game_file(name))
+    run = scorekeeper("check", str(game_file(name)))
     assert differences(json.loads(run.stdout), want) == []
     assert run.returncode == (1 if expects_a_violation(want) else 0), run.stderr
 

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import re
+import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import flask_migrate
+import jinja2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
 from werkzeug.test import TestResponse
 
 from scorekeeper.web import create_app
@@ -24,11 +30,65 @@ TEST_CONFIG = {
 }
 
 
-def _built(config: Mapping[str, Any]) -> Flask:
-    app = create_app(dict(config))
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once a run and shared by every test's app (Jinja checks the source)."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATES = CompiledTemplates()
+
+
+@functools.cache
+def migrated_database() -> bytes:
+    """An empty database as the migrations build it: migrated once a run, copied for each test."""
+    app = create_app(dict(TEST_CONFIG))
     with app.app_context():
-        flask_migrate.upgrade()  # the migration, not create_all, builds the schema
+        flask_migrate.upgrade()  # the migrations, not create_all, build the schema
+        with _connection() as connection:
+            return connection.serialize()
+
+
+def _built(config: Mapping[str, Any]) -> Flask:
+    """An app on its own copy of the migrated database; a file that exists is migrated in place."""
+    database = make_url(config["SQLALCHEMY_DATABASE_URI"]).database or ":memory:"
+    in_memory = database == ":memory:"
+    already_there = not in_memory and not _is_new(Path(database))
+    if not in_memory and not already_there:
+        Path(database).write_bytes(migrated_database())
+    app = create_app(dict(config))
+    app.jinja_env.bytecode_cache = TEMPLATES
+    with app.app_context():
+        if in_memory:
+            with _connection() as connection:
+                connection.deserialize(migrated_database())
+        elif already_there:
+            flask_migrate.upgrade()
     return app
+
+
+def _is_new(path: Path) -> bool:
+    return not path.exists() or path.stat().st_size == 0
+
+
+@contextmanager
+def _connection() -> Iterator[sqlite3.Connection]:
+    """The app's SQLite connection (in memory, Flask-SQLAlchemy keeps exactly one)."""
+    connection = db.engine.raw_connection()
+    try:
+        driver = connection.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        yield driver
+    finally:
+        connection.close()
 
 
 @pytest.fixture

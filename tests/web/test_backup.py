@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -24,6 +22,7 @@ from scorekeeper.web.backup import BackupError, DatabaseNotEmpty, restore
 from scorekeeper.web.models import Correction, Hand, HouseRule, Player, Side, db
 from scorekeeper.web.schema import SchemaError
 from scorekeeper.web.services import record_hand
+from tests import command
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, stored_games
 
@@ -302,22 +301,9 @@ def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
 def scorekeeper(
     database_file: Path, *args: str, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """`python -m scorekeeper …` on its own database, as an operator runs it."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{database_file}",
-        "SECRET_KEY": "test",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "scorekeeper", *args],
-        cwd=ROOT,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    """`scorekeeper …` on its own database, as an operator runs it (in this process)."""
+    env = {"DATABASE_URL": f"sqlite:///{database_file}", "SECRET_KEY": "test"}
+    return command.scorekeeper(*args, stdin=stdin, env=env)
 
 
 def test_the_commands_back_up_and_restore_a_database_file(tmp_path: Path) -> None:

@@ -1,0 +1,78 @@
+"""The tests' databases: migrated once a run and copied for each test, they are what the
+migrations build (tests/web/test_migrations.py runs the migrations themselves)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+from flask import Flask
+from sqlalchemy import text
+
+from scorekeeper.web import create_app
+from scorekeeper.web.models import db
+
+from .conftest import TEST_CONFIG, Actions, _built, stored_games
+
+
+def schema(app: Flask) -> list[Any]:
+    """Every table, index and trigger as SQLite keeps it, the migration it is at, its mode."""
+    with app.app_context():
+        rows = db.session.execute(text("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+        version = db.session.execute(text("SELECT version_num FROM alembic_version")).all()
+        mode = db.session.execute(text("PRAGMA journal_mode")).scalar()
+        keys = db.session.execute(text("PRAGMA foreign_keys")).scalar()
+        return [
+            sorted((kind, name, table, lines(sql)) for kind, name, table, sql in rows),
+            version,
+            mode,
+            keys,
+        ]
+
+
+def lines(sql: str | None) -> list[str]:
+    """A statement's lines, sorted: Alembic's batch mode writes constraints in no fixed order."""
+    return sorted(line.strip().rstrip(",") for line in (sql or "").splitlines())
+
+
+def migrated(path: Path) -> Flask:
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+def test_a_copied_file_is_the_database_the_migrations_build(tmp_path: Path) -> None:
+    copy = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.db'}"})
+    assert schema(copy) == schema(migrated(tmp_path / "migrated.db"))
+    assert schema(copy)[2] == "wal"
+
+
+def test_a_copied_database_in_memory_is_the_one_the_migrations_build(tmp_path: Path) -> None:
+    in_memory = create_app(dict(TEST_CONFIG))
+    with in_memory.app_context():
+        flask_migrate.upgrade()
+    assert schema(_built(TEST_CONFIG)) == schema(in_memory)
+    file_schema = schema(migrated(tmp_path / "migrated.db"))
+    assert schema(_built(TEST_CONFIG))[:2] == file_schema[:2]
+
+
+def test_each_test_has_a_database_of_its_own() -> None:
+    first, second = _built(TEST_CONFIG), _built(TEST_CONFIG)
+    Actions(first.test_client()).new_game()
+    assert (stored_games(first), stored_games(second)) == (1, 0)
+    assert stored_games(_built(TEST_CONFIG)) == 0
+
+
+def test_a_database_file_that_is_already_there_is_migrated_not_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "kept.db"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE kept (what TEXT)")
+        connection.execute("INSERT INTO kept VALUES ('a row of its own')")
+    connection.close()
+    app = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with app.app_context():
+        assert db.session.execute(text("SELECT what FROM kept")).scalar() == "a row of its own"
+    assert stored_games(app) == 0
