@@ -7,9 +7,11 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
+from werkzeug import exceptions
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .models import db
+from .services import NotFound
 
 # Views that validate a FlaskForm before they write anything. After a CSRF failure (a lost or
 # expired session cookie) such a view is run again: its form fails the same CSRF check, so it
@@ -91,6 +93,12 @@ def init_app(app: Flask) -> None:
             titles.get(status, _("Something went wrong")),
             details.get(status, _("Nothing was saved. Go back and try again.")),
         )
+
+    @app.errorhandler(NotFound)
+    def not_found(error: NotFound) -> ResponseReturnValue:
+        # A service found no such game, hand or house rule (it went while the page was open).
+        db.session.rollback()
+        return http_error(exceptions.NotFound())
 
     @app.errorhandler(OperationalError)
     def database_busy(error: OperationalError) -> ResponseReturnValue:

@@ -25,6 +25,7 @@ from .database import writing
 from .i18n import say
 from .models import NAME_LENGTH, HouseRule, db
 from .rulebook import differences, render_rules
+from .services import NotFound
 
 bp = Blueprint("house_rules", __name__)
 
@@ -106,7 +107,7 @@ def save_house_rule(
 ) -> int:
     """Keep a new or edited profile and return its id (games keep their own copies)."""
     with writing():
-        profile = HouseRule() if rule_id is None else db.get_or_404(HouseRule, rule_id)
+        profile = HouseRule() if rule_id is None else _stored(rule_id)
         profile.name = name
         profile.system_id = system_id
         profile.options = sorted(options)
@@ -120,7 +121,14 @@ def save_house_rule(
 def delete_house_rule(rule_id: int) -> None:
     """Forget a profile; games started from it keep their rules."""
     with writing():
-        db.session.delete(db.get_or_404(HouseRule, rule_id))
+        db.session.delete(_stored(rule_id))
+
+
+def _stored(rule_id: int) -> HouseRule:
+    profile = db.session.get(HouseRule, rule_id)
+    if profile is None:
+        raise NotFound(f"no house rule {rule_id}")
+    return profile
 
 
 class MinimumRow(FlaskForm):

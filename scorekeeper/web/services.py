@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort
 from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
@@ -31,6 +30,10 @@ from .models import (
     now,
     player_key,
 )
+
+
+class NotFound(LookupError):
+    """No such game, hand or house rule: the web layer answers it as a 404."""
 
 
 class HandRefused(Exception):
@@ -352,7 +355,7 @@ def new_token() -> str:
 
 
 def lock_game(game_id: str) -> Game:
-    """Inside `writing()`: the game, locked for writing until commit; 404 if there is no game.
+    """Inside `writing()`: the game, locked for writing until commit; NotFound if there is none.
 
     On PostgreSQL the lock is the game's row (`SELECT … FOR UPDATE`); SQLite ignores that
     clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
@@ -369,7 +372,7 @@ def lock_game(game_id: str) -> Game:
         )
     )
     if game is None:
-        abort(404)
+        raise NotFound(f"no game {game_id!r}")
     return game
 
 
@@ -448,7 +451,7 @@ def _claim(game: Game, hand_id: int, version: int | None, *, deleted: bool = Fal
     """
     record = db.session.get(Hand, hand_id)
     if record is None or record.game_id != game.id:
-        abort(404)
+        raise NotFound(f"no hand {hand_id} in game {game.id!r}")
     moved_on = version is not None and record.version != version
     if moved_on or (record.deleted_at is not None) != deleted:
         raise HandChanged(record)

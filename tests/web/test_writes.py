@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 
 from scorekeeper import cli, rules
-from scorekeeper.web import create_app, database, services
+from scorekeeper.web import create_app, database, hands, services
 from scorekeeper.web.models import Game, Side, db
 from scorekeeper.web.services import games_differing_from_replay
 
@@ -342,3 +342,34 @@ def test_a_write_that_waits_too_long_for_the_database_is_a_503_that_saved_nothin
     again = client.post(new_hand_url(game_id), data=hand_fields(QUIET, "stock", **form))
     assert again.status_code == 302
     assert len(Actions(client).result(game_id)["hands"]) == 1
+
+
+def test_a_hand_of_a_game_gone_meanwhile_is_a_not_found_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = Actions(client).new_game()
+    with app.app_context():
+        with pytest.raises(services.NotFound):
+            services.delete_hand(game_id, 10**6, 1)
+        with pytest.raises(services.NotFound):
+            services.record_hand("no-such-game", rules.Hand((), rules.EndedBy.STOCK_EXHAUSTED), "t")
+    response = client.post(f"/games/{game_id}/hands/999999/delete", data={"version": "1"})
+    assert response.status_code == 404
+    assert "Not found" in response.text
+
+
+def test_a_game_that_went_while_its_page_was_open_is_answered_as_not_found(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    actions = Actions(client)
+    game_id = actions.new_game()
+    actions.record_hand(game_id, QUIET, "stock")
+    hand_id = actions.hand_ids(game_id)[0]
+
+    def gone(*_args: object) -> None:
+        raise services.NotFound(f"no game {game_id!r}")
+
+    monkeypatch.setattr(hands, "delete_hand", gone)
+    response = client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"version": "1"})
+    assert response.status_code == 404
+    assert "There is no such page or game here" in response.text
