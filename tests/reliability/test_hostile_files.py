@@ -314,6 +314,15 @@ def refused(
     return err
 
 
+def hostile(good_backup: dict[str, Any], name: str, tmp_path: Path) -> Path:
+    """The file of the good backup changed as BACKUPS[name] says."""
+    data = copy.deepcopy(good_backup)
+    BACKUPS[name](data)
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
 @pytest.mark.parametrize("name", BACKUPS)
 def test_a_hostile_backup_is_refused_in_one_line_with_nothing_stored(
     name: str,
@@ -324,11 +333,7 @@ def test_a_hostile_backup_is_refused_in_one_line_with_nothing_stored(
     capsys: pytest.CaptureFixture[str],
     figures: Counter[str],
 ) -> None:
-    data = copy.deepcopy(good_backup)
-    BACKUPS[name](data)
-    path = tmp_path / "hostile.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    refused(path, target, monkeypatch, capsys, figures)
+    refused(hostile(good_backup, name, tmp_path), target, monkeypatch, capsys, figures)
 
 
 @pytest.mark.parametrize("name", TEXT_BACKUPS)
@@ -387,10 +392,7 @@ def test_the_line_names_the_place_in_the_file_and_the_problem(
     capsys: pytest.CaptureFixture[str],
     figures: Counter[str],
 ) -> None:
-    data = copy.deepcopy(good_backup)
-    BACKUPS[name](data)
-    path = tmp_path / "hostile.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path = hostile(good_backup, name, tmp_path)
     assert message in refused(path, target, monkeypatch, capsys, figures)
 
 
