@@ -251,13 +251,18 @@ def form_data(hand: Hand) -> dict[str, Any]:
     return {"ending": ending, "version": str(hand.version), "sides": sides, "token": hand.token}
 
 
+def cited(violation: rules.Violation, game_id: str) -> Markup:
+    """A broken rule in words, with a link to its paragraph in this game's rules."""
+    return Markup("{} ({})").format(say(violation.message), cite(violation.rule, game_id))
+
+
 def place_violations(
     form: HandFields, violations: list[rules.Violation], game_id: str
 ) -> list[Markup]:
     """Put each violation's message next to the field it is about; return the rest."""
     loose = []
     for violation in violations:
-        message = Markup("{} ({})").format(say(violation.message), cite(violation.rule, game_id))
+        message = cited(violation, game_id)
         field = None
         if violation.side is not None and violation.field:
             name = violation.field.replace("sets.", "set_").replace("penalties.", "penalty_")
@@ -498,16 +503,10 @@ def show(game_id: str, hand_id: int) -> str:
     """A hand's breakdown: every line of every side's score, with its rule."""
     game, system = _game(game_id)
     hand = _hand(game, hand_id)
-    live = game.live_hands
-    result = replay(game)
-    scored = result.hands[live.index(hand)] if hand in live else None
+    number = number_of(game, hand)
+    scored = replay(game).hands[number - 1] if number is not None else None
     return render_template(
-        "hand.html",
-        game=game,
-        system=system,
-        hand=hand,
-        number=live.index(hand) + 1 if hand in live else None,
-        scored=scored,
+        "hand.html", game=game, system=system, hand=hand, number=number, scored=scored
     )
 
 
@@ -538,10 +537,7 @@ def restore(game_id: str, hand_id: int) -> Response | tuple[str, int]:
     except HandChanged:
         return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{hand_id}"))
     except HandRefused as refused:
-        loose = [
-            Markup("{} ({})").format(say(v.message), cite(v.rule, game.id))
-            for v in refused.violations
-        ]
+        loose = [cited(v, game.id) for v in refused.violations]
         page = render_template(
             "hand.html", game=game, system=system, hand=hand, number=None, scored=None, loose=loose
         )

@@ -199,7 +199,11 @@ def _fill(record: Hand, hand: rules.Hand) -> None:
     ]
 
 
-def _figures(game: Game) -> tuple[object, ...]:
+Figures = tuple[bool | None, list[tuple[int | None, bool | None]], list[list[int | None]]]
+"""A game's copied figures: whether it is over, each side's (total, won), each hand's scores."""
+
+
+def _figures(game: Game) -> Figures:
     """The copied figures that lists and statistics read, as stored on the rows."""
     return (
         game.over,
@@ -208,8 +212,8 @@ def _figures(game: Game) -> tuple[object, ...]:
     )
 
 
-def _replayed_figures(game: Game, result: rules.GameResult) -> tuple[object, ...]:
-    """The same figures as the replay gives them."""
+def _replayed_figures(game: Game, result: rules.GameResult) -> Figures:
+    """The same figures as the replay gives them: what `_remember` stores."""
     return (
         result.game_over,
         [
@@ -222,26 +226,26 @@ def _replayed_figures(game: Game, result: rules.GameResult) -> tuple[object, ...
 
 def _remember(game: Game, result: rules.GameResult) -> None:
     """Copy the replay's totals, winner and hand scores onto the rows that lists read."""
-    game.over = result.game_over
+    over, sides, scores = _replayed_figures(game, result)
+    game.over = bool(over)
     game.updated_at = now()
-    for index, side in enumerate(game.sides):
-        side.total = result.totals[index]
-        side.won = result.game_over and result.winner == index
-    for hand, scored in zip(game.live_hands, result.hands, strict=True):
-        for entry, side_score in zip(hand.entries, scored.sides, strict=True):
-            entry.hand_score = side_score.hand_score
+    for side, (total, won) in zip(game.sides, sides, strict=True):
+        side.total, side.won = total, won
+    for hand, hand_scores in zip(game.live_hands, scores, strict=True):
+        for entry, score in zip(hand.entries, hand_scores, strict=True):
+            entry.hand_score = score
+
+
+# Everything a replay reads, in a statement each rather than one per hand and entry.
+FOR_REPLAY = (
+    selectinload(Game.sides).selectinload(Side.players),
+    selectinload(Game.hands).selectinload(Hand.entries),
+)
 
 
 def _whole_games(ids: Sequence[str]) -> Sequence[Game]:
     """Games with everything a replay reads, loaded in a few statements."""
-    return db.session.scalars(
-        select(Game)
-        .where(Game.id.in_(ids))
-        .options(
-            selectinload(Game.sides).selectinload(Side.players),
-            selectinload(Game.hands).selectinload(Hand.entries),
-        )
-    ).all()
+    return db.session.scalars(select(Game).where(Game.id.in_(ids)).options(*FOR_REPLAY)).all()
 
 
 def whole_game(game_id: str) -> Game | None:
@@ -360,16 +364,10 @@ def lock_game(game_id: str) -> Game:
     On PostgreSQL the lock is the game's row (`SELECT … FOR UPDATE`); SQLite ignores that
     clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
     """
-    # Its sides and hands come along in a statement each (not one per hand): the write replays
-    # the game. Selectin loads, as a join would put the lock on the outer join's nullable side.
+    # The write replays the game, so everything a replay reads comes along. Selectin loads, as
+    # a join would put the lock on the outer join's nullable side.
     game: Game | None = db.session.scalar(
-        select(Game)
-        .where(Game.id == game_id)
-        .with_for_update()
-        .options(
-            selectinload(Game.sides).selectinload(Side.players),
-            selectinload(Game.hands).selectinload(Hand.entries),
-        )
+        select(Game).where(Game.id == game_id).with_for_update().options(*FOR_REPLAY)
     )
     if game is None:
         raise NotFound(f"no game {game_id!r}")
