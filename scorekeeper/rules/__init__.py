@@ -13,7 +13,17 @@ from .gamefile import (
     result_data,
 )
 from .hands import EndedBy, Entry, Game, Hand, Side
-from .replay import GameResult, HandResult, SideScore, game_end, replay
+from .replay import (
+    GameResult,
+    HandResult,
+    Seat,
+    SideScore,
+    before_first_hand,
+    extend,
+    game_end,
+    replay,
+    seating,
+)
 from .scoring import Line, score_entry
 from .systems import (
     CARD_POINTS,
@@ -53,6 +63,7 @@ __all__ = [
     "RedThreesPlus",
     "Rule",
     "RuleSystem",
+    "Seat",
     "SetKind",
     "Side",
     "SideScore",
@@ -60,10 +71,12 @@ __all__ = [
     "UnknownOption",
     "UnknownSystem",
     "Violation",
+    "before_first_hand",
     "card_points",
     "check_game_data",
     "check_hand",
     "check_table",
+    "extend",
     "game_data",
     "game_end",
     "get_system",
@@ -72,5 +85,6 @@ __all__ = [
     "replay",
     "result_data",
     "score_entry",
+    "seating",
     "with_house_rules",
 ]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .checks import Violation, check_hand, check_table
-from .hands import Game
+from .hands import Game, Hand, Side
 from .scoring import Line, score_entry
 from .systems import RuleSystem
 
@@ -34,6 +34,31 @@ class HandResult:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """A place at the table: the side, and which of its players (both counted from 0)."""
+
+    side: int
+    player: int
+
+
+def seating(sides: Sequence[Side]) -> tuple[Seat, ...]:
+    """The order of play, partners apart: the first player of each side, then the second, ….
+
+    >>> [(s.side, s.player) for s in seating([Side("Us", 2), Side("Them", 2)])]
+    [(0, 0), (1, 0), (0, 1), (1, 1)]
+    >>> [(s.side, s.player) for s in seating([Side("Ana"), Side("Bo"), Side("Cy")])]
+    [(0, 0), (1, 0), (2, 0)]
+    """
+    most = max(side.players for side in sides)
+    return tuple(
+        Seat(index, player)
+        for player in range(most)
+        for index, side in enumerate(sides)
+        if player < side.players
+    )
+
+
+@dataclass(frozen=True)
 class GameResult:
     """A whole game replayed."""
 
@@ -44,6 +69,13 @@ class GameResult:
     winner: int | None
     next_minimums: tuple[int, ...]
     """Each side's minimum first meld for the next hand."""
+    next_dealer: Seat
+    """Who deals the next hand: the deal passes round the table, one seat a hand."""
+
+    @property
+    def next_hand(self) -> int:
+        """The number of the next hand (from 1)."""
+        return len(self.hands) + 1
 
     @property
     def has_violations(self) -> bool:
@@ -52,31 +84,54 @@ class GameResult:
 
 def replay(game: Game) -> GameResult:
     """Score and check every hand in order, carrying the totals forward."""
-    system = game.system
-    totals = [side.start_score for side in game.sides]
-    over = False
-    winner: int | None = None
-    results: list[HandResult] = []
-    for number, hand in enumerate(game.hands, start=1):
-        minimums = [system.opening_minimum(total, number) for total in totals]
-        violations = check_hand(game, hand, minimums, over)
-        scores = []
-        for index, entry in enumerate(hand.entries):
-            lines = tuple(score_entry(system, entry, hand.ended_by, game.deck))
-            hand_score = sum(line.points for line in lines)
-            totals[index] += hand_score
-            scores.append(SideScore(lines, hand_score, totals[index], minimums[index]))
-        results.append(HandResult(tuple(scores), tuple(violations)))
-        if not over:
-            over, winner = game_end(system, totals, number)
-    next_number = len(game.hands) + 1
+    result = before_first_hand(game)
+    for hand in game.hands:
+        result = extend(game, result, hand)
+    return result
+
+
+def before_first_hand(game: Game) -> GameResult:
+    """The game before any hand: the start scores, and the table checked."""
+    totals = tuple(side.start_score for side in game.sides)
     return GameResult(
-        hands=tuple(results),
+        hands=(),
         game_violations=tuple(check_table(game)),
+        totals=totals,
+        game_over=False,
+        winner=None,
+        next_minimums=tuple(game.system.opening_minimum(t, 1) for t in totals),
+        next_dealer=seating(game.sides)[0],
+    )
+
+
+def extend(game: Game, result: GameResult, hand: Hand) -> GameResult:
+    """The replay of the hands in `result` followed by `hand`: one step of `replay`.
+
+    Saving a hand scores and checks that hand alone, not the whole game again.
+    """
+    system = game.system
+    number = result.next_hand
+    minimums = result.next_minimums
+    violations = check_hand(game, hand, minimums, result.game_over)
+    totals = list(result.totals)
+    scores = []
+    for index, entry in enumerate(hand.entries):
+        lines = tuple(score_entry(system, entry, hand.ended_by, game.deck))
+        hand_score = sum(line.points for line in lines)
+        totals[index] += hand_score
+        scores.append(SideScore(lines, hand_score, totals[index], minimums[index]))
+    over, winner = result.game_over, result.winner
+    if not over:
+        over, winner = game_end(system, totals, number)
+    seats = seating(game.sides)
+    return GameResult(
+        hands=(*result.hands, HandResult(tuple(scores), tuple(violations))),
+        game_violations=result.game_violations,
         totals=tuple(totals),
         game_over=over,
         winner=winner,
-        next_minimums=tuple(system.opening_minimum(t, next_number) for t in totals),
+        next_minimums=tuple(system.opening_minimum(t, number + 1) for t in totals),
+        next_dealer=seats[number % len(seats)],
     )
 
 

@@ -30,7 +30,7 @@ VERSION = 1
 
 # Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
 LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
-    Game: frozenset({"over"}),
+    Game: frozenset({"over", "revision"}),
     Side: frozenset({"game_id", "total", "won"}),
     Player: frozenset({"side_id"}),
     Hand: frozenset({"game_id"}),

@@ -26,8 +26,12 @@ class Line:
 class Chart:
     width: int
     height: int
+    left: float  # x where the plot begins
+    label_x: float  # x where the score labels end, just before it
+    right: float  # x where it ends
+    bottom: float  # y of the hand numbers' baseline
     lines: list[Line]
-    y_ticks: list[tuple[float, str]]  # (y, label)
+    y_ticks: list[tuple[float, float, str]]  # (y of the line, y of its label, label)
     x_ticks: list[tuple[float, str]]
     zero: float | None  # y of the 0 line when totals go negative
     target: float | None  # y of the target line when it is in view
@@ -94,8 +98,13 @@ def running_totals(
     return Chart(
         width=WIDTH,
         height=HEIGHT,
+        left=LEFT,
+        label_x=LEFT - 4,
+        right=WIDTH - RIGHT,
+        bottom=HEIGHT - 6,
         lines=lines,
-        y_ticks=[(y(v), number(v)) for v in range(low, high + 1, step)],
+        # A label's baseline 4 below its line centres the digits on it.
+        y_ticks=[(y(v), y(v) + 4, number(v)) for v in range(low, high + 1, step)],
         x_ticks=[(x(i), str(i)) for i in range(0, hands + 1, every)],
         zero=y(0) if low < 0 else None,
         target=y(target) if target is not None and target <= high else None,

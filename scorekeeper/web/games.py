@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -15,13 +12,11 @@ from wtforms import BooleanField, FieldList, FormField, IntegerField, StringFiel
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
-from . import house_rules
-from .chart import running_totals
+from . import house_rules, presenters
 from .converters import Within
-from .hands import rows_for
 from .i18n import COOKIE, LANGUAGES, number
 from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, db
-from .services import GameRefused, NewSide, changes, create_game, replay, system_of, whole_game
+from .services import GameRefused, NewSide, create_game
 
 bp = Blueprint("games", __name__)
 
@@ -171,98 +166,13 @@ def new() -> str | Response | tuple[str, int]:
     ), (422 if form.is_submitted() else 200)
 
 
-def seats(game: Game) -> list[tuple[str, str]]:
-    """Players around the table, partners apart: (player, side) in order of play."""
-    most = max(len(side.players) for side in game.sides)
-    order = []
-    for seat in range(most):
-        for side in game.sides:
-            if seat < len(side.players):
-                player = side.players[seat].name or _(
-                    "player %(number)s of %(side)s", number=seat + 1, side=side.name
-                )
-                order.append((player, side.name))
-    return order
-
-
 @bp.get("/games/<game_id>")
 def scoreboard(game_id: str) -> str:
-    game = whole_game(game_id)
-    if game is None:
-        abort(404)
-    system = system_of(game)
-    result = replay(game)
-    around = seats(game)
-    dealer = around[len(game.live_hands) % len(around)]
+    board = presenters.scoreboard(game_id)
+    # ?saved=N: the hand just saved, for its notice
     return render_template(
-        "scoreboard.html",
-        game=game,
-        system=system,
-        result=result,
-        hands=list(zip(game.live_hands, result.hands, strict=True)),
-        dealer=dealer,
-        corrections=correction_notes(game, system),
-        saved=request.args.get("saved", type=int),  # the hand just saved, for its notice
-        chart=running_totals(
-            [side.name for side in game.sides],
-            [side.start_score for side in game.sides],
-            result,
-            system.target,
-        ),
+        "scoreboard.html", board=board, saved=request.args.get("saved", type=int)
     )
-
-
-@dataclass(frozen=True)
-class CorrectionNote:
-    """A correction as the scoreboard tells it: when, which hand, and what changed in words."""
-
-    at: datetime
-    hand_id: int
-    number: int | None  # None once the hand is deleted
-    deleted: bool
-    restored: bool  # a deleted hand brought back
-    restorable: bool  # the latest deletion of a hand still deleted: it can be brought back
-    changes: list[tuple[str, str, str, str]]  # (side, what, before, after)
-
-
-def correction_notes(game: Game, system: rules.RuleSystem) -> list[CorrectionNote]:
-    labels = {row.field: row.label for row in rows_for(system)}
-    labels["ending"] = _("How the hand ended")
-
-    def shown(field: str, value: object) -> str:
-        if field == "ending":
-            if value == "stock":
-                return _("The stock ran out")
-            return _("%(side)s went out", side=game.sides[int(str(value)[4:])].name)
-        if value is None:
-            return _("not noted")
-        if isinstance(value, bool):
-            return _("yes") if value else _("no")
-        return number(int(str(value)))
-
-    live = game.live_hands
-    notes = [
-        CorrectionNote(
-            at=c.at,
-            hand_id=hand.id,
-            number=live.index(hand) + 1 if hand in live else None,
-            deleted=c.after is None,
-            restored=c.before is None,
-            restorable=hand.deleted_at is not None and c is hand.corrections[-1],
-            changes=[
-                (
-                    "" if change.side is None else game.sides[change.side].name,
-                    labels.get(change.field, change.field),
-                    shown(change.field, change.before),
-                    shown(change.field, change.after),
-                )
-                for change in changes(c.before, c.after)
-            ],
-        )
-        for hand in game.hands
-        for c in hand.corrections
-    ]
-    return sorted(notes, key=lambda note: note.at, reverse=True)
 
 
 def on_this_site(path: str) -> bool:

@@ -196,7 +196,7 @@ def hand_form(
     if formdata is not None:
         return HandForm(formdata=formdata)
     return HandForm(
-        formdata=None, data=data or {"token": new_token(), "after": str(last_position(game))}
+        formdata=None, data=data or {"token": new_token(), "after": str(last_position(game.id))}
     )
 
 
@@ -431,7 +431,7 @@ def _record(
         return _form_page(game, system, form, loose=loose, preview=result, status=422)
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
-        form.after.data = str(last_position(game))
+        form.after.data = str(last_position(game.id))
         live = game.live_hands
         first = next((live.index(h) for h in taken.recorded if h in live), len(live) - 1)
         theirs = replay(game).hands[first] if live else None

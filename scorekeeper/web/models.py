@@ -19,6 +19,7 @@ NAME_LENGTH = 40
 KEY_LENGTH = 3 * NAME_LENGTH
 """A player key is a name casefolded, and casefolding makes at most three characters of one."""
 TOKEN_LENGTH = 40
+REVISION_LENGTH = 16
 START_SCORE_LIMIT = 100_000
 """A score carried over from paper is within ± this; a larger one is a typing slip."""
 
@@ -64,6 +65,10 @@ class Game(Model):
     created_at: Mapped[datetime] = mapped_column(default=now, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now, index=True)
     over: Mapped[bool] = mapped_column(default=False, index=True)
+    revision: Mapped[str] = mapped_column(String(REVISION_LENGTH), default="", server_default="")
+    """A new random value at every write to the game (`services._remember`): what is worked out
+    from the game (its replay, its scoreboard) is kept in memory under it, so it is right in
+    every process and after a restore, where a counter could come round to a used number."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"

@@ -21,6 +21,7 @@ from ..rules.gamefile import LARGEST
 from .models import (
     KEY_LENGTH,
     NAME_LENGTH,
+    REVISION_LENGTH,
     START_SCORE_LIMIT,
     TOKEN_LENGTH,
     Correction,
@@ -181,6 +182,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "created_at": when(),
         "updated_at": when(),
         "over": flag(),
+        "revision": text(REVISION_LENGTH),
     },
     Side: {
         "id": ROW_ID,

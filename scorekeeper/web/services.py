@@ -9,17 +9,21 @@ import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from cachetools import LRUCache, cached
+from sqlalchemy import Select, func, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import rules
 from ..rules.gamefile import entry_data
 from .database import writing
 from .models import (
     NAME_LENGTH,
+    REVISION_LENGTH,
     Correction,
     Entry,
     Game,
@@ -121,8 +125,72 @@ def engine_game(game: Game, hands: Sequence[rules.Hand] | None = None) -> rules.
 
 
 def replay(game: Game) -> rules.GameResult:
-    """The game replayed from its recorded hands."""
+    """The game replayed from its recorded hands, as they are in this transaction."""
     return rules.replay(engine_game(game))
+
+
+GAMES_KEPT = 64
+"""Games whose replay each process keeps in memory: more than a club has tables."""
+REPLAYS: LRUCache[tuple[str, str], rules.GameResult] = LRUCache(GAMES_KEPT)
+REPLAYS_LOCK = Lock()
+
+
+def _kept(game: Game) -> tuple[str, str]:
+    return game.id, game.revision
+
+
+@cached(REPLAYS, key=_kept, lock=REPLAYS_LOCK)
+def kept_replay(game: Game) -> rules.GameResult:
+    """The replay of the game as stored, kept under its revision for the pages that follow.
+
+    Only for a game as read: a write replays afresh (`replay`) and keeps what it stored (`_keep`).
+    """
+    return replay(with_hands(game))
+
+
+def _keep(game_id: str, revision: str, result: rules.GameResult) -> None:
+    """Keep a replay that was committed under this revision (a later page reads it)."""
+    with REPLAYS_LOCK:
+        REPLAYS[game_id, revision] = result
+
+
+def with_hands(game: Game) -> Game:
+    """The game with its hands and their entries, then their corrections, in two statements if
+    they were not loaded yet: a page that needs only the sides never loads the hands."""
+    if "hands" in inspect(game).unloaded:
+        hands = (
+            db.session.scalars(
+                select(Hand)
+                .where(Hand.game_id == game.id)
+                .order_by(Hand.position)
+                .options(joinedload(Hand.entries), selectinload(Hand.corrections))
+            )
+            .unique()
+            .all()
+        )
+        set_committed_value(game, "hands", hands)
+    return game
+
+
+def revision_of(game_id: str) -> str:
+    """The game's revision, read alone (a page kept under it needs nothing else); NotFound."""
+    revision = db.session.scalar(select(Game.revision).where(Game.id == game_id))
+    if revision is None:
+        raise NotFound(f"no game {game_id!r}")
+    return revision
+
+
+def game_with_sides(game_id: str) -> Game:
+    """A game with its sides and players, in one statement; NotFound if there is none."""
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .options(joinedload(Game.sides).joinedload(Side.players))
+    )
+    game = db.session.scalars(query).unique().one_or_none()
+    if game is None:
+        raise NotFound(f"no game {game_id!r}")
+    return game
 
 
 def hand_data(hand: rules.Hand) -> dict[str, Any]:
@@ -224,14 +292,21 @@ def _replayed_figures(game: Game, result: rules.GameResult) -> Figures:
     )
 
 
-def _remember(game: Game, result: rules.GameResult) -> None:
-    """Copy the replay's totals, winner and hand scores onto the rows that lists read."""
+def _remember(game: Game, result: rules.GameResult, last: Sequence[Hand] | None = None) -> None:
+    """Copy the replay's totals, winner and hand scores onto the rows that lists read, and give
+    the game a new revision.
+
+    `last`: the hands whose scores to copy, the replay's last ones (by default every live hand;
+    a new hand copies its own only, and the others are not even loaded).
+    """
     over, sides, scores = _replayed_figures(game, result)
     game.over = bool(over)
     game.updated_at = now()
+    game.revision = secrets.token_hex(REVISION_LENGTH // 2)
     for side, (total, won) in zip(game.sides, sides, strict=True):
         side.total, side.won = total, won
-    for hand, hand_scores in zip(game.live_hands, scores, strict=True):
+    hands = game.live_hands if last is None else last
+    for hand, hand_scores in zip(hands, scores[len(scores) - len(hands) :], strict=True):
         for entry, score in zip(hand.entries, hand_scores, strict=True):
             entry.hand_score = score
 
@@ -358,16 +433,17 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def lock_game(game_id: str) -> Game:
+def lock_game(game_id: str, everything: bool = True) -> Game:
     """Inside `writing()`: the game, locked for writing until commit; NotFound if there is none.
 
     On PostgreSQL the lock is the game's row (`SELECT … FOR UPDATE`); SQLite ignores that
     clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
+    `everything`: with all that a replay reads (its hands), not only the sides.
     """
-    # The write replays the game, so everything a replay reads comes along. Selectin loads, as
-    # a join would put the lock on the outer join's nullable side.
+    # Selectin loads, as a join would put the lock on the outer join's nullable side.
+    load = FOR_REPLAY if everything else FOR_REPLAY[:1]
     game: Game | None = db.session.scalar(
-        select(Game).where(Game.id == game_id).with_for_update().options(*FOR_REPLAY)
+        select(Game).where(Game.id == game_id).with_for_update().options(*load)
     )
     if game is None:
         raise NotFound(f"no game {game_id!r}")
@@ -382,12 +458,15 @@ def _game_write(game_id: str) -> Iterator[Game]:
         yield game
         db.session.flush()
         db.session.expire(game, ["hands"])
-        _remember(game, replay(game))
+        result = replay(with_hands(game))
+        _remember(game, result)
+        revision = game.revision
+    _keep(game_id, revision, result)
 
 
-def last_position(game: Game) -> int:
+def last_position(game_id: str) -> int:
     """The number of the last hand recorded in this game, deleted or not (0 before the first)."""
-    return max((hand.position for hand in game.hands), default=0)
+    return db.session.scalar(select(func.max(Hand.position)).where(Hand.game_id == game_id)) or 0
 
 
 def live_number(hand: Hand) -> int | None:
@@ -411,9 +490,13 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     A token already used records nothing: the same hand sent again is answered with the hand it
     recorded, another one with HandSaved. `after` is the last hand's number when the form was
     opened: a hand recorded since by someone else is HandTaken.
+
+    Only the new hand is scored and checked, on top of the game's kept replay: saving costs the
+    same in a game of 5 hands as in one of 100.
     """
     try:
-        with _game_write(game_id) as game:
+        with writing():
+            game = lock_game(game_id, everything=False)
             already: Hand | None = db.session.scalar(
                 select(Hand).filter_by(game_id=game_id, token=token)
             )
@@ -422,16 +505,19 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
                     raise HandSaved(already)
                 return already
             if after is not None:
-                since = [h for h in game.live_hands if h.position > after]
+                since = _live_since(game_id, after)
                 if since:
                     raise HandTaken(since)
-            hands = [engine_hand(h) for h in game.live_hands] + [hand]
-            result = rules.replay(engine_game(game, hands))
+            before = kept_replay(game)
+            position = last_position(game_id) + 1
+            record = Hand(game_id=game_id, position=position, token=token)
+            _fill(record, hand)
+            result = rules.extend(engine_game(game, []), before, engine_hand(record))
             if result.hands[-1].violations:
                 raise HandRefused(result.hands[-1].violations)
-            record = Hand(game=game, position=last_position(game) + 1, token=token)
-            _fill(record, hand)
             db.session.add(record)
+            _remember(game, result, [record])
+            revision = game.revision
     except IntegrityError:
         # The lock makes this impossible; if it ever happens, the other write won: say so.
         db.session.rollback()
@@ -439,7 +525,18 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
         if won is not None:
             return won
         raise HandTaken([]) from None
+    _keep(game_id, revision, result)
     return record
+
+
+def _live_since(game_id: str, after: int) -> list[Hand]:
+    """The live hands recorded after hand number `after` (by position)."""
+    query = (
+        select(Hand)
+        .where(Hand.game_id == game_id, Hand.position > after, Hand.deleted_at.is_(None))
+        .order_by(Hand.position)
+    )
+    return list(db.session.scalars(query))
 
 
 def _claim(game: Game, hand_id: int, version: int | None, *, deleted: bool = False) -> Hand:
