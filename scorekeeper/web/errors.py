@@ -48,8 +48,9 @@ def _form_again() -> ResponseReturnValue:
         response = current_app.make_response(
             current_app.ensure_sync(view)(**(request.view_args or {}))
         )
-    except HTTPException as error:  # e.g. the game is gone: its own error page
-        answer = current_app.handle_http_exception(error)
+    except (HTTPException, NotFound) as error:  # e.g. the game is gone: its own error page
+        http = exceptions.NotFound() if isinstance(error, NotFound) else error
+        answer = current_app.handle_http_exception(http)
         return answer.get_response() if isinstance(answer, HTTPException) else answer
     if not 300 <= response.status_code < 400:
         response.status_code = 400

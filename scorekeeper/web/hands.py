@@ -31,7 +31,7 @@ from wtforms.validators import InputRequired, Length, Optional
 from .. import rules
 from .converters import Within, whole_number
 from .i18n import Translator, say
-from .models import TOKEN_LENGTH, Game, Hand, db
+from .models import TOKEN_LENGTH, Game, Hand
 from .rulebook import cite
 from .services import (
     HandChanged,
@@ -42,14 +42,15 @@ from .services import (
     delete_hand,
     engine_game,
     engine_hand,
+    game_with_sides,
+    kept_replay,
     last_position,
     live_number,
     new_token,
     record_hand,
-    replay,
     restore_hand,
     system_of,
-    whole_game,
+    with_hands,
 )
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
@@ -312,22 +313,23 @@ def sent_number(value: str | None) -> int | None:
 
 def number_of(game: Game, hand: Hand) -> int | None:
     """A hand's number as the scoreboard shows it (None once deleted)."""
-    live = game.live_hands
+    live = with_hands(game).live_hands
     return live.index(hand) + 1 if hand in live else None
 
 
 def _game(game_id: str) -> tuple[Game, rules.RuleSystem]:
-    game = whole_game(game_id)
-    if game is None:
-        abort(404)
+    """The game with its sides; its hands are loaded only by the pages that show them."""
+    game = game_with_sides(game_id)
     return game, system_of(game)
 
 
 def _preview(game: Game, hand: rules.Hand, replacing: int | None) -> rules.HandResult:
-    hands = [engine_hand(h) for h in game.live_hands]
-    index = len(hands) if replacing is None else replacing
-    hands[index : index + 1] = [hand]
-    return rules.replay(engine_game(game, hands)).hands[index]
+    """The hand scored as the next one, or in place of live hand number `replacing` + 1."""
+    if replacing is None:
+        return rules.extend(engine_game(game, []), kept_replay(game), hand).hands[-1]
+    hands = [engine_hand(h) for h in with_hands(game).live_hands]
+    hands[replacing] = hand
+    return rules.replay(engine_game(game, hands)).hands[replacing]
 
 
 def _form_page(
@@ -342,8 +344,12 @@ def _form_page(
     taken: bool = False,
     status: int = 200,
 ) -> tuple[str, int]:
-    live = game.live_hands
-    number = live.index(hand) + 1 if hand is not None else len(live) + 1
+    result = kept_replay(game)
+    if hand is None:
+        number, minimums = result.next_hand, result.next_minimums
+    else:
+        number = with_hands(game).live_hands.index(hand) + 1
+        minimums = tuple(side.min_opening_meld for side in result.hands[number - 1].sides)
     return (
         render_template(
             "hand_form.html",
@@ -354,11 +360,7 @@ def _form_page(
             cards=list(rules.Card),
             hand=hand,
             number=number,
-            minimums=(
-                replay(game).next_minimums
-                if hand is None
-                else [s.min_opening_meld for s in replay(game).hands[number - 1].sides]
-            ),
+            minimums=minimums,
             loose=loose or [],
             preview=preview,
             theirs=theirs,
@@ -385,7 +387,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         loose: Sequence[str] = list(form.token.errors)
         return _form_page(game, system, form, hand=hand, loose=loose, status=422)
     engine = hand_from_form(form, system)
-    index = game.live_hands.index(hand) if hand is not None else None
+    index = with_hands(game).live_hands.index(hand) if hand is not None else None
     if action == "preview":
         result = _preview(game, engine, index)
         return _form_page(game, system, form, hand=hand, preview=result)
@@ -432,9 +434,9 @@ def _record(
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game.id))
-        live = game.live_hands
+        live = with_hands(game).live_hands
         first = next((live.index(h) for h in taken.recorded if h in live), len(live) - 1)
-        theirs = replay(game).hands[first] if live else None
+        theirs = kept_replay(game).hands[first] if live else None
         loose = [
             _(
                 "Someone else saved hand %(number)s meanwhile: theirs is shown below, yours "
@@ -446,7 +448,7 @@ def _record(
     except HandSaved as already:
         saved = already.saved
         number = number_of(game, saved)
-        scored = replay(game).hands[number - 1] if number is not None else None
+        scored = kept_replay(game).hands[number - 1] if number is not None else None
         page = render_template(
             "hand_saved.html", game=game, hand=saved, number=number, scored=scored
         )
@@ -469,8 +471,9 @@ def new(game_id: str) -> tuple[str, int] | Response:
 
 
 def _hand(game: Game, hand_id: int) -> Hand:
-    hand = db.session.get(Hand, hand_id)
-    if hand is None or hand.game_id != game.id:
+    """One of the game's hands, deleted or not (the pages of a hand show the game's others)."""
+    hand = next((h for h in with_hands(game).hands if h.id == hand_id), None)
+    if hand is None:
         abort(404)
     return hand
 
@@ -492,7 +495,7 @@ def preview(game_id: str) -> tuple[str, int]:
     if not form.validate():
         return render_template("_preview.html", preview=None, game=game), 200
     hand_id = request.form.get("hand_id", type=int)
-    live = game.live_hands
+    live = with_hands(game).live_hands if hand_id else []
     index = next((i for i, h in enumerate(live) if h.id == hand_id), None)
     result = _preview(game, hand_from_form(form, system), index)
     return render_template("_preview.html", preview=result, game=game), 200
@@ -504,7 +507,7 @@ def show(game_id: str, hand_id: int) -> str:
     game, system = _game(game_id)
     hand = _hand(game, hand_id)
     number = number_of(game, hand)
-    scored = replay(game).hands[number - 1] if number is not None else None
+    scored = kept_replay(game).hands[number - 1] if number is not None else None
     return render_template(
         "hand.html", game=game, system=system, hand=hand, number=number, scored=scored
     )
