@@ -440,14 +440,18 @@ def lock_game(game_id: str, everything: bool = True) -> Game:
     clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
     `everything`: with all that a replay reads (its hands), not only the sides.
     """
-    # Selectin loads, as a join would put the lock on the outer join's nullable side.
-    load = FOR_REPLAY if everything else FOR_REPLAY[:1]
-    game: Game | None = db.session.scalar(
-        select(Game).where(Game.id == game_id).with_for_update().options(*load)
+    # The lock is on the game's row alone (OF game): PostgreSQL refuses to lock the nullable
+    # side of the outer joins that bring the sides and players along.
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update(of=Game)
+        .options(joinedload(Game.sides).joinedload(Side.players))
     )
+    game = db.session.scalars(query).unique().one_or_none()
     if game is None:
         raise NotFound(f"no game {game_id!r}")
-    return game
+    return with_hands(game) if everything else game
 
 
 @contextmanager
