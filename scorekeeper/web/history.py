@@ -28,6 +28,7 @@ from .. import rules
 from .converters import whole_number
 from .database import writing
 from .models import NAME_LENGTH, Entry, Game, Hand, Player, Side, db, player_key
+from .services import revise_games_of
 
 bp = Blueprint("history", __name__)
 
@@ -352,6 +353,7 @@ def rename_player(key: str, new_name: str) -> tuple[str, bool]:
         if not key or not _known(key):
             raise PlayerRefused(f"no player {key!r}")
         merged = new_key != key and _known(new_key)
+        revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
     return new_key, merged
 
@@ -363,6 +365,7 @@ def merge_players(key: str, into: str) -> None:
             raise PlayerRefused(f"no player {key!r}")
         if into == key or not into or not _known(into):
             raise PlayerRefused(f"cannot merge {key!r} into {into!r}")
+        revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(key=into))
 
 

@@ -13,7 +13,7 @@ from threading import Lock
 from typing import Any
 
 from cachetools import LRUCache, cached
-from sqlalchemy import Select, func, inspect, select
+from sqlalchemy import Select, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -170,6 +170,13 @@ def with_hands(game: Game) -> Game:
         )
         set_committed_value(game, "hands", hands)
     return game
+
+
+def revise_games_of(key: str) -> None:
+    """Give the games a player played a new revision: their pages show the player's name."""
+    games = select(Side.game_id).join(Player).where(Player.key == key)
+    revision = secrets.token_hex(REVISION_LENGTH // 2)
+    db.session.execute(update(Game).where(Game.id.in_(games)).values(revision=revision))
 
 
 def revision_of(game_id: str) -> str:

@@ -151,3 +151,13 @@ def test_numbers_are_written_as_babel_writes_them(app: Flask, language: str) -> 
     with app.test_request_context(headers={"Accept-Language": language}):
         for value in values:
             assert number(value) == format_decimal(value, format="#,##0", locale=language)
+
+
+def test_a_renamed_player_shows_on_the_kept_scoreboard(client: FlaskClient) -> None:
+    """A scoreboard is kept under the game's revision: renaming a player gives a new one."""
+    game_id = game_of(client, 5)
+    assert "Ana" in client.get(f"/games/{game_id}").text
+    renamed = client.post("/players/ana/rename", data={"rename-name": "Anabel"})
+    assert renamed.status_code == 302
+    page = client.get(f"/games/{game_id}").text
+    assert "Anabel" in page
