@@ -11,7 +11,7 @@ from werkzeug import exceptions
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .models import db
-from .services import NotFound
+from .services import GameRefused, NotFound
 
 # Views that validate a FlaskForm before they write anything. After a CSRF failure (a lost or
 # expired session cookie) such a view is run again: its form fails the same CSRF check, so it
@@ -94,6 +94,12 @@ def init_app(app: Flask) -> None:
             titles.get(status, _("Something went wrong")),
             details.get(status, _("Nothing was saved. Go back and try again.")),
         )
+
+    @app.errorhandler(GameRefused)
+    def game_refused(error: GameRefused) -> ResponseReturnValue:
+        # A table the system does not allow: the set-up form offers none, so it was crafted.
+        db.session.rollback()
+        return http_error(exceptions.BadRequest())
 
     @app.errorhandler(NotFound)
     def not_found(error: NotFound) -> ResponseReturnValue:

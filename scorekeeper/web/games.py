@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -15,8 +15,8 @@ from .. import rules
 from . import house_rules, presenters
 from .converters import Within
 from .i18n import COOKIE, LANGUAGES, number
-from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, db
-from .services import GameRefused, NewSide, create_game
+from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, HouseRule, db
+from .services import NewSide, create_game
 
 bp = Blueprint("games", __name__)
 
@@ -68,9 +68,27 @@ class GameFields(FlaskForm):
 
     side_list: FieldList[FormField[SideFields]]
 
+    def chosen_options(self, system: rules.RuleSystem) -> list[str]:
+        return [o for o in system.options if self[f"option_{o}"].data]
 
-def new_game_form(system: rules.RuleSystem, sides: int, players: int) -> GameFields:
-    """The set-up form for one system and table: options, names and starting scores."""
+    def new_sides(self) -> list[NewSide]:
+        return [
+            NewSide(
+                name=(side.form.name.data or "").strip(),
+                players=[(p.data or "").strip() for p in side.form.players],
+                start_score=side.form.start_score.data or 0,
+            )
+            for side in self.side_list
+        ]
+
+
+def new_game_form(
+    system: rules.RuleSystem, sides: int, players: int, house: HouseRule | None
+) -> GameFields:
+    """The set-up form for one system and table: options, names and starting scores.
+
+    A house rule fixes the options: they are shown as it has them, and not read back.
+    """
 
     class NewGameForm(GameFields):
         side_list = FieldList(
@@ -78,13 +96,15 @@ def new_game_form(system: rules.RuleSystem, sides: int, players: int) -> GameFie
         )
 
     for option_id in system.options:
-        setattr(
-            NewGameForm, f"option_{option_id}", BooleanField(_l(rules.OPTIONS[option_id].label))
-        )
+        option = BooleanField(_l(rules.OPTIONS[option_id].label))
+        setattr(NewGameForm, f"option_{option_id}", option)
     form = NewGameForm()
     if not form.is_submitted():
         for index, side in enumerate(form.side_list):
             side.form.name.data = str(DEFAULT_SIDE_NAMES[index])
+    if house is not None:
+        for option_id in system.options:
+            form[f"option_{option_id}"].data = option_id in house.options
     return form
 
 
@@ -114,56 +134,25 @@ def new() -> str | Response | tuple[str, int]:
     `?house=ID` starts from a saved house rule instead of a system: its system, its options and
     a copy of its numbers, which the game keeps whatever later happens to the house rule.
     """
-    house = None
-    if "house" in request.args:
-        house = house_rules.profile_or_404(request.args.get("house"))
-        system_id: str | None = house.system_id
-    else:
-        system_id = request.args.get("system")
-    if system_id is None or system_id not in rules.SYSTEMS:
-        return render_template(
-            "new_game/system.html", systems=rules.SYSTEMS.values(), houses=house_rules.profiles()
-        )
-    system = rules.SYSTEMS[system_id]
+    house = house_rules.profile_or_404(request.args["house"]) if "house" in request.args else None
+    system = rules.SYSTEMS.get(house.system_id if house else request.args.get("system", ""))
+    if system is None:
+        systems, houses = rules.SYSTEMS.values(), house_rules.profiles()
+        return render_template("new_game/system.html", systems=systems, houses=houses)
     table = _table(request.args.get("table"), system)
     if table is None:
         return render_template("new_game/table.html", system=system, house=house)
-    sides, players = table
-    form = new_game_form(system, sides, players)
+    form = new_game_form(system, *table, house)
     if form.validate_on_submit():
-        if house is None:
-            options = [o for o in system.options if form[f"option_{o}"].data]
-        else:
-            options = list(house.options)
-        new_sides = [
-            NewSide(
-                name=(side.form.name.data or "").strip(),
-                players=[(p.data or "").strip() for p in side.form.players],
-                start_score=side.form.start_score.data or 0,
-            )
-            for side in form.side_list
-        ]
-        try:
-            game_id = create_game(
-                system.id,
-                options,
-                new_sides,
-                None if house is None else house_rules.snapshot(house),
-            )
-        except GameRefused:  # pragma: no cover - the form offers only allowed tables
-            abort(400)
+        options = list(house.options) if house else form.chosen_options(system)
+        snapshot = house_rules.snapshot(house) if house else None
+        game_id = create_game(system.id, options, form.new_sides(), snapshot)
         return redirect(url_for("games.scoreboard", game_id=game_id))
-    if house is not None:
-        for option_id in system.options:
-            form[f"option_{option_id}"].data = option_id in house.options
-    return render_template(
-        "new_game/names.html",
-        system=system,
-        form=form,
-        sides=sides,
-        players=players,
-        house=house,
-    ), (422 if form.is_submitted() else 200)
+    players = table[1]
+    page = render_template(
+        "new_game/names.html", system=system, form=form, players=players, house=house
+    )
+    return page, (422 if form.is_submitted() else 200)
 
 
 @bp.get("/games/<game_id>")
