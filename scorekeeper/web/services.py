@@ -330,24 +330,6 @@ def _whole_games(ids: Sequence[str]) -> Sequence[Game]:
     return db.session.scalars(select(Game).where(Game.id.in_(ids)).options(*FOR_REPLAY)).all()
 
 
-def whole_game(game_id: str) -> Game | None:
-    """A game with everything its pages read, in three statements whatever its length.
-
-    The game with its sides and players, then its hands with their entries, then their
-    corrections: without this every hand and entry would be a statement of its own.
-    """
-    query = (
-        select(Game)
-        .where(Game.id == game_id)
-        .options(
-            joinedload(Game.sides).joinedload(Side.players),
-            selectinload(Game.hands).joinedload(Hand.entries),
-            selectinload(Game.hands).selectinload(Hand.corrections),
-        )
-    )
-    return db.session.scalars(query).unique().one_or_none()
-
-
 def _batches(query: Select[Any], size: int = 500) -> Iterator[list[str]]:
     """The game ids the query selects, a few hundred at a time (memory stays small)."""
     ids: list[str] = list(db.session.scalars(query))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
@@ -19,8 +20,16 @@ from .. import rules
 from .backup import backup
 from .extensions import csrf
 from .i18n import number, say
-from .models import START_SCORE_LIMIT, Game, db, now
-from .services import GameRefused, export_game, import_game, replay, system_of
+from .models import START_SCORE_LIMIT, Game, now
+from .services import (
+    GameRefused,
+    export_game,
+    game_with_sides,
+    import_game,
+    kept_replay,
+    system_of,
+    with_hands,
+)
 
 bp = Blueprint("transfer", __name__)
 
@@ -112,7 +121,7 @@ class ImportForm(FlaskForm):
     game_file = FileField(validators=[FileRequired()])
 
 
-def _refusal(violations: list[rules.Violation]) -> list[dict[str, object]]:
+def _refusal(violations: Sequence[rules.Violation]) -> list[dict[str, object]]:
     return [
         {
             "code": v.code,
@@ -124,58 +133,80 @@ def _refusal(violations: list[rules.Violation]) -> list[dict[str, object]]:
     ]
 
 
+class ImportRefused(ValueError):
+    """A game file not imported: the HTTP status, why in lines, and the rules it breaks."""
+
+    def __init__(
+        self,
+        status: int,
+        problems: list[str],
+        violations: Sequence[rules.Violation] = (),
+        not_json: bool = False,
+    ) -> None:
+        super().__init__(" ".join(problems))
+        self.status, self.problems, self.violations = status, problems, violations
+        self.not_json = not_json
+
+
+def _not_a_game_file(problem: object, not_json: bool = False) -> ImportRefused:
+    line = _("This file is not a game file: %(problem)s", problem=str(problem))
+    return ImportRefused(400, [line], not_json=not_json)
+
+
+def import_bytes(body: bytes) -> str:
+    """Import a game file as sent; its new game's id, or ImportRefused."""
+    try:
+        data = read_json(body)
+    except Unreadable as error:
+        raise _not_a_game_file(error, not_json=not error.is_json) from None
+    beyond = beyond_limits(data)
+    if beyond:
+        raise ImportRefused(422, beyond)
+    try:
+        return import_game(data)
+    except rules.GameFileError as error:
+        raise _not_a_game_file(error) from None
+    except GameRefused as refused:
+        lines = [f"{say(v.message)} ({v.rule})" for v in refused.violations]
+        raise ImportRefused(422, lines, refused.violations) from None
+
+
 @bp.route("/games/import", methods=["GET", "POST"])
 @csrf.exempt
 def import_file() -> ResponseReturnValue:
     """A game file as JSON (201 Created) or uploaded from the form (redirect to the game)."""
     if request.method == "POST" and not request.files:
-        if not request.is_json:
-            abort(415)
-        try:
-            data = read_json(request.get_data())
-        except Unreadable as error:
-            if not error.is_json:
-                return jsonify(error=_("The body is not JSON.")), 400
-            return jsonify(
-                error=_("This file is not a game file: %(problem)s", problem=str(error))
-            ), 400
-        beyond = beyond_limits(data)
-        if beyond:
-            return jsonify(error=" ".join(beyond)), 422
-        try:
-            game_id = import_game(data)
-        except rules.GameFileError as error:
-            return jsonify(error=str(error)), 400
-        except GameRefused as refused:
-            return jsonify(
-                error=_("This game breaks the rules."), violations=_refusal(refused.violations)
-            ), 422
-        location = url_for("games.scoreboard", game_id=game_id)
-        return jsonify(id=game_id, location=location), 201, {"Location": location}
+        return _import_json()
     form = ImportForm()
-    problems: list[str] = []
-    status = 200
-    if form.validate_on_submit():
-        try:
-            data = read_json(form.game_file.data.read())
-            problems = beyond_limits(data)
-            if not problems:
-                return redirect(url_for("games.scoreboard", game_id=import_game(data)))
-        except Unreadable as error:
-            problems = [_("This file is not a game file: %(problem)s", problem=str(error))]
-        except rules.GameFileError as error:
-            problems = [_("This file is not a game file: %(problem)s", problem=str(error))]
-        except GameRefused as refused:
-            problems = [f"{say(v.message)} ({v.rule})" for v in refused.violations]
-        status = 422
-    elif form.is_submitted():
-        status = 400 if "csrf_token" in form.errors else 422
-    return render_template("import.html", form=form, problems=problems), status
+    if not form.validate_on_submit():
+        status = 400 if "csrf_token" in form.errors else 422 if form.is_submitted() else 200
+        return render_template("import.html", form=form, problems=[]), status
+    try:
+        game_id = import_bytes(form.game_file.data.read())
+    except ImportRefused as refused:
+        return render_template("import.html", form=form, problems=refused.problems), 422
+    return redirect(url_for("games.scoreboard", game_id=game_id))
+
+
+def _import_json() -> ResponseReturnValue:
+    """The API: a game file in the body; its id and address, or why not as JSON."""
+    if not request.is_json:
+        abort(415)
+    try:
+        game_id = import_bytes(request.get_data())
+    except ImportRefused as refused:
+        if refused.violations:
+            error = _("This game breaks the rules.")
+            return jsonify(error=error, violations=_refusal(refused.violations)), refused.status
+        error = _("The body is not JSON.") if refused.not_json else str(refused)
+        return jsonify(error=error), refused.status
+    location = url_for("games.scoreboard", game_id=game_id)
+    return jsonify(id=game_id, location=location), 201, {"Location": location}
 
 
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str) -> Response:
-    game = db.get_or_404(Game, game_id)
+    game = with_hands(game_with_sides(game_id))
     response = jsonify(export_game(game))
     response.headers["Content-Disposition"] = f'attachment; filename="samba-{game.id}.json"'
     return response
@@ -184,8 +215,7 @@ def export_json(game_id: str) -> Response:
 @bp.get("/games/<game_id>/result.json")
 def result_json(game_id: str) -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
-    game = db.get_or_404(Game, game_id)
-    return jsonify(rules.result_data(replay(game)))
+    return jsonify(rules.result_data(kept_replay(game_with_sides(game_id))))
 
 
 def csv_header(system: rules.RuleSystem) -> list[str]:
@@ -218,7 +248,7 @@ def _cell(text: str) -> str:
 def csv_rows(game: Game) -> list[list[Any]]:
     """One row per side per hand that counts, scored by the engine's replay."""
     system = system_of(game)
-    result = replay(game)
+    result = kept_replay(game)
     rows: list[list[Any]] = []
     for position, (hand, scored) in enumerate(
         zip(game.live_hands, result.hands, strict=True), start=1
@@ -250,7 +280,7 @@ def csv_rows(game: Game) -> list[list[Any]]:
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Response:
     """The game's hands as a spreadsheet: UTF-8 with a BOM, so that Excel reads the accents."""
-    game = db.get_or_404(Game, game_id)
+    game = with_hands(game_with_sides(game_id))
     text = io.StringIO()
     writer = csv.writer(text)
     writer.writerow(csv_header(system_of(game)))
