@@ -12,11 +12,11 @@ from wtforms import BooleanField, FieldList, FormField, IntegerField, StringFiel
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
-from . import house_rules, presenters
+from . import house_rules, kept, presenters
 from .converters import Within
 from .i18n import COOKIE, LANGUAGES, number
 from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, HouseRule, db
-from .services import NewSide, create_game
+from .services import NewSide, create_game, game_with_sides
 
 bp = Blueprint("games", __name__)
 
@@ -156,12 +156,14 @@ def new() -> str | Response | tuple[str, int]:
 
 
 @bp.get("/games/<game_id>")
-def scoreboard(game_id: str) -> str:
-    board = presenters.scoreboard(game_id)
-    # ?saved=N: the hand just saved, for its notice
-    return render_template(
-        "scoreboard.html", board=board, saved=request.args.get("saved", type=int)
-    )
+def scoreboard(game_id: str) -> str | Response:
+    saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
+
+    def draw() -> kept.Drawn:
+        board = presenters.scoreboard(game_with_sides(game_id))
+        return render_template("scoreboard.html", board=board, saved=saved), []
+
+    return kept.game_page(game_id, draw)
 
 
 def on_this_site(path: str) -> bool:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from threading import Lock
 from typing import Any
 
-from cachetools import LRUCache
 from flask import (
     Blueprint,
     abort,
@@ -17,11 +15,9 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from flask_wtf.csrf import generate_csrf
 from flask_wtf.i18n import translations
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
@@ -33,12 +29,12 @@ from wtforms.meta import DefaultMeta
 from wtforms.validators import InputRequired, Length, Optional
 
 from .. import rules
+from . import kept
 from .converters import Within, whole_number
 from .i18n import Translator, say
 from .models import TOKEN_LENGTH, Game, Hand
 from .rulebook import cite
 from .services import (
-    GAMES_KEPT,
     HandChanged,
     HandRefused,
     HandSaved,
@@ -54,7 +50,6 @@ from .services import (
     new_token,
     record_hand,
     restore_hand,
-    revision_of,
     system_of,
     with_hands,
 )
@@ -470,33 +465,19 @@ def _record(
 @bp.route("/new", methods=["GET", "POST"])
 def new(game_id: str) -> str | tuple[str, int] | Response:
     if request.method == "GET":
-        return _blank_form(game_id)
+        return kept.game_page(game_id, lambda: _blank_form(game_id))
     # A form sent again after it ended the game is still answered as the first time was.
     return _handle(*_game(game_id), None)
 
 
-BLANK_FORMS: LRUCache[tuple[str, ...], tuple[str, str, str]] = LRUCache(GAMES_KEPT)
-BLANK_FORMS_LOCK = Lock()
-
-
-def _blank_form(game_id: str) -> str | Response:
-    """A new hand's form, the same for everyone until the game changes but for two tokens: the
-    visitor's CSRF token and the form's own. Drawn once per revision, language and address, it
-    is kept with the tokens it was drawn with, and each visitor gets it with new ones."""
-    key = (game_id, revision_of(game_id), str(get_locale()), request.full_path)
-    with BLANK_FORMS_LOCK:
-        kept = BLANK_FORMS.get(key)
-    if kept is not None:
-        page, csrf, token = kept
-        return page.replace(csrf, generate_csrf()).replace(token, new_token())
+def _blank_form(game_id: str) -> kept.Drawn | Response:
+    """A new hand's form, and its one-time token."""
     game, system = _game(game_id)
     if game.over:
         return redirect(url_for("games.scoreboard", game_id=game.id))
     form = hand_form(game, system)
     page, _status = _form_page(game, system, form)
-    with BLANK_FORMS_LOCK:
-        BLANK_FORMS[key] = (page, generate_csrf(), str(form.token.data))
-    return page
+    return page, [str(form.token.data)]
 
 
 def _hand(game: Game, hand_id: int) -> Hand:

@@ -1,33 +1,20 @@
-"""What the game pages show, worked out from a game and its replay: templates only lay it out.
-
-A scoreboard is drawn once per revision of the game and language, and kept in memory
-(`models.Game.revision` says why a revision is the right key): showing it again costs one
-statement, the same at hand 5 and at hand 100.
-"""
+"""What the game pages show, worked out from a game and its replay: templates only lay it out."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from threading import Lock
 
-from cachetools import LRUCache
-from flask import render_template
-from flask_babel import get_locale
 from flask_babel import gettext as _
-from markupsafe import Markup
 
 from .. import rules
-from .chart import running_totals
+from .chart import Chart, running_totals
 from .hands import rows_for
 from .i18n import number
-from .models import Game
+from .models import Game, Hand
 from .services import (
-    GAMES_KEPT,
     changes,
-    game_with_sides,
     kept_replay,
-    revision_of,
     system_of,
     with_hands,
 )
@@ -46,31 +33,19 @@ class SideTotal:
 
 @dataclass(frozen=True)
 class Scoreboard:
-    """A game's scoreboard, drawn: plain values only, as it is kept and shared between requests.
+    """A game's scoreboard: the totals, what the next hand needs, and the game so far."""
 
-    `top` is everything but the corrections (whose forms carry each visitor's own CSRF token).
-    """
-
-    game_id: str
+    game: Game
+    system: rules.RuleSystem
     title: str
-    top: Markup
+    over: bool
+    winner: SideTotal | None
+    sides: list[SideTotal]
+    next_hand: int
+    dealer: str
+    chart: Chart | None
+    hands: list[tuple[Hand, rules.HandResult]]
     corrections: list[CorrectionNote]
-
-
-BOARDS: LRUCache[tuple[str, str, str], Scoreboard] = LRUCache(GAMES_KEPT)
-BOARDS_LOCK = Lock()
-
-
-def scoreboard(game_id: str) -> Scoreboard:
-    """The scoreboard of a game, drawn once per revision and language; NotFound if none."""
-    key = (game_id, revision_of(game_id), str(get_locale()))
-    with BOARDS_LOCK:
-        board = BOARDS.get(key)
-    if board is None:
-        board = _draw(game_with_sides(game_id))
-        with BOARDS_LOCK:
-            BOARDS[key] = board
-    return board
 
 
 def player_name(game: Game, seat: rules.Seat) -> str:
@@ -80,7 +55,8 @@ def player_name(game: Game, seat: rules.Seat) -> str:
     return name or _("player %(number)s of %(side)s", number=seat.player + 1, side=side.name)
 
 
-def _draw(game: Game) -> Scoreboard:
+def scoreboard(game: Game) -> Scoreboard:
+    """A game's scoreboard, from its kept replay."""
     system = system_of(game)
     result = kept_replay(game)
     with_hands(game)
@@ -94,28 +70,22 @@ def _draw(game: Game) -> Scoreboard:
         )
         for index, side in enumerate(game.sides)
     ]
-    chart = running_totals(
-        [side.name for side in game.sides],
-        [side.start_score for side in game.sides],
-        result,
-        system.target,
-    )
-    top = render_template(
-        "scoreboard/_top.html",
+    return Scoreboard(
         game=game,
         system=system,
+        title=" · ".join(side.name for side in game.sides),
         over=result.game_over,
         winner=sides[result.winner] if result.game_over and result.winner is not None else None,
         sides=sides,
         next_hand=result.next_hand,
         dealer=player_name(game, result.next_dealer),
-        chart=chart,
+        chart=running_totals(
+            [side.name for side in game.sides],
+            [side.start_score for side in game.sides],
+            result,
+            system.target,
+        ),
         hands=list(zip(game.live_hands, result.hands, strict=True)),
-    )
-    return Scoreboard(
-        game_id=game.id,
-        title=" · ".join(side.name for side in game.sides),
-        top=Markup(top),
         corrections=correction_notes(game, system),
     )
 
