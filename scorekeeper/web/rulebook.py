@@ -8,7 +8,7 @@ page and scoring can never disagree. This module only gathers the numbers the pa
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, get_template_attribute, render_template, url_for
@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import rules
+from ..rules.words import N_
 from .i18n import number, say
 from .models import Game, db
 from .services import system_of
@@ -107,6 +108,33 @@ def page(system: rules.RuleSystem) -> Page:
     )
 
 
+@dataclass(frozen=True)
+class CardValue:
+    """One group of the card counter: its form name, its label and what each card is worth."""
+
+    name: str
+    label: str
+    points: int
+
+
+CARD_LABELS: Mapping[rules.Card, str] = {
+    rules.Card.JOKER: N_("Jokers (%(points)s)"),
+    rules.Card.TWO: N_("Twos (%(points)s)"),
+    rules.Card.ACE: N_("Aces (%(points)s)"),
+    rules.Card.EIGHT_TO_KING: N_("8 to K (%(points)s)"),
+    rules.Card.FOUR_TO_SEVEN: N_("4 to 7 (%(points)s)"),
+    rules.Card.BLACK_THREE: N_("Black threes (%(points)s)"),
+}
+
+
+def card_values() -> list[CardValue]:
+    """The card counter's groups, their values read from the engine's `CARD_POINTS` alone."""
+    return [
+        CardValue(card.value, say(rules.Text(CARD_LABELS[card], {"points": points})), points)
+        for card, points in rules.CARD_POINTS.items()
+    ]
+
+
 def differences(system: rules.RuleSystem) -> list[tuple[str, str, str]]:
     """What a house rule changes: (what, in the system, in the house rule)."""
     base = rules.get_system(system.id, system.options_on)
@@ -188,6 +216,7 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
 
 
 bp = Blueprint("rulebook", __name__)
+bp.add_app_template_global(card_values)  # the hand form's card counter and its script read it
 
 
 @bp.get("/rules")
