@@ -29,15 +29,14 @@
       input.dispatchEvent(new Event("input", { bubbles: true }));
     });
 
-    // The card counter fills in the points as the cards are counted.
-    var values = { jokers: 50, twos: 20, aces: 20, eights_to_kings: 10, fours_to_sevens: 5, black_threes: 5 };
+    // The card counter fills in the points as the cards are counted. What a card is worth comes
+    // from the page (data-points, written from the engine's CARD_POINTS), never from this script.
     form.addEventListener("input", function (event) {
-      var match = /^(sides-\d+-(melded|hand))_cards-(\w+)$/.exec(event.target.name || "");
+      var match = /^(sides-\d+-(melded|hand))_cards-\w+$/.exec(event.target.name || "");
       if (!match) return;
       var total = 0;
-      Object.keys(values).forEach(function (card) {
-        var input = form.elements[match[1] + "_cards-" + card];
-        if (input) total += values[card] * toNumber(input);
+      form.querySelectorAll('input[data-points][name^="' + match[1] + '_cards-"]').forEach(function (input) {
+        total += parseInt(input.dataset.points, 10) * toNumber(input);
       });
       var points = form.elements[match[1] + "_points"];
       if (points) {
