@@ -358,7 +358,6 @@ def _form_page(
             system=system,
             form=form,
             rows=rows_for(system),
-            cards=list(rules.Card),
             hand=hand,
             number=number,
             minimums=minimums,
