@@ -30,6 +30,11 @@ class SideTotal:
     minimum: int  # its minimum first meld for the next hand
     won: bool
 
+    @property
+    def progress(self) -> int:
+        """How far the side is on the way to the target (a total below zero is at the start)."""
+        return max(0, self.total)
+
 
 @dataclass(frozen=True)
 class Scoreboard:
