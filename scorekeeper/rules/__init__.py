@@ -13,6 +13,16 @@ from .gamefile import (
     result_data,
 )
 from .hands import EndedBy, Entry, Game, Hand, Side
+from .house import (
+    HOUSE_RULES,
+    HouseRuleKey,
+    HouseRuleKind,
+    HouseRuleProblem,
+    HouseRules,
+    house_differences,
+    read_house_rules,
+    with_house_rules,
+)
 from .replay import GameResult, HandResult, SideScore, game_end, replay
 from .scoring import Line, score_entry
 from .systems import (
@@ -21,7 +31,6 @@ from .systems import (
     SYSTEMS,
     Card,
     Deck,
-    HouseRules,
     Penalty,
     RedThreesPlus,
     RuleSystem,
@@ -30,12 +39,12 @@ from .systems import (
     UnknownSystem,
     card_points,
     get_system,
-    with_house_rules,
 )
 from .words import Rule, Text
 
 __all__ = [
     "CARD_POINTS",
+    "HOUSE_RULES",
     "OPTIONS",
     "SYSTEMS",
     "Card",
@@ -47,6 +56,9 @@ __all__ = [
     "GameResult",
     "Hand",
     "HandResult",
+    "HouseRuleKey",
+    "HouseRuleKind",
+    "HouseRuleProblem",
     "HouseRules",
     "Line",
     "Penalty",
@@ -67,7 +79,9 @@ __all__ = [
     "game_data",
     "game_end",
     "get_system",
+    "house_differences",
     "read_game",
+    "read_house_rules",
     "read_system",
     "replay",
     "result_data",
