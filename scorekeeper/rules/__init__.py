@@ -15,6 +15,7 @@ from .gamefile import (
 from .hands import EndedBy, Entry, Game, Hand, Side
 from .house import (
     HOUSE_RULES,
+    HOUSE_RULES_BY_KEY,
     HouseRuleKey,
     HouseRuleKind,
     HouseRuleProblem,
@@ -45,6 +46,7 @@ from .words import Rule, Text
 __all__ = [
     "CARD_POINTS",
     "HOUSE_RULES",
+    "HOUSE_RULES_BY_KEY",
     "OPTIONS",
     "SYSTEMS",
     "Card",

@@ -115,7 +115,7 @@ HOUSE_RULES: tuple[HouseRuleKey, ...] = (
 )
 """Every house-rule key, in the order the form asks and a game file writes them."""
 
-KEYS: Mapping[str, HouseRuleKey] = {entry.key: entry for entry in HOUSE_RULES}
+HOUSE_RULES_BY_KEY: Mapping[str, HouseRuleKey] = {entry.key: entry for entry in HOUSE_RULES}
 
 
 @dataclass(frozen=True)

@@ -296,28 +296,21 @@ def differences(system: rules.RuleSystem) -> list[tuple[str, str, str]]:
     """What a house rule changes: (what, in the system, in the house rule)."""
     base = rules.get_system(system.id, system.options_on)
     found = []
-    if base.target != system.target:
-        found.append((_("Target"), number(base.target or 0), number(system.target or 0)))
-    for kind, bonus in system.set_bonuses.items():
-        if base.set_bonuses.get(kind) != bonus:
-            found.append(
-                (say(kind.label).capitalize(), number(base.set_bonuses.get(kind, 0)), number(bonus))
+    for change in rules.house_differences(system, base):
+        kind = change.entry.kind
+        if kind is rules.HouseRuleKind.MINIMUMS:
+            was, now = (
+                "; ".join(f"{total}: {points}" for total, points in _minimums(s))
+                for s in (base, system)
             )
-    if base.going_out_bonus != system.going_out_bonus:
-        found.append((_("Going out"), number(base.going_out_bonus), number(system.going_out_bonus)))
-    if base.sets_to_go_out != system.sets_to_go_out:
-        found.append(
-            (
-                _("Sets needed to go out"),
-                str(base.sets_to_go_out or 0),
-                str(system.sets_to_go_out or 0),
-            )
-        )
-    if base.opening_minimums != system.opening_minimums:
-        shown: Callable[[rules.RuleSystem], str] = lambda s: "; ".join(  # noqa: E731
-            f"{total}: {points}" for total, points in _minimums(s)
-        )
-        found.append((_("First meld"), shown(base), shown(system)))
+        elif kind is rules.HouseRuleKind.COUNT:
+            was, now = str(change.was or 0), str(change.now or 0)
+        elif kind is rules.HouseRuleKind.CHOICE:
+            was, now = str(change.was), str(change.now)
+        else:
+            was, now = number(change.was or 0), number(change.now or 0)
+        label = say(change.label)
+        found.append((label.capitalize() if change.part else label, was, now))
     return found
 
 
