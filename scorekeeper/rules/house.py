@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from .systems import RuleSystem, SetKind
 from .words import N_, Rule, Text
@@ -201,7 +201,7 @@ def _words(value: object) -> str:
 
 
 def _choice(entry: HouseRuleKey, value: object) -> str:
-    if value not in entry.choices:
+    if not isinstance(value, str) or value not in entry.choices:
         known = ", ".join(entry.choices)
         raise _Bad(
             Text(
@@ -209,83 +209,87 @@ def _choice(entry: HouseRuleKey, value: object) -> str:
                 {"known": known, "value": _show(value)},
             )
         )
-    assert isinstance(value, str)
     return value
 
 
-def _minimums(value: object) -> Pairs:
+T = TypeVar("T")
+
+
+def _kept(bad: list[_Bad], read: Callable[..., T], *args: Any) -> T | None:
+    """What `read(*args)` gives, or None with its problem kept: one wrong value hides no other."""
+    try:
+        return read(*args)
+    except _Bad as problem:
+        bad.append(problem)
+        return None
+
+
+def _minimums(value: object, bad: list[_Bad]) -> Pairs | None:
     """A first-meld table: [lowest total, minimum] pairs, the totals going up."""
     if not isinstance(value, list):
-        raise _Bad(Text(N_("expected a list, got %(value)s"), {"value": _show(value)}))
+        bad.append(_Bad(Text(N_("expected a list, got %(value)s"), {"value": _show(value)})))
+        return None
     pairs = []
     for row, pair in enumerate(value):
         if not isinstance(pair, list):
-            raise _Bad(Text(N_("expected a list, got %(value)s"), {"value": _show(pair)}), row)
-        if len(pair) != 2:
-            raise _Bad(Text(N_("expected a pair [lowest_total, minimum]")), row)
-        pairs.append((_whole(pair[0], None, row, 0), _whole(pair[1], 0, row, 1)))
-    if not pairs:
-        raise _Bad(Text(N_("expected at least one [lowest_total, minimum] pair")))
+            bad.append(
+                _Bad(Text(N_("expected a list, got %(value)s"), {"value": _show(pair)}), row)
+            )
+        elif len(pair) != 2:
+            bad.append(_Bad(Text(N_("expected a pair [lowest_total, minimum]")), row))
+        else:
+            lowest = _kept(bad, _whole, pair[0], None, row, 0)
+            minimum = _kept(bad, _whole, pair[1], 0, row, 1)
+            if lowest is not None and minimum is not None:
+                pairs.append((lowest, minimum))
+    if not value:
+        bad.append(_Bad(Text(N_("expected at least one [lowest_total, minimum] pair"))))
     if any(a[0] >= b[0] for a, b in itertools.pairwise(pairs)):
-        raise _Bad(Text(N_("the lowest totals must go up from pair to pair")))
-    return tuple(pairs)
+        bad.append(_Bad(Text(N_("the lowest totals must go up from pair to pair"))))
+    return tuple(pairs) if pairs and len(pairs) == len(value) else None
 
 
 def _points_by_part(
-    entry: HouseRuleKey, system: RuleSystem, value: object
-) -> Iterator[tuple[str, int] | _Bad]:
-    """Each part's points, or what is wrong with it: every part is read, whatever the others."""
+    entry: HouseRuleKey, system: RuleSystem, value: object, bad: list[_Bad]
+) -> dict[str, int]:
+    """Each part's points; every part is read, whatever the others."""
     if not isinstance(value, dict):
-        yield _Bad(Text(N_("expected an object, got %(value)s"), {"value": _show(value)}))
-        return
+        bad.append(_Bad(Text(N_("expected an object, got %(value)s"), {"value": _show(value)})))
+        return {}
     has = entry.parts(system)
+    found = {}
     for part, points in value.items():
         if part not in entry.every_part:
             known = ", ".join(entry.every_part)
-            yield _Bad(
-                Text(
-                    N_("unknown %(what)s %(value)s; known: %(known)s"),
-                    {"what": Text(entry.part_name), "value": _show(part), "known": known},
-                ),
-                part,
+            message = Text(
+                N_("unknown %(what)s %(value)s; known: %(known)s"),
+                {"what": Text(entry.part_name), "value": _show(part), "known": known},
             )
+            bad.append(_Bad(message, part))
         elif part not in has:
-            yield _Bad(
-                Text(
-                    N_("%(system)s has no %(part)s"),
-                    {"system": system.id, "part": Text(entry.part_label(part))},
-                ),
-                part,
+            message = Text(
+                N_("%(system)s has no %(part)s"),
+                {"system": system.id, "part": Text(entry.part_label(part))},
             )
+            bad.append(_Bad(message, part))
         else:
-            try:
-                yield part, _whole(points, entry.least, part)
-            except _Bad as bad:
-                yield bad
+            read = _kept(bad, _whole, points, entry.least, part)
+            if read is not None:
+                found[part] = read
+    return found
 
 
-def _value(entry: HouseRuleKey, system: RuleSystem, value: object) -> Iterator[Json | _Bad]:
-    """The value of one key as `HouseRules` holds it, or each thing wrong with it."""
+def _value(entry: HouseRuleKey, system: RuleSystem, value: object, bad: list[_Bad]) -> Json:
+    """The value of one key as `HouseRules` holds it (None if unreadable), its problems kept."""
     if entry.kind is HouseRuleKind.POINTS_BY_PART:
-        found: dict[str, int] = {}
-        for item in _points_by_part(entry, system, value):
-            if isinstance(item, _Bad):
-                yield item
-            else:
-                found[item[0]] = item[1]
-        yield found
-        return
-    try:
-        if entry.kind is HouseRuleKind.WORDS:
-            yield _words(value)
-        elif entry.kind is HouseRuleKind.MINIMUMS:
-            yield _minimums(value)
-        elif entry.kind is HouseRuleKind.CHOICE:
-            yield _choice(entry, value)
-        else:
-            yield _whole(value, entry.least)
-    except _Bad as bad:
-        yield bad
+        return _points_by_part(entry, system, value, bad)
+    if entry.kind is HouseRuleKind.MINIMUMS:
+        return _minimums(value, bad)
+    if entry.kind is HouseRuleKind.WORDS:
+        return _kept(bad, _words, value)
+    if entry.kind is HouseRuleKind.CHOICE:
+        return _kept(bad, _choice, entry, value)
+    return _kept(bad, _whole, value, entry.least)
 
 
 def read_house_rules(
@@ -325,11 +329,11 @@ def read_house_rules(
             message = Text(N_("%(system)s has no such number to change"), {"system": system.id})
             problems.append(HouseRuleProblem(entry.key, message))
             continue
-        for item in _value(entry, system, value):
-            if isinstance(item, _Bad):
-                problems.append(HouseRuleProblem(entry.key, item.message, item.at))
-            else:
-                values[entry.key] = item
+        bad: list[_Bad] = []
+        read = _value(entry, system, value, bad)
+        problems += [HouseRuleProblem(entry.key, b.message, b.at) for b in bad]
+        if read is not None:
+            values[entry.key] = read
     return HouseRules(**values), problems
 
 
