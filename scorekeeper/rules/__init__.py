@@ -21,6 +21,7 @@ from .house import (
     HouseRuleProblem,
     HouseRules,
     house_differences,
+    read_house_rule,
     read_house_rules,
     with_house_rules,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "get_system",
     "house_differences",
     "read_game",
+    "read_house_rule",
     "read_house_rules",
     "read_system",
     "replay",

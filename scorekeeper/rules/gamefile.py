@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from .checks import Violation
 from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
-from .house import HOUSE_RULES, house_rules_data, read_house_rules, with_house_rules
+from .house import house_rules_data, read_house_rules, with_house_rules
 from .replay import GameResult, replay
 from .systems import (
     Penalty,
@@ -166,9 +166,6 @@ def _side(data: object, where: str, number: int) -> Side:
         players=_whole(side.get("players", 1), f"{where}.players", least=1),
         start_score=_whole(side.get("start_score", 0), f"{where}.start_score"),
     )
-
-
-HOUSE_RULE_KEYS = tuple(entry.key for entry in HOUSE_RULES)
 
 
 def read_system(variant: object, options: object, house_rules: object) -> RuleSystem:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import partial
 from typing import Any, TypeVar
 
 from .systems import RuleSystem, SetKind
@@ -45,13 +46,14 @@ class HouseRuleKey:
     heading: str  # what the list of differences calls it
     topic: str | None  # the paragraph of the rules page it changes
     least: int = 0
+    step: int = 1  # points a table writes in steps of, such as 5
     has: Callable[[RuleSystem], bool] = lambda system: True
     of: Callable[[RuleSystem], Json] = lambda system: None  # the system's own value, file-shaped
     parts: Callable[[RuleSystem], tuple[str, ...]] = lambda system: ()  # the system's parts
     every_part: tuple[str, ...] = ()  # every part any system may have
     part_label: Callable[[str], str] = str
     part_name: str = ""  # what a part is called in "unknown …"
-    choices: tuple[str, ...] = ()
+    choices: Mapping[str, str] = field(default_factory=dict)  # reading → its words
 
     def cite(self, system: RuleSystem) -> Rule | None:
         """The rule this key changes, in `system`'s source."""
@@ -178,7 +180,7 @@ def _show(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _whole(value: object, least: int | None, *at: str | int) -> int:
+def _whole(value: object, least: int | None, *at: str | int, step: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _Bad(Text(N_("expected a whole number, got %(value)s"), {"value": _show(value)}), *at)
     if least is not None and value < least:
@@ -191,6 +193,9 @@ def _whole(value: object, least: int | None, *at: str | int) -> int:
         )
     if abs(value) > LARGEST:
         raise _Bad(Text(N_("expected a whole number up to %(most)s"), {"most": LARGEST}), *at)
+    if value % step:
+        message = N_("expected a multiple of %(step)s, got %(value)s")
+        raise _Bad(Text(message, {"step": step, "value": str(value)}), *at)
     return value
 
 
@@ -273,7 +278,7 @@ def _points_by_part(
             )
             bad.append(_Bad(message, part))
         else:
-            read = _kept(bad, _whole, points, entry.least, part)
+            read = _kept(bad, partial(_whole, step=entry.step), points, entry.least, part)
             if read is not None:
                 found[part] = read
     return found
@@ -289,12 +294,28 @@ def _value(entry: HouseRuleKey, system: RuleSystem, value: object, bad: list[_Ba
         return _kept(bad, _words, value)
     if entry.kind is HouseRuleKind.CHOICE:
         return _kept(bad, _choice, entry, value)
-    return _kept(bad, _whole, value, entry.least)
+    return _kept(bad, partial(_whole, step=entry.step), value, entry.least)
 
 
-def read_house_rules(
-    data: object, system: RuleSystem, table: Sequence[HouseRuleKey] = HOUSE_RULES
-) -> tuple[HouseRules, list[HouseRuleProblem]]:
+def read_house_rule(
+    entry: HouseRuleKey, system: RuleSystem, value: object
+) -> tuple[Json, list[HouseRuleProblem]]:
+    """One key's value for `system` as `HouseRules` holds it (None if unreadable), and every
+    problem with it.
+
+    >>> from .systems import get_system
+    >>> read_house_rule(HOUSE_RULES_BY_KEY["set_bonuses"], get_system("classic"), {"samba": 2000})
+    ({'samba': 2000}, [])
+    """
+    if not entry.has(system):
+        message = Text(N_("%(system)s has no such number to change"), {"system": system.id})
+        return None, [HouseRuleProblem(entry.key, message)]
+    bad: list[_Bad] = []
+    read = _value(entry, system, value, bad)
+    return read, [HouseRuleProblem(entry.key, b.message, b.at) for b in bad]
+
+
+def read_house_rules(data: object, system: RuleSystem) -> tuple[HouseRules, list[HouseRuleProblem]]:
     """A game file's `house_rules` for `system`, and every problem with them at once.
 
     The house rules hold the values that could be read; each problem names its key.
@@ -311,29 +332,17 @@ def read_house_rules(
     if not isinstance(data, dict):
         message = Text(N_("expected an object, got %(value)s"), {"value": _show(data)})
         return HouseRules(), [HouseRuleProblem("", message)]
-    keys = {entry.key: entry for entry in table}
-    problems = [
-        HouseRuleProblem(
-            str(key),
-            Text(N_("unknown house rule; known: %(known)s"), {"known": ", ".join(keys)}),
-        )
-        for key in data
-        if key not in keys
-    ]
+    known = Text(
+        N_("unknown house rule; known: %(known)s"), {"known": ", ".join(HOUSE_RULES_BY_KEY)}
+    )
+    problems = [HouseRuleProblem(str(key), known) for key in data if key not in HOUSE_RULES_BY_KEY]
     values: dict[str, Json] = {}
-    for entry in table:
-        value = data.get(entry.key)
-        if value is None:
-            continue
-        if not entry.has(system):
-            message = Text(N_("%(system)s has no such number to change"), {"system": system.id})
-            problems.append(HouseRuleProblem(entry.key, message))
-            continue
-        bad: list[_Bad] = []
-        read = _value(entry, system, value, bad)
-        problems += [HouseRuleProblem(entry.key, b.message, b.at) for b in bad]
-        if read is not None:
-            values[entry.key] = read
+    for entry in HOUSE_RULES:
+        if data.get(entry.key) is not None:
+            read, found = read_house_rule(entry, system, data[entry.key])
+            problems += found
+            if read is not None:
+                values[entry.key] = read
     return HouseRules(**values), problems
 
 

@@ -199,7 +199,8 @@ def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
                 _l(entry.label), validators=[DataRequired(), Length(max=NAME_LENGTH)]
             )
         elif entry.kind is Kind.CHOICE:
-            field = SelectField(_l(entry.label), choices=[(c, c) for c in entry.choices])
+            choices = [(value, _l(words)) for value, words in entry.choices.items()]
+            field = SelectField(_l(entry.label), choices=choices)
         elif entry.kind is Kind.MINIMUMS:
             field = FieldList(FormField(MinimumRow), min_entries=rows, max_entries=rows)
         elif entry.kind is Kind.POINTS_BY_PART:

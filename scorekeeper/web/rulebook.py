@@ -306,7 +306,7 @@ def differences(system: rules.RuleSystem) -> list[tuple[str, str, str]]:
         elif kind is rules.HouseRuleKind.COUNT:
             was, now = str(change.was or 0), str(change.now or 0)
         elif kind is rules.HouseRuleKind.CHOICE:
-            was, now = str(change.was), str(change.now)
+            was, now = (say(change.entry.choices[value]) for value in (change.was, change.now))
         else:
             was, now = number(change.was or 0), number(change.now or 0)
         label = say(change.label)

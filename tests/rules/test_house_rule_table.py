@@ -14,6 +14,7 @@ from scorekeeper.rules import (
     game_data,
     get_system,
     read_game,
+    read_house_rule,
     read_house_rules,
 )
 from tests.rules.helpers import game
@@ -146,3 +147,74 @@ def test_every_key_has_words_and_a_rule_topic_of_its_systems() -> None:
         for system in SYSTEMS.values():
             if entry.has(system) and entry.topic is not None:
                 assert entry.cite(system) == system.cite(entry.topic)
+
+
+# Keys shaped like those issue 10 adds (FORMAT.md): the table holds them as they are described.
+RED_THREE_VALUES = HouseRuleKey(
+    "red_three_values",
+    HouseRuleKind.POINTS_BY_PART,
+    "Red threes",
+    "Red threes",
+    "red-threes",
+    step=5,
+    parts=lambda s: ("each", "in_hand") if s.hands_in_game else ("each", "all", "in_hand"),
+    every_part=("each", "all", "each_minus", "all_minus", "in_hand"),
+    part_name="red-three value",
+)
+TIE_AT_TARGET = HouseRuleKey(
+    "tie_at_target",
+    HouseRuleKind.CHOICE,
+    "A tie at the target",
+    "Tie at the target",
+    "end-of-game",
+    has=lambda s: s.hands_in_game is None,
+    choices={"play_on": "play on", "shared": "shared"},
+)
+
+
+@pytest.mark.parametrize(
+    ("entry", "variant", "value", "read", "expected"),
+    [
+        (
+            RED_THREE_VALUES,
+            "classic",
+            {"each": 150, "in_hand": 500},
+            {"each": 150, "in_hand": 500},
+            [],
+        ),
+        (
+            RED_THREE_VALUES,
+            "super-samba",
+            {"each": 102, "all": 1000, "in_hand": 100, "more": 5},
+            {"in_hand": 100},
+            [
+                ("house_rules.red_three_values.each", "expected a multiple of 5, got 102"),
+                ("house_rules.red_three_values.all", "super-samba has no all"),
+                ("house_rules.red_three_values.more", 'unknown red-three value "more"'),
+            ],
+        ),
+        (TIE_AT_TARGET, "denexa", "shared", "shared", []),
+        (
+            TIE_AT_TARGET,
+            "denexa",
+            "coin",
+            None,
+            [("house_rules.tie_at_target", 'expected one of play_on, shared, got "coin"')],
+        ),
+        (
+            TIE_AT_TARGET,
+            "super-samba",
+            "play_on",
+            None,
+            [("house_rules.tie_at_target", "super-samba has no such number to change")],
+        ),
+    ],
+)
+def test_the_table_holds_points_in_steps_by_part_and_named_readings(
+    entry: HouseRuleKey, variant: str, value: Any, read: Any, expected: list[tuple[str, str]]
+) -> None:
+    got, problems = read_house_rule(entry, get_system(variant), value)
+    assert got == read
+    assert len(problems) == len(expected)
+    for problem, (where, message) in zip(problems, expected, strict=True):
+        assert (problem.where, message in str(problem.message)) == (where, True)
