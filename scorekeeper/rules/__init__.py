@@ -16,6 +16,7 @@ from .hands import EndedBy, Entry, Game, Hand, Side
 from .house import (
     HOUSE_RULES,
     HOUSE_RULES_BY_KEY,
+    HouseRuleError,
     HouseRuleKey,
     HouseRuleKind,
     HouseRuleProblem,
@@ -59,6 +60,7 @@ __all__ = [
     "GameResult",
     "Hand",
     "HandResult",
+    "HouseRuleError",
     "HouseRuleKey",
     "HouseRuleKind",
     "HouseRuleProblem",

@@ -366,12 +366,15 @@ def house_rules_data(house: HouseRules) -> dict[str, Json]:
 
 def with_house_rules(system: RuleSystem, house: HouseRules) -> RuleSystem:
     """The system with a table's own numbers; the original stays as it was."""
-    for entry in HOUSE_RULES:
-        if getattr(house, entry.key) not in (None, {}) and not entry.has(system):
-            raise HouseRuleError(f"{entry.key}: {system.id} has no such number to change")
-    for part in house.set_bonuses:
-        if not system.has(SetKind(part)):
-            raise HouseRuleError(f"set_bonuses.{part}: {system.id} has no {part}")
+    for entry in HOUSE_RULES:  # house rules read for another system
+        value = getattr(house, entry.key)
+        if value is None or value == {}:
+            continue
+        if not entry.has(system) or any(
+            part not in entry.parts(system)
+            for part in (value if entry.kind is HouseRuleKind.POINTS_BY_PART else ())
+        ):
+            raise HouseRuleError(f"{entry.key}: {system.id} cannot take {value!r}")
     return replace(
         system,
         target=system.target if house.target is None else house.target,

@@ -8,14 +8,17 @@ from scorekeeper.rules import (
     HOUSE_RULES,
     SYSTEMS,
     GameFileError,
+    HouseRuleError,
     HouseRuleKey,
     HouseRuleKind,
+    HouseRules,
     check_game_data,
     game_data,
     get_system,
     read_game,
     read_house_rule,
     read_house_rules,
+    with_house_rules,
 )
 from tests.rules.helpers import game
 
@@ -218,3 +221,15 @@ def test_the_table_holds_points_in_steps_by_part_and_named_readings(
     assert len(problems) == len(expected)
     for problem, (where, message) in zip(problems, expected, strict=True):
         assert (problem.where, message in str(problem.message)) == (where, True)
+
+
+@pytest.mark.parametrize(
+    ("variant", "house"),
+    [
+        ("super-samba", HouseRules(target=5000)),
+        ("classic", HouseRules(set_bonuses={"super_samba": 4000})),
+    ],
+)
+def test_house_rules_read_for_another_system_are_refused(variant: str, house: HouseRules) -> None:
+    with pytest.raises(HouseRuleError, match=variant):
+        with_house_rules(get_system(variant), house)
