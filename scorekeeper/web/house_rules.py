@@ -326,37 +326,51 @@ def _show_problems(
     return elsewhere
 
 
+@dataclass
+class Sent:
+    """A sent house-rule form read through the engine: what it keeps and what is wrong with it."""
+
+    name: str
+    options: list[str]
+    changes: dict[str, Any]
+    row_errors: list[str]  # the first-meld table's, shown above its rows
+    problems: list[str]  # those of no field
+    valid: bool
+
+
+def read_form(form: FlaskForm, system: rules.RuleSystem) -> Sent:
+    """What the form asks to keep; every problem is placed next to its field at once."""
+    valid = form.validate()
+    options = [o for o in system.options if form[f"option_{o}"].data]
+    entered, numbers, row_errors = _entered(form, system)
+    changes = changes_from(system.id, options, entered)
+    chosen = rules.get_system(system.id, options)
+    # One reading of the whole house rule names every wrong number at once.
+    _, found = rules.read_house_rules({**changes, "name": entered["name"]}, chosen)
+    problems = _show_problems(form, found, numbers, row_errors)
+    ok = valid and not found and not row_errors
+    return Sent(entered["name"], options, changes, row_errors, problems, ok)
+
+
 def _edit(profile: HouseRule | None, system: rules.RuleSystem) -> str | Response | tuple[str, int]:
     """Show the form for a new or edited profile, or keep it and go back to the list."""
     shown = system if profile is None else derived_system(profile)
     form = house_rule_form(system, len(shown.opening_minimums) + EMPTY_ROWS)
-    if not form.is_submitted():
+    sent = read_form(form, system) if form.is_submitted() else None
+    if sent is None:
         _prefill(form, shown, "" if profile is None else profile.name, shown.options_on)
-    row_errors: list[str] = []
-    problems: list[str] = []
-    if form.is_submitted():
-        valid = form.validate()
-        options = [o for o in system.options if form[f"option_{o}"].data]
-        entered, numbers, row_errors = _entered(form, system)
-        changes = changes_from(system.id, options, entered)
-        name = entered["name"]
-        chosen = rules.get_system(system.id, options)
-        # One reading of the whole house rule names every wrong number at once.
-        _, found = rules.read_house_rules({**changes, "name": name}, chosen)
-        problems = _show_problems(form, found, numbers, row_errors)
-        if valid and not found and not row_errors:
-            rule_id = save_house_rule(
-                None if profile is None else profile.id, name, system.id, options, changes
-            )
-            return redirect(url_for("house_rules.index", _anchor=f"house-rule-{rule_id}"))
+    elif sent.valid:
+        rule_id = None if profile is None else profile.id
+        rule_id = save_house_rule(rule_id, sent.name, system.id, sent.options, sent.changes)
+        return redirect(url_for("house_rules.index", _anchor=f"house-rule-{rule_id}"))
     return render_template(
         "house_rules/form.html",
         form=form,
         system=system,
         profile=profile,
-        asked=asked(form, system, row_errors),
-        problems=problems,
-    ), (422 if form.is_submitted() else 200)
+        asked=asked(form, system, [] if sent is None else sent.row_errors),
+        problems=[] if sent is None else sent.problems,
+    ), (200 if sent is None else 422)
 
 
 @bp.get("/house-rules")
