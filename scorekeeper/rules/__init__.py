@@ -13,6 +13,19 @@ from .gamefile import (
     result_data,
 )
 from .hands import EndedBy, Entry, Game, Hand, Side
+from .house import (
+    HOUSE_RULES,
+    HOUSE_RULES_BY_KEY,
+    HouseRuleError,
+    HouseRuleKey,
+    HouseRuleKind,
+    HouseRuleProblem,
+    HouseRules,
+    house_differences,
+    read_house_rule,
+    read_house_rules,
+    with_house_rules,
+)
 from .replay import (
     GameResult,
     HandResult,
@@ -31,7 +44,6 @@ from .systems import (
     SYSTEMS,
     Card,
     Deck,
-    HouseRules,
     Penalty,
     RedThreesPlus,
     RuleSystem,
@@ -40,12 +52,13 @@ from .systems import (
     UnknownSystem,
     card_points,
     get_system,
-    with_house_rules,
 )
 from .words import Rule, Text
 
 __all__ = [
     "CARD_POINTS",
+    "HOUSE_RULES",
+    "HOUSE_RULES_BY_KEY",
     "OPTIONS",
     "SYSTEMS",
     "Card",
@@ -57,6 +70,10 @@ __all__ = [
     "GameResult",
     "Hand",
     "HandResult",
+    "HouseRuleError",
+    "HouseRuleKey",
+    "HouseRuleKind",
+    "HouseRuleProblem",
     "HouseRules",
     "Line",
     "Penalty",
@@ -80,7 +97,10 @@ __all__ = [
     "game_data",
     "game_end",
     "get_system",
+    "house_differences",
     "read_game",
+    "read_house_rule",
+    "read_house_rules",
     "read_system",
     "replay",
     "result_data",

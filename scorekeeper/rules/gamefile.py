@@ -7,25 +7,22 @@ rule, reported by the checks as `invalid-number`.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from .checks import Violation
 from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
+from .house import house_rules_data, read_house_rules, with_house_rules
 from .replay import GameResult, replay
 from .systems import (
-    HouseRuleError,
-    HouseRules,
     Penalty,
     RuleSystem,
     SetKind,
     UnknownOption,
     UnknownSystem,
     get_system,
-    with_house_rules,
 )
 
 E = TypeVar("E", SetKind, Penalty)
@@ -171,60 +168,6 @@ def _side(data: object, where: str, number: int) -> Side:
     )
 
 
-HOUSE_RULE_KEYS = (
-    "name",
-    "target",
-    "set_bonuses",
-    "going_out_bonus",
-    "sets_to_go_out",
-    "opening_minimums",
-)
-
-
-def _optional(data: Mapping[str, Any], key: str, read: Callable[[object, str], Any]) -> Any:
-    value = data.get(key)
-    return None if value is None else read(value, f"house_rules.{key}")
-
-
-def _house_rules(data: object) -> HouseRules:
-    house = _object(data, "house_rules")
-    for key in house:
-        if key not in HOUSE_RULE_KEYS:
-            raise GameFileError(
-                f"house_rules.{key}", f"unknown house rule; known: {', '.join(HOUSE_RULE_KEYS)}"
-            )
-    bonuses = {
-        _code(k, SetKind, f"house_rules.set_bonuses.{k}", "set kind"): _whole(
-            v, f"house_rules.set_bonuses.{k}", least=0
-        )
-        for k, v in _object(house.get("set_bonuses", {}), "house_rules.set_bonuses").items()
-    }
-    return HouseRules(
-        name=_optional(house, "name", _text),
-        target=_optional(house, "target", lambda v, w: _whole(v, w, least=1)),
-        set_bonuses=bonuses,
-        going_out_bonus=_optional(house, "going_out_bonus", lambda v, w: _whole(v, w, least=0)),
-        sets_to_go_out=_optional(house, "sets_to_go_out", lambda v, w: _whole(v, w, least=0)),
-        opening_minimums=_optional(house, "opening_minimums", _minimums),
-    )
-
-
-def _minimums(value: object, where: str) -> tuple[tuple[int, int], ...]:
-    pairs = []
-    for i, pair in enumerate(_list(value, where)):
-        items = _list(pair, f"{where}[{i}]")
-        if len(items) != 2:
-            raise GameFileError(f"{where}[{i}]", "expected a pair [lowest_total, minimum]")
-        pairs.append(
-            (_whole(items[0], f"{where}[{i}][0]"), _whole(items[1], f"{where}[{i}][1]", 0))
-        )
-    if not pairs:
-        raise GameFileError(where, "expected at least one [lowest_total, minimum] pair")
-    if any(a[0] >= b[0] for a, b in itertools.pairwise(pairs)):
-        raise GameFileError(where, "the lowest totals must go up from pair to pair")
-    return tuple(pairs)
-
-
 def read_system(variant: object, options: object, house_rules: object) -> RuleSystem:
     """The rules a game file names: its system, with options and house rules applied."""
     variant = _text(variant, "variant")
@@ -240,10 +183,10 @@ def read_system(variant: object, options: object, house_rules: object) -> RuleSy
         raise GameFileError("options", str(error)) from None
     if house_rules is None:
         return system
-    try:
-        return with_house_rules(system, _house_rules(house_rules))
-    except HouseRuleError as error:
-        raise GameFileError("house_rules", str(error)) from None
+    house, problems = read_house_rules(house_rules, system)
+    if problems:  # one line, as for any other malformed file: the first problem
+        raise GameFileError(problems[0].where, str(problems[0].message))
+    return with_house_rules(system, house)
 
 
 def read_game(data: object) -> Game:
@@ -288,21 +231,8 @@ def game_data(game: Game) -> dict[str, Any]:
         "variant": system.id,
         "options": {name: True for name in sorted(system.options_on)},
     }
-    house = system.house_rules
-    if house is not None:
-        rules: dict[str, Any] = {
-            "name": house.name,
-            "target": house.target,
-            "set_bonuses": {k.value: v for k, v in house.set_bonuses.items()} or None,
-            "going_out_bonus": house.going_out_bonus,
-            "sets_to_go_out": house.sets_to_go_out,
-            "opening_minimums": (
-                None
-                if house.opening_minimums is None
-                else [list(p) for p in house.opening_minimums]
-            ),
-        }
-        data["house_rules"] = {k: v for k, v in rules.items() if v is not None}
+    if system.house_rules is not None:
+        data["house_rules"] = house_rules_data(system.house_rules)
     data["sides"] = [
         {"name": s.name, "players": s.players, "start_score": s.start_score} for s in game.sides
     ]

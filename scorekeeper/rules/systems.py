@@ -1,4 +1,4 @@
-"""The five Samba rule systems as data, their options, and house rules derived from them.
+"""The five Samba rule systems as data and their options (house rules: `house.py`).
 
 Every number of every system lives here once; scoring, checks and the rules pages read it.
 """
@@ -8,8 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from .words import N_, Rule, Text
+
+if TYPE_CHECKING:
+    from .house import HouseRules
 
 
 class SetKind(StrEnum):
@@ -275,50 +279,6 @@ def _join(parts: list[Text], pair: str = N_("%(a)s, %(b)s")) -> Text:
     for part in parts[1:]:
         joined = Text(pair, {"a": joined, "b": part})
     return joined
-
-
-@dataclass(frozen=True)
-class HouseRules:
-    """A table's own numbers, replacing those of the system it starts from."""
-
-    name: str | None = None
-    target: int | None = None
-    set_bonuses: Mapping[SetKind, int] = field(default_factory=dict)
-    going_out_bonus: int | None = None
-    sets_to_go_out: int | None = None
-    opening_minimums: tuple[tuple[int, int], ...] | None = None
-
-
-class HouseRuleError(ValueError):
-    """A house rule that the system it starts from cannot take."""
-
-
-def with_house_rules(system: RuleSystem, house: HouseRules) -> RuleSystem:
-    """The system with a table's own numbers; the original stays as it was."""
-    if system.hands_in_game is not None:
-        for key in ("target", "sets_to_go_out", "opening_minimums"):
-            if getattr(house, key) is not None:
-                raise HouseRuleError(f"{key}: {system.id} has no such number to change")
-    for kind in house.set_bonuses:
-        if not system.has(kind):
-            raise HouseRuleError(f"set_bonuses.{kind}: {system.id} has no {kind.label}")
-    return replace(
-        system,
-        target=system.target if house.target is None else house.target,
-        set_bonuses={**system.set_bonuses, **house.set_bonuses},
-        going_out_bonus=(
-            system.going_out_bonus if house.going_out_bonus is None else house.going_out_bonus
-        ),
-        sets_to_go_out=(
-            system.sets_to_go_out if house.sets_to_go_out is None else house.sets_to_go_out
-        ),
-        opening_minimums=(
-            system.opening_minimums
-            if house.opening_minimums is None
-            else tuple(house.opening_minimums)
-        ),
-        house_rules=house,
-    )
 
 
 class UnknownSystem(KeyError, ValueError):

@@ -7,8 +7,9 @@ changes a game already played under it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -16,7 +17,15 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.wrappers import Response
-from wtforms import BooleanField, FieldList, FormField, IntegerField, StringField
+from wtforms import (
+    BooleanField,
+    Field,
+    FieldList,
+    FormField,
+    IntegerField,
+    SelectField,
+    StringField,
+)
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
@@ -28,6 +37,7 @@ from .rulebook import differences, render_rules
 from .services import NotFound
 
 bp = Blueprint("house_rules", __name__)
+Kind = rules.HouseRuleKind
 
 EMPTY_ROWS = 2
 """Empty first-meld rows offered below a system's own, for rows the table adds."""
@@ -63,14 +73,12 @@ def _whole_pairs(pairs: Pairs) -> list[list[int]]:
     return written
 
 
+def _part_of(entry: rules.HouseRuleKey, part: str) -> Callable[[rules.RuleSystem], Any]:
+    return lambda system: entry.of(system).get(part)
+
+
 def changes_from(
-    system_id: str,
-    options: Sequence[str],
-    target: int | None,
-    set_bonuses: dict[str, int | None],
-    going_out_bonus: int | None,
-    sets_to_go_out: int | None,
-    opening_minimums: Pairs | None,
+    system_id: str, options: Sequence[str], entered: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The house-rule keys whose values differ from the system's (None means the system's).
 
@@ -80,25 +88,27 @@ def changes_from(
     plain = rules.get_system(system_id)
     chosen = rules.get_system(system_id, options)
 
-    def differs(value: int | None, read: Any) -> bool:
+    def differs(value: Any, read: Callable[[rules.RuleSystem], Any]) -> bool:
         return value is not None and value != read(plain) and value != read(chosen)
 
     found: dict[str, Any] = {}
-    if differs(target, lambda s: s.target):
-        found["target"] = target
-    bonuses = {
-        kind: bonus
-        for kind, bonus in set_bonuses.items()
-        if differs(bonus, lambda s, k=kind: s.set_bonuses.get(rules.SetKind(k)))
-    }
-    if bonuses:
-        found["set_bonuses"] = bonuses
-    if differs(going_out_bonus, lambda s: s.going_out_bonus):
-        found["going_out_bonus"] = going_out_bonus
-    if differs(sets_to_go_out, lambda s: s.sets_to_go_out):
-        found["sets_to_go_out"] = sets_to_go_out
-    if opening_minimums and not _same_minimums(opening_minimums, plain.opening_minimums):
-        found["opening_minimums"] = _whole_pairs(opening_minimums)
+    for entry in rules.HOUSE_RULES:
+        value = entered.get(entry.key)
+        if entry.kind is Kind.WORDS or value is None:
+            continue  # the name is the profile's own column
+        if entry.kind is Kind.POINTS_BY_PART:
+            parts = {
+                part: points
+                for part, points in value.items()
+                if differs(points, _part_of(entry, part))
+            }
+            if parts:
+                found[entry.key] = parts
+        elif entry.kind is Kind.MINIMUMS:
+            if not _same_minimums(value, entry.of(plain)):
+                found[entry.key] = _whole_pairs(value)
+        elif differs(value, entry.of):
+            found[entry.key] = value
     return found
 
 
@@ -143,27 +153,38 @@ class MinimumRow(FlaskForm):
     )
 
 
-class HouseRuleFields(FlaskForm):
-    """The fields read by name; `house_rule_form` makes them, the last three only for systems
-    played to a target."""
-
-    name: StringField
-    going_out_bonus: IntegerField
-    target: IntegerField
-    sets_to_go_out: IntegerField
-    first_meld: FieldList[FormField[MinimumRow]]
+FIELD_NAMES = {"set_bonuses": "bonus", "opening_minimums": "first_meld"}
+"""Form names kept from before the table (pages and tests use them); other keys are their own."""
 
 
-def house_rule_form(system: rules.RuleSystem, rows: int) -> HouseRuleFields:
-    """The form for one system's house rule: the fields of the numbers it has."""
+def field_name(entry: rules.HouseRuleKey, part: str | None = None) -> str:
+    """The form field of a house-rule key, or of one part of it (`bonus_samba`)."""
+    name = FIELD_NAMES.get(entry.key, entry.key)
+    return name if part is None else f"{name}_{part}"
+
+
+def house_rule_keys(system: rules.RuleSystem) -> list[rules.HouseRuleKey]:
+    """The house-rule keys a system has, in the table's order."""
+    return [entry for entry in rules.HOUSE_RULES if entry.has(system)]
+
+
+@dataclass
+class Asked:
+    """One house-rule key as the form asks it: its fields (one per part) and, for a table, the
+    problems of its rows."""
+
+    entry: rules.HouseRuleKey
+    fields: list[Field]
+    errors: list[str]
+
+
+def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
+    """The form for one system's house rule: a field for each number it has, and its options."""
 
     number = {"inputmode": "numeric"}
 
-    class HouseRuleForm(HouseRuleFields):
-        name = StringField(_l("Name"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
-        going_out_bonus = IntegerField(
-            _l("Bonus for going out"), validators=[Optional()], render_kw=number
-        )
+    class HouseRuleForm(FlaskForm):
+        pass
 
     for option_id in system.options:
         setattr(
@@ -171,49 +192,76 @@ def house_rule_form(system: rules.RuleSystem, rows: int) -> HouseRuleFields:
             f"option_{option_id}",
             BooleanField(_l(rules.OPTIONS[option_id].label)),
         )
-    for kind in system.set_bonuses:
-        setattr(
-            HouseRuleForm,
-            f"bonus_{kind.value}",
-            IntegerField(say(kind.label).capitalize(), validators=[Optional()], render_kw=number),
-        )
-    if system.hands_in_game is None:
-        HouseRuleForm.target = IntegerField(
-            _l("Points that end the game"), validators=[Optional()], render_kw=number
-        )
-        HouseRuleForm.sets_to_go_out = IntegerField(
-            _l("Sets needed to go out"), validators=[Optional()], render_kw=number
-        )
-        HouseRuleForm.first_meld = FieldList(
-            FormField(MinimumRow), min_entries=rows, max_entries=rows
-        )
+    for entry in house_rule_keys(system):
+        name = field_name(entry)
+        if entry.kind is Kind.WORDS:
+            field: Any = StringField(
+                _l(entry.label), validators=[DataRequired(), Length(max=NAME_LENGTH)]
+            )
+        elif entry.kind is Kind.CHOICE:
+            choices = [(value, _l(words)) for value, words in entry.choices.items()]
+            field = SelectField(_l(entry.label), choices=choices)
+        elif entry.kind is Kind.MINIMUMS:
+            field = FieldList(FormField(MinimumRow), min_entries=rows, max_entries=rows)
+        elif entry.kind is Kind.POINTS_BY_PART:
+            for part in entry.parts(system):
+                label = say(entry.part_label(part)).capitalize()
+                setattr(
+                    HouseRuleForm,
+                    field_name(entry, part),
+                    IntegerField(label, validators=[Optional()], render_kw=number),
+                )
+            continue
+        else:
+            field = IntegerField(_l(entry.label), validators=[Optional()], render_kw=number)
+        setattr(HouseRuleForm, name, field)
     return HouseRuleForm()
 
 
+def asked(form: FlaskForm, system: rules.RuleSystem, row_errors: list[str]) -> list[Asked]:
+    """What the form asks, key by key, as the page lays it out."""
+    found = []
+    for entry in house_rule_keys(system):
+        if entry.kind is Kind.POINTS_BY_PART:
+            fields = [form[field_name(entry, part)] for part in entry.parts(system)]
+        else:
+            fields = [form[field_name(entry)]]
+        found.append(Asked(entry, fields, row_errors if entry.kind is Kind.MINIMUMS else []))
+    return found
+
+
 def _prefill(
-    form: HouseRuleFields, system: rules.RuleSystem, name: str, options: Collection[str]
+    form: FlaskForm, system: rules.RuleSystem, name: str, options: Collection[str]
 ) -> None:
-    form.name.data = name
     for option_id in system.options:
         form[f"option_{option_id}"].data = option_id in options
-    for kind, bonus in system.set_bonuses.items():
-        form[f"bonus_{kind.value}"].data = bonus
-    form.going_out_bonus.data = system.going_out_bonus
-    if system.hands_in_game is None:
-        form.target.data = system.target
-        form.sets_to_go_out.data = system.sets_to_go_out
-        pairs: list[tuple[int | None, int | None]] = [*system.opening_minimums]
-        pairs += [(None, None)] * EMPTY_ROWS
-        for row, (lowest, minimum) in zip(form.first_meld, pairs, strict=True):
-            row.form.lowest.data = lowest
-            row.form.minimum.data = minimum
+    for entry in house_rule_keys(system):
+        value = entry.of(system)
+        if entry.kind is Kind.WORDS:
+            form[field_name(entry)].data = name
+        elif entry.kind is Kind.POINTS_BY_PART:
+            for part in entry.parts(system):
+                form[field_name(entry, part)].data = value.get(part)
+        elif entry.kind is Kind.MINIMUMS:
+            pairs: list[tuple[int | None, int | None]] = [*value, *[(None, None)] * EMPTY_ROWS]
+            for row, (lowest, minimum) in zip(_rows(form, entry), pairs, strict=True):
+                row.form.lowest.data = lowest
+                row.form.minimum.data = minimum
+        else:
+            form[field_name(entry)].data = value
 
 
-def _read_rows(form: HouseRuleFields) -> tuple[Pairs | None, list[str]]:
-    """The first-meld table as entered, empty rows left out, and what is wrong with it."""
+def _rows(form: FlaskForm, entry: rules.HouseRuleKey) -> FieldList[FormField[MinimumRow]]:
+    return cast("FieldList[FormField[MinimumRow]]", form[field_name(entry)])
+
+
+def _read_rows(rows: FieldList[FormField[MinimumRow]]) -> tuple[Pairs | None, list[int], list[str]]:
+    """The first-meld table as entered, empty rows left out, the number of the row each pair
+    comes from, and what is wrong with the rows."""
     pairs: list[tuple[int | None, int]] = []
+    numbers = []
     problems = []
-    for index, row in enumerate(form.first_meld, start=1):
+    for index, row in enumerate(rows, start=1):
         lowest, minimum = row.form.lowest.data, row.form.minimum.data
         if lowest is None and minimum is None:
             continue
@@ -225,76 +273,104 @@ def _read_rows(form: HouseRuleFields) -> tuple[Pairs | None, list[str]]:
             )
         else:
             pairs.append((lowest, minimum))
+            numbers.append(index)
     if not pairs and not problems:
         problems.append(_("The first-meld table needs at least one row."))
-    return (tuple(pairs) if pairs else None), problems
+    return (tuple(pairs) if pairs else None), numbers, problems
 
 
-def _place(form: HouseRuleFields, where: str) -> str | None:
-    """The form field that a game file's place (`house_rules.set_bonuses.samba`) belongs to."""
-    key = where.removeprefix("house_rules.")
-    if key.startswith("opening_minimums"):
-        return "first_meld" if "first_meld" in form else None
-    if key.startswith("set_bonuses."):
-        key = "bonus_" + key.removeprefix("set_bonuses.")
-    return key if key in form and key != "first_meld" else None
+def _entered(
+    form: FlaskForm, system: rules.RuleSystem
+) -> tuple[dict[str, Any], list[int], list[str]]:
+    """The form's values by house-rule key, the form row of each first-meld pair, and what is
+    wrong with the first-meld rows."""
+    values: dict[str, Any] = {}
+    numbers: list[int] = []
+    row_errors: list[str] = []
+    for entry in house_rule_keys(system):
+        if entry.kind is Kind.POINTS_BY_PART:
+            values[entry.key] = {
+                part: form[field_name(entry, part)].data for part in entry.parts(system)
+            }
+        elif entry.kind is Kind.MINIMUMS:
+            values[entry.key], numbers, row_errors = _read_rows(_rows(form, entry))
+        elif entry.kind is Kind.WORDS:
+            values[entry.key] = (form[field_name(entry)].data or "").strip()
+        else:
+            values[entry.key] = form[field_name(entry)].data
+    return values, numbers, row_errors
+
+
+def _show_problems(
+    form: FlaskForm,
+    problems: list[rules.HouseRuleProblem],
+    numbers: list[int],
+    row_errors: list[str],
+) -> list[str]:
+    """Each problem next to its field (a first-meld row's above the table); those of no field."""
+    elsewhere = []
+    for problem in problems:
+        message = say(problem.message)
+        entry = rules.HOUSE_RULES_BY_KEY.get(problem.key)
+        place = None if entry is None else field_name(entry, problem.part)
+        if entry is not None and entry.kind is Kind.MINIMUMS:
+            if problem.row is not None and problem.row < len(numbers):
+                message = _(
+                    "Row %(number)s: %(problem)s", number=numbers[problem.row], problem=message
+                )
+            row_errors.append(message)
+        elif place is not None and place in form:
+            form[place].errors = [*form[place].errors, message]
+        else:
+            elsewhere.append(message)
+    return elsewhere
+
+
+@dataclass
+class Sent:
+    """A sent house-rule form read through the engine: what it keeps and what is wrong with it."""
+
+    name: str
+    options: list[str]
+    changes: dict[str, Any]
+    row_errors: list[str]  # the first-meld table's, shown above its rows
+    problems: list[str]  # those of no field
+    valid: bool
+
+
+def read_form(form: FlaskForm, system: rules.RuleSystem) -> Sent:
+    """What the form asks to keep; every problem is placed next to its field at once."""
+    valid = form.validate()
+    options = [o for o in system.options if form[f"option_{o}"].data]
+    entered, numbers, row_errors = _entered(form, system)
+    changes = changes_from(system.id, options, entered)
+    chosen = rules.get_system(system.id, options)
+    # One reading of the whole house rule names every wrong number at once.
+    _, found = rules.read_house_rules({**changes, "name": entered["name"]}, chosen)
+    problems = _show_problems(form, found, numbers, row_errors)
+    ok = valid and not found and not row_errors
+    return Sent(entered["name"], options, changes, row_errors, problems, ok)
 
 
 def _edit(profile: HouseRule | None, system: rules.RuleSystem) -> str | Response | tuple[str, int]:
     """Show the form for a new or edited profile, or keep it and go back to the list."""
     shown = system if profile is None else derived_system(profile)
     form = house_rule_form(system, len(shown.opening_minimums) + EMPTY_ROWS)
-    if not form.is_submitted():
+    sent = read_form(form, system) if form.is_submitted() else None
+    if sent is None:
         _prefill(form, shown, "" if profile is None else profile.name, shown.options_on)
-    table_errors: list[str] = []
-    problems: list[str] = []
-    if form.is_submitted():
-        valid = form.validate()
-        options = [o for o in system.options if form[f"option_{o}"].data]
-        has_table = system.hands_in_game is None
-        pairs, table_errors = _read_rows(form) if has_table else (None, [])
-        name = (form.name.data or "").strip()
-        changes = changes_from(
-            system.id,
-            options,
-            form.target.data if has_table else None,
-            {k.value: form[f"bonus_{k.value}"].data for k in system.set_bonuses},
-            form.going_out_bonus.data,
-            form.sets_to_go_out.data if has_table else None,
-            pairs,
-        )
-        # Each number on its own, so that every wrong one is named at once; then all together.
-        parts = [{key: value} for key, value in changes.items() if key != "set_bonuses"]
-        parts += [{"set_bonuses": {k: v}} for k, v in changes.get("set_bonuses", {}).items()]
-        found = False
-        for part in [*parts, {**changes, "name": name}]:
-            try:
-                rules.read_system(system.id, dict.fromkeys(options, True), part)
-            except rules.GameFileError as error:
-                found = True
-                problem = str(error).removeprefix(f"{error.where}: ")
-                place = _place(form, error.where)
-                if place == "first_meld":
-                    table_errors.append(problem)
-                elif place is not None:
-                    form[place].errors = [*form[place].errors, problem]
-                else:
-                    problems.append(problem)
-                if len(part) > 1:
-                    break
-        if valid and not found and not table_errors:
-            rule_id = save_house_rule(
-                None if profile is None else profile.id, name, system.id, options, changes
-            )
-            return redirect(url_for("house_rules.index", _anchor=f"house-rule-{rule_id}"))
+    elif sent.valid:
+        rule_id = None if profile is None else profile.id
+        rule_id = save_house_rule(rule_id, sent.name, system.id, sent.options, sent.changes)
+        return redirect(url_for("house_rules.index", _anchor=f"house-rule-{rule_id}"))
     return render_template(
         "house_rules/form.html",
         form=form,
         system=system,
         profile=profile,
-        table_errors=table_errors,
-        problems=problems,
-    ), (422 if form.is_submitted() else 200)
+        asked=asked(form, system, [] if sent is None else sent.row_errors),
+        problems=[] if sent is None else sent.problems,
+    ), (200 if sent is None else 422)
 
 
 @bp.get("/house-rules")

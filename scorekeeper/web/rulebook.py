@@ -12,7 +12,6 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, get_template_attribute, render_template, url_for
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import rules
@@ -139,25 +138,18 @@ def differences(system: rules.RuleSystem) -> list[tuple[str, str, str]]:
     """What a house rule changes: (what, in the system, in the house rule)."""
     base = rules.get_system(system.id, system.options_on)
     found = []
-    if base.target != system.target:
-        found.append((_("Target"), number(base.target or 0), number(system.target or 0)))
-    for kind, bonus in system.set_bonuses.items():
-        if base.set_bonuses.get(kind) != bonus:
-            found.append(
-                (say(kind.label).capitalize(), number(base.set_bonuses.get(kind, 0)), number(bonus))
-            )
-    if base.going_out_bonus != system.going_out_bonus:
-        found.append((_("Going out"), number(base.going_out_bonus), number(system.going_out_bonus)))
-    if base.sets_to_go_out != system.sets_to_go_out:
-        found.append(
-            (
-                _("Sets needed to go out"),
-                str(base.sets_to_go_out or 0),
-                str(system.sets_to_go_out or 0),
-            )
-        )
-    if base.opening_minimums != system.opening_minimums:
-        found.append((_("First meld"), _first_meld(base), _first_meld(system)))
+    for change in rules.house_differences(system, base):
+        kind = change.entry.kind
+        if kind is rules.HouseRuleKind.MINIMUMS:
+            was, now = _first_meld(base), _first_meld(system)
+        elif kind is rules.HouseRuleKind.COUNT:
+            was, now = str(change.was or 0), str(change.now or 0)
+        elif kind is rules.HouseRuleKind.CHOICE:
+            was, now = (say(change.entry.choices[value]) for value in (change.was, change.now))
+        else:
+            was, now = number(change.was or 0), number(change.now or 0)
+        label = say(change.label)
+        found.append((label.capitalize() if change.part else label, was, now))
     return found
 
 

@@ -274,12 +274,14 @@ def system_of(system_id: str, option_ids: list[str], house_rules: object) -> rul
 
 
 def _house_rules(value: dict[str, Any], where: str) -> None:
-    name = value.get("name")
-    if name is not None:
-        try:
-            NAME(name)
-        except SchemaError as error:
-            raise error.inside(f"{where}.name") from None
+    """A house rule's words (its name) fit a column; the engine reads its numbers."""
+    for entry in rules.HOUSE_RULES:
+        words = value.get(entry.key)
+        if entry.kind is rules.HouseRuleKind.WORDS and words is not None:
+            try:
+                NAME(words)
+            except SchemaError as error:
+                raise error.inside(f"{where}.{entry.key}") from None
 
 
 def check_game(game: Game) -> rules.RuleSystem:
