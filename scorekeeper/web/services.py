@@ -701,3 +701,45 @@ def _tally_sides(game: Game, result: rules.GameResult, last: Sequence[Hand] | No
         for kind, column in SET_COLUMNS.items():
             made = sum(e.sets.get(kind.value, 0) for e in entries)
             setattr(side, column, (0 if afresh else getattr(side, column) or 0) + made)
+
+
+# --- renaming and merging players ----------------------------------------------------------------
+
+
+class PlayerRefused(ValueError):
+    """A rename or merge that cannot be done; nothing was changed."""
+
+
+def _known(key: str) -> bool:
+    return db.session.scalar(select(Player.id).where(Player.key == key).limit(1)) is not None
+
+
+def rename_player(key: str, new_name: str) -> tuple[str, bool]:
+    """Give a player a new name in every game; returns the new key and whether that merged them
+    into a player who already had it. NotFound if no game has the player."""
+    name = new_name.strip()
+    if not name:
+        raise PlayerRefused("a player needs a name")
+    if len(name) > NAME_LENGTH:
+        raise PlayerRefused(f"names are at most {NAME_LENGTH} characters: {name!r}")
+    new_key = player_key(name)
+    with writing():
+        if not key or not _known(key):
+            raise NotFound(f"no player {key!r}")
+        merged = new_key != key and _known(new_key)
+        revise_games_of(key)
+        db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
+    return new_key, merged
+
+
+def merge_players(key: str, into: str) -> None:
+    """Count a player's games as another player's from now on: their rows take the other's key.
+
+    NotFound if no game has the player; PlayerRefused if `into` is them or no one."""
+    with writing():
+        if not key or not _known(key):
+            raise NotFound(f"no player {key!r}")
+        if into == key or not into or not _known(into):
+            raise PlayerRefused(f"cannot merge {key!r} into {into!r}")
+        revise_games_of(key)
+        db.session.execute(update(Player).where(Player.key == key).values(key=into))
