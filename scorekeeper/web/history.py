@@ -74,13 +74,14 @@ def games() -> str:
 
 @bp.get("/stats")
 def stats() -> str:
-    names = queries.player_names()
-    partnerships = presenters.partnership_stats(queries.partnership_tallies(), names)
+    found = queries.statistics()
     return render_template(
         "history/stats.html",
-        players=presenters.player_stats(queries.player_tallies(), names),
-        partnerships=partnerships[:PARTNERSHIPS_SHOWN],
-        partnerships_left=max(len(partnerships) - PARTNERSHIPS_SHOWN, 0),
+        players=presenters.player_stats(found.players, found.names),
+        partnerships=presenters.partnership_stats(
+            found.partnerships, found.names, PARTNERSHIPS_SHOWN
+        ),
+        partnerships_left=max(len(found.partnerships) - PARTNERSHIPS_SHOWN, 0),
     )
 
 
@@ -91,16 +92,18 @@ def _merge_form(key: str, names: dict[str, str]) -> MergeForm:
 
 
 def _player_page(
-    key: str, rename: RenameForm, merge: MergeForm, names: dict[str, str], status: int = 200
+    key: str, found: queries.Statistics, rename: RenameForm, merge: MergeForm, status: int = 200
 ) -> tuple[str, int]:
-    found = presenters.player_stats(queries.player_tallies(key), names)
-    if not found:
+    theirs = [row for row in found.players if row.key == key]
+    if not theirs:
         abort(404)
     recent = queries.game_page(player=key, side_names=False).rows
     return render_template(
         "history/player.html",
-        player=found[0],
-        partnerships=presenters.partnership_stats(queries.partnership_tallies(key), names),
+        player=presenters.player_stats(theirs, found.names)[0],
+        partnerships=presenters.partnership_stats(
+            [row for row in found.partnerships if key in row.keys], found.names
+        ),
         games=recent,
         more_games=len(recent) == queries.PAGE_SIZE,
         rename=rename,
@@ -111,8 +114,8 @@ def _player_page(
 
 @bp.get("/players/<path:key>")
 def player(key: str) -> tuple[str, int]:
-    names = queries.player_names()
-    return _player_page(key, RenameForm(prefix="rename"), _merge_form(key, names), names)
+    found = queries.statistics()
+    return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
 
 
 @bp.post("/players/<path:key>/rename")
@@ -136,16 +139,16 @@ def rename(key: str) -> Response | tuple[str, int]:
             else:
                 flash(_("Renamed."))
             return redirect(url_for("history.player", key=new_key))
-    names = queries.player_names()
-    return _player_page(key, form, _merge_form(key, names), names, 422)
+    found = queries.statistics()
+    return _player_page(key, found, form, _merge_form(key, found.names), 422)
 
 
 @bp.post("/players/<path:key>/merge")
 def merge(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)
-    names = queries.player_names()
-    form = _merge_form(key, names)
+    found = queries.statistics()
+    form = _merge_form(key, found.names)
     if form.validate_on_submit():
         try:
             services.merge_players(key, form.into.data or "")
@@ -154,4 +157,4 @@ def merge(key: str) -> Response | tuple[str, int]:
         else:
             flash(_("Merged: their games now count together."))
             return redirect(url_for("history.player", key=form.into.data))
-    return _player_page(key, RenameForm(prefix="rename"), form, names, 422)
+    return _player_page(key, found, RenameForm(prefix="rename"), form, 422)

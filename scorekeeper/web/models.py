@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 from ..rules import SetKind
@@ -124,6 +124,10 @@ SIDE_TALLIES = ("hands", "best", "went_out", "red_threes", *SET_COLUMNS.values()
 
 
 class Player(Model):
+    # Statistics read each side's named players in side order with their names from this index
+    # alone (queries._teams), not from the table.
+    __table_args__ = (Index("ix_player_side_id_key_name", "side_id", "key", "name"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id"), index=True)
     position: Mapped[int]

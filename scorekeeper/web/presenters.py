@@ -233,16 +233,16 @@ def player_stats(rows: Sequence[queries.PlayerRow], names: Mapping[str, str]) ->
 
 
 def partnership_stats(
-    rows: Sequence[queries.PartnershipRow], names: Mapping[str, str]
+    rows: Sequence[queries.PartnershipRow], names: Mapping[str, str], shown: int | None = None
 ) -> list[PartnershipStats]:
-    """Partnerships most games first, then by their names."""
-    return sorted(
-        (
-            PartnershipStats(row.keys, [names[k] for k in row.keys], tally(row.tally))
-            for row in rows
-        ),
-        key=lambda p: (-p.tally.games, [n.casefold() for n in p.names]),
+    """Partnerships most games first, then by their names; only the first `shown` of them."""
+    ordered = sorted(
+        rows, key=lambda row: (-row.tally.games, [names[k].casefold() for k in row.keys])
     )
+    return [
+        PartnershipStats(row.keys, [names[k] for k in row.keys], tally(row.tally))
+        for row in ordered[:shown]
+    ]
 
 
 def merge_choices(names: Mapping[str, str], key: str) -> list[tuple[str, str]]:

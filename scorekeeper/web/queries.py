@@ -9,11 +9,21 @@ number of games.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Select, case, func, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    SQLColumnExpression,
+    String,
+    case,
+    cast,
+    func,
+    or_,
+    select,
+)
 from sqlalchemy.orm import selectinload
 
 from .. import rules
@@ -72,9 +82,10 @@ def _filtered(
 ) -> Select[Any]:
     key = player_key(player)
     if key:
-        played = Side.players.any(Player.key == key)
-        named = func.lower(Side.name) == key
-        query = query.where(Game.sides.any(or_(played, named) if side_names else played))
+        # The games from the player's rows (by the index on their key), not every game's sides.
+        played = Game.id.in_(select(Side.game_id).join(Player).where(Player.key == key))
+        named = Game.id.in_(select(Side.game_id).where(func.lower(Side.name) == key))
+        query = query.where(or_(played, named) if side_names else played)
     if system:
         query = query.where(Game.system_id == system)
     if status == "playing":
@@ -144,6 +155,23 @@ class PartnershipRow(NamedTuple):
     tally: TallyRow
 
 
+class Statistics(NamedTuple):
+    """What every named player and every partnership did, and the name each went by last."""
+
+    players: list[PlayerRow]
+    partnerships: list[PartnershipRow]
+    names: dict[str, str]
+
+
+class _Team(NamedTuple):
+    """The named players of some sides, each with the name they went by, and what those sides
+    add up to; `last_played` is when the latest of their games began."""
+
+    players: frozenset[tuple[str, str]]
+    last_played: datetime
+    tally: TallyRow
+
+
 def _tally_columns() -> list[Any]:
     """The sums over sides joined with their games, in `TallyRow`'s order (sets last)."""
     return [
@@ -159,7 +187,7 @@ def _tally_columns() -> list[Any]:
     ]
 
 
-def _tally(sums: Any) -> TallyRow:
+def _tally(sums: Sequence[Any]) -> TallyRow:
     games, finished, wins, hands, score, best, went_out, red_threes, *sets = sums
     return TallyRow(
         games=games,
@@ -174,56 +202,76 @@ def _tally(sums: Any) -> TallyRow:
     )
 
 
-def _seats(key: str | None) -> Any:
-    """Each named player on each side once (a player written twice on a side counts once)."""
-    query = select(Player.side_id, Player.key).where(Player.key != "").distinct()
-    if key is not None:
-        query = query.where(Player.key == key)
-    return query.subquery()
+def _spelled(text: SQLColumnExpression[str]) -> ColumnElement[str]:
+    """The text after its length and a colon, in SQL."""
+    return cast(func.length(text), String) + ":" + text
 
 
-def player_tallies(key: str | None = None) -> list[PlayerRow]:
-    """What each named player did (or only `key`): one statement, whatever the number of games."""
-    seats = _seats(key)
-    query = (
-        select(seats.c.key, *_tally_columns())
-        .join(Side, Side.id == seats.c.side_id)
-        .join(Game, Game.id == Side.game_id)
-        .group_by(seats.c.key)
+def _unspelled(joined: str) -> list[str]:
+    """The texts `_spelled` wrote one after another, each after its length and a colon: so no
+    text, whatever it holds, can be mistaken for two."""
+    texts, at = [], 0
+    while at < len(joined):
+        colon = joined.index(":", at)
+        start = colon + 1
+        at = start + int(joined[at:colon])
+        texts.append(joined[start:at])
+    return texts
+
+
+def _teams() -> list[_Team]:
+    """Sides added up by who played on them and under what names: one statement whatever the
+    number of games, and a row for each team of names (far fewer than games)."""
+    members = (
+        select(
+            Player.side_id,
+            func.aggregate_strings(_spelled(Player.key) + _spelled(Player.name), "").label(
+                "members"
+            ),
+        )
+        .where(Player.key != "")
+        .group_by(Player.side_id)
+        .subquery()
     )
-    return [PlayerRow(row[0], _tally(row[1:])) for row in db.session.execute(query)]
-
-
-PARTNERS_APART = "\n"
-"""Between the keys of a partnership as the database joins them: never inside a key."""
-
-
-def partnership_tallies(key: str | None = None) -> list[PartnershipRow]:
-    """What each partnership (two named players or more on a side) did, or those `key` was in:
-    one statement, whatever the number of games."""
-    seats = _seats(None)
-    partners = select(
-        seats.c.side_id, func.aggregate_strings(seats.c.key, PARTNERS_APART).label("keys")
-    ).group_by(seats.c.side_id)
-    if key is not None:
-        partners = partners.having(func.sum(case((seats.c.key == key, 1), else_=0)) > 0)
-    sides = partners.having(func.count() >= 2).subquery()
     query = (
-        select(sides.c["keys"], *_tally_columns())
-        .join(Side, Side.id == sides.c.side_id)
+        select(members.c.members, func.max(Game.created_at), *_tally_columns())
+        .join(Side, Side.id == members.c.side_id)
         .join(Game, Game.id == Side.game_id)
-        .group_by(sides.c["keys"])
+        .group_by(members.c.members)
     )
-    # The database joins a side's keys in no promised order: sides joined in another order are
-    # the same partnership, added up here (a few rows per partnership at most).
-    found: dict[tuple[str, ...], list[TallyRow]] = {}
+    teams = []
     for row in db.session.execute(query):
-        keys = tuple(sorted(row[0].split(PARTNERS_APART)))
-        found.setdefault(keys, []).append(_tally(row[1:]))
-    return [PartnershipRow(keys, _added(tallies)) for keys, tallies in found.items()]
+        texts = _unspelled(row[0])
+        players = frozenset(zip(texts[::2], texts[1::2], strict=True))
+        teams.append(_Team(players, row[1], _tally(row[2:])))
+    return teams
+
+
+def statistics() -> Statistics:
+    """What each named player and partnership (two named players or more on a side) did, and
+    the name each player went by in their most recent game; one statement."""
+    teams = _teams()
+    latest: dict[str, tuple[datetime, str]] = {}
+    players: dict[str, list[TallyRow]] = {}
+    partnerships: dict[tuple[str, ...], list[TallyRow]] = {}
+    for team in teams:
+        for key, name in team.players:
+            if key not in latest or (team.last_played, name) > latest[key]:
+                latest[key] = (team.last_played, name)
+        keys = tuple(sorted({key for key, _name in team.players}))
+        for key in keys:  # a player written twice on a side counts once
+            players.setdefault(key, []).append(team.tally)
+        if len(keys) >= 2:
+            partnerships.setdefault(keys, []).append(team.tally)
+    return Statistics(
+        players=[PlayerRow(key, _added(tallies)) for key, tallies in players.items()],
+        partnerships=[PartnershipRow(keys, _added(t)) for keys, t in partnerships.items()],
+        names={key: " ".join(name.split()) for key, (_when, name) in latest.items()},
+    )
 
 
 def _added(tallies: list[TallyRow]) -> TallyRow:
+    """Several tallies as one."""
     if len(tallies) == 1:
         return tallies[0]
     bests = [t.best for t in tallies if t.best is not None]
@@ -242,29 +290,6 @@ def _added(tallies: list[TallyRow]) -> TallyRow:
         red_threes=sum(t.red_threes for t in tallies),
         sets=sets,
     )
-
-
-class NameRow(NamedTuple):
-    key: str
-    name: str
-    last_played: datetime
-
-
-def player_names() -> dict[str, str]:
-    """Each player's key and the name they went by in their most recent game (spaces tidied)."""
-    query = (
-        select(Player.key, Player.name, func.max(Game.created_at))
-        .join(Side, Player.side_id == Side.id)
-        .join(Game, Side.game_id == Game.id)
-        .where(Player.key != "")
-        .group_by(Player.key, Player.name)
-    )
-    latest: dict[str, NameRow] = {}
-    for found in (NameRow(*row) for row in db.session.execute(query)):
-        known = latest.get(found.key)
-        if known is None or (found.last_played, found.name) > (known.last_played, known.name):
-            latest[found.key] = found
-    return {key: " ".join(row.name.split()) for key, row in latest.items()}
 
 
 def known_player(key: str) -> bool:

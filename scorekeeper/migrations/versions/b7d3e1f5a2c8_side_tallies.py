@@ -39,11 +39,15 @@ def upgrade() -> None:
     with op.batch_alter_table("side", schema=None) as batch_op:
         for name in COLUMNS:
             batch_op.add_column(sa.Column(name, sa.Integer(), nullable=True))
+    with op.batch_alter_table("player", schema=None) as batch_op:
+        batch_op.create_index("ix_player_side_id_key_name", ["side_id", "key", "name"])
     # Empty even where a column had a default: refresh_stale replays the games that lack them.
     op.get_bind().execute(sa.text(f"UPDATE side SET {', '.join(f'{c} = NULL' for c in COLUMNS)}"))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("player", schema=None) as batch_op:
+        batch_op.drop_index("ix_player_side_id_key_name")
     with op.batch_alter_table("side", schema=None) as batch_op:
         for name in reversed(COLUMNS):
             batch_op.drop_column(name)
