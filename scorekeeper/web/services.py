@@ -391,7 +391,7 @@ def repair_figures() -> Checkup:
 
 
 def refresh_stale() -> int:
-    """Replay the games whose copied totals are missing (after an upgrade); how many."""
+    """Replay the games whose copied figures are missing (after an upgrade); how many."""
     missing = or_(Side.total.is_(None), Side.hands.is_(None))
     stale = select(Game.id).where(Game.sides.any(missing)).order_by(Game.id)
     refreshed = 0
