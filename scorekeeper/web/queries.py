@@ -203,20 +203,13 @@ def _tally(sums: Sequence[Any]) -> TallyRow:
 
 
 def _spelled(text: SQLColumnExpression[str]) -> ColumnElement[str]:
-    """The text after its length and a colon, in SQL."""
-    return cast(func.length(text), String) + ":" + text
+    """The text's UTF-8 bytes in hexadecimal, in SQL: whatever the text holds (a colon, a comma,
+    even a NUL, where SQLite's string functions stop), what is spelled holds only 0-9 and A-F."""
+    return cast(func.hex(text), String)
 
 
-def _unspelled(joined: str) -> list[str]:
-    """The texts `_spelled` wrote one after another, each after its length and a colon: so no
-    text, whatever it holds, can be mistaken for two."""
-    texts, at = [], 0
-    while at < len(joined):
-        colon = joined.index(":", at)
-        start = colon + 1
-        at = start + int(joined[at:colon])
-        texts.append(joined[start:at])
-    return texts
+def _unspelled(spelled: str) -> str:
+    return bytes.fromhex(spelled).decode("utf-8")
 
 
 def _teams() -> list[_Team]:
@@ -225,7 +218,7 @@ def _teams() -> list[_Team]:
     members = (
         select(
             Player.side_id,
-            func.aggregate_strings(_spelled(Player.key) + _spelled(Player.name), "").label(
+            func.aggregate_strings(_spelled(Player.key) + ":" + _spelled(Player.name), ",").label(
                 "members"
             ),
         )
@@ -241,8 +234,10 @@ def _teams() -> list[_Team]:
     )
     teams = []
     for row in db.session.execute(query):
-        texts = _unspelled(row[0])
-        players = frozenset(zip(texts[::2], texts[1::2], strict=True))
+        players = frozenset(
+            (_unspelled(key), _unspelled(name))
+            for key, name in (member.split(":") for member in row[0].split(","))
+        )
         teams.append(_Team(players, row[1], _tally(row[2:])))
     return teams
 
