@@ -21,9 +21,19 @@ from typing import Any
 from flask_migrate import upgrade
 from sqlalchemy import event, insert
 
-from scorekeeper.rules import SYSTEMS
+from scorekeeper.rules import SYSTEMS, SetKind
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Entry, Game, Hand, Player, Side, db, player_key
+from scorekeeper.web.models import (
+    SET_COLUMNS,
+    SIDE_TALLIES,
+    Entry,
+    Game,
+    Hand,
+    Player,
+    Side,
+    db,
+    player_key,
+)
 
 NAMES = [
     "Ana", "Bo", "Carla", "Dani", "Eva", "Fede", "Gus", "Hilda", "Iris", "Juan",
@@ -46,6 +56,7 @@ def seed(games: int, rng: random.Random) -> None:
         when = start + timedelta(minutes=37 * number)
         seated = rng.sample(NAMES, 4)
         totals = [0, 0]
+        tallies: list[dict[str, Any]] = [dict.fromkeys(SIDE_TALLIES, 0) for _ in range(2)]
         hand_count = rng.randint(3, 8)
         for position in range(1, hand_count + 1):
             hand_id += 1
@@ -65,9 +76,17 @@ def seed(games: int, rng: random.Random) -> None:
                 went_out = side == out
                 score = rng.randrange(-60, 700) * 5 + (200 if went_out else 0)
                 totals[side] += score
+                tally = tallies[side]
+                tally["hands"] += 1
+                tally["best"] = score if tally["hands"] == 1 else max(tally["best"], score)
                 sets = {"natural_canasta": rng.randint(0, 2), "mixed_canasta": rng.randint(0, 2)}
                 if went_out:
                     sets["samba"] = 1
+                red_threes = rng.randint(0, 2)
+                tally["went_out"] += went_out
+                tally["red_threes"] += red_threes
+                for kind, made in sets.items():
+                    tally[SET_COLUMNS[SetKind(kind)]] += made
                 rows[Entry].append(
                     {
                         "id": entry_id,
@@ -77,7 +96,7 @@ def seed(games: int, rng: random.Random) -> None:
                         "sets": {k: n for k, n in sets.items() if n},
                         "melded_points": rng.randrange(10, 80) * 5,
                         "hand_points": 0 if went_out else rng.randrange(0, 30) * 5,
-                        "red_threes": rng.randint(0, 2),
+                        "red_threes": red_threes,
                         "hand_score": score,
                     }
                 )
@@ -104,6 +123,7 @@ def seed(games: int, rng: random.Random) -> None:
                     "name": ["Us", "Them"][side],
                     "total": totals[side],
                     "won": winner == side,
+                    **tallies[side],
                 }
             )
             for seat in range(2):

@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from . import schema
 from .database import writing
-from .models import Correction, Entry, Game, Hand, HouseRule, Player, Side, db
+from .models import SIDE_TALLIES, Correction, Entry, Game, Hand, HouseRule, Player, Side, db
 from .services import _remember, replay
 
 FORMAT = "samba-scorekeeper-backup"
@@ -31,7 +31,7 @@ VERSION = 1
 # Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
 LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
     Game: frozenset({"over", "revision"}),
-    Side: frozenset({"game_id", "total", "won"}),
+    Side: frozenset({"game_id", "total", "won", *SIDE_TALLIES}),
     Player: frozenset({"side_id"}),
     Hand: frozenset({"game_id"}),
     Entry: frozenset({"hand_id", "hand_score"}),

@@ -8,12 +8,15 @@ of the last replay, kept only so that lists of games need not replay every game.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, event
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+from ..rules import SetKind
 
 NAME_LENGTH = 40
 KEY_LENGTH = 3 * NAME_LENGTH
@@ -92,6 +95,21 @@ class Side(Model):
     total: Mapped[int | None] = mapped_column(default=None)
     """Copy of the last replay's total, for lists and statistics."""
     won: Mapped[bool | None] = mapped_column(default=None)
+    # Copies of the last replay too, summed over the side's live hands, so that statistics add
+    # up sides rather than every entry (`services._tally_sides`); None until first replayed.
+    hands: Mapped[int | None] = mapped_column(default=None)
+    best: Mapped[int | None] = mapped_column(default=None)
+    """The side's best hand score; None also while it has played no hand."""
+    went_out: Mapped[int | None] = mapped_column(default=None)
+    red_threes: Mapped[int | None] = mapped_column(default=None)
+    natural_canastas: Mapped[int | None] = mapped_column(default=None)
+    mixed_canastas: Mapped[int | None] = mapped_column(default=None)
+    sambas: Mapped[int | None] = mapped_column(default=None)
+    black_sambas: Mapped[int | None] = mapped_column(default=None)
+    super_sambas: Mapped[int | None] = mapped_column(default=None)
+    wild_canastas: Mapped[int | None] = mapped_column(default=None)
+    sevens_canastas: Mapped[int | None] = mapped_column(default=None)
+    red_three_canastas: Mapped[int | None] = mapped_column(default=None)
 
     game: Mapped[Game] = relationship(back_populates="sides")
     players: Mapped[list[Player]] = relationship(
@@ -99,7 +117,17 @@ class Side(Model):
     )
 
 
+SET_COLUMNS: Mapping[SetKind, str] = {kind: f"{kind.value}s" for kind in SetKind}
+"""The column of `Side` counting the sets of each kind the side made."""
+SIDE_TALLIES = ("hands", "best", "went_out", "red_threes", *SET_COLUMNS.values())
+"""The columns of `Side` that statistics add up, copied from the last replay."""
+
+
 class Player(Model):
+    # Statistics read each side's named players in side order with their names from this index
+    # alone (queries._teams), not from the table.
+    __table_args__ = (Index("ix_player_side_id_key_name", "side_id", "key", "name"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id"), index=True)
     position: Mapped[int]

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from flask_babel import format_percent
 from flask_babel import gettext as _
 
 from .. import rules
+from . import queries
 from .chart import Chart, running_totals
 from .hands import rows_for
 from .i18n import number
-from .models import Game, Hand
+from .models import Game, Hand, player_key
 from .services import (
     changes,
     kept_replay,
@@ -146,3 +149,85 @@ def correction_notes(game: Game, system: rules.RuleSystem) -> list[CorrectionNot
         for c in hand.corrections
     ]
     return sorted(notes, key=lambda note: note.at, reverse=True)
+
+
+# --- statistics (history pages) ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a player or a partnership did, as their statistics card shows it."""
+
+    games: int
+    wins: int
+    win_rate: str | None
+    """Wins among finished games, as the page's language writes a percentage; None before any."""
+    hands: int
+    average: int | None
+    """The average hand score, rounded; None before any hand."""
+    best: int | None
+    went_out: int
+    red_threes: int
+    sets_made: list[tuple[str, int]]
+    """(label, how many) for each kind of set made at least once, in the rule book's order."""
+
+
+def tally(row: queries.TallyRow) -> Tally:
+    return Tally(
+        games=row.games,
+        wins=row.wins,
+        win_rate=str(format_percent(row.wins / row.finished)) if row.finished else None,
+        hands=row.hands,
+        average=round(row.score / row.hands) if row.hands else None,
+        best=row.best,
+        went_out=row.went_out,
+        red_threes=row.red_threes,
+        sets_made=[(kind.label, row.sets[kind]) for kind in rules.SetKind if row.sets.get(kind)],
+    )
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    key: str
+    name: str
+    tally: Tally
+
+
+@dataclass(frozen=True)
+class PartnershipStats:
+    keys: tuple[str, ...]
+    names: list[str]
+    tally: Tally
+
+
+def player_stats(rows: Sequence[queries.PlayerRow], names: Mapping[str, str]) -> list[PlayerStats]:
+    """Players most games first, then by name."""
+    return sorted(
+        (PlayerStats(row.key, names[row.key], tally(row.tally)) for row in rows),
+        key=lambda p: (-p.tally.games, p.name.casefold()),
+    )
+
+
+def partnership_stats(
+    rows: Sequence[queries.PartnershipRow], names: Mapping[str, str], shown: int | None = None
+) -> list[PartnershipStats]:
+    """Partnerships most games first, then by their names; only the first `shown` of them."""
+    ordered = sorted(
+        rows, key=lambda row: (-row.tally.games, [names[k].casefold() for k in row.keys])
+    )
+    return [
+        PartnershipStats(row.keys, [names[k] for k in row.keys], tally(row.tally))
+        for row in ordered[:shown]
+    ]
+
+
+def merge_choices(names: Mapping[str, str], key: str) -> list[tuple[str, str]]:
+    """The players another can be merged into, by name; the key too where the name hides it."""
+    return sorted(
+        (
+            (other, f"{name} ({other})" if player_key(name) != other else name)
+            for other, name in names.items()
+            if other != key
+        ),
+        key=lambda choice: choice[1].casefold(),
+    )

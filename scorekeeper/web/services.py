@@ -13,7 +13,7 @@ from threading import Lock
 from typing import Any
 
 from cachetools import LRUCache, cached
-from sqlalchemy import Select, func, inspect, select, update
+from sqlalchemy import Select, func, inspect, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -24,6 +24,7 @@ from .database import writing
 from .models import (
     NAME_LENGTH,
     REVISION_LENGTH,
+    SET_COLUMNS,
     Correction,
     Entry,
     Game,
@@ -312,6 +313,7 @@ def _remember(game: Game, result: rules.GameResult, last: Sequence[Hand] | None 
     game.revision = secrets.token_hex(REVISION_LENGTH // 2)
     for side, (total, won) in zip(game.sides, sides, strict=True):
         side.total, side.won = total, won
+    _tally_sides(game, result, last)
     hands = game.live_hands if last is None else last
     for hand, hand_scores in zip(hands, scores[len(scores) - len(hands) :], strict=True):
         for entry, score in zip(hand.entries, hand_scores, strict=True):
@@ -371,8 +373,9 @@ def repair_figures() -> Checkup:
 
 
 def refresh_stale() -> int:
-    """Replay the games whose copied totals are missing (after an upgrade); how many."""
-    stale = select(Game.id).where(Game.sides.any(Side.total.is_(None))).order_by(Game.id)
+    """Replay the games whose copied figures are missing (after an upgrade); how many."""
+    missing = or_(Side.total.is_(None), Side.hands.is_(None))
+    stale = select(Game.id).where(Game.sides.any(missing)).order_by(Game.id)
     refreshed = 0
     for ids in _batches(stale):
         with writing():
@@ -654,3 +657,71 @@ def export_game(game: Game) -> dict[str, Any]:
     for side_data, side in zip(data["sides"], game.sides, strict=True):
         side_data["player_names"] = [p.name for p in side.players]
     return data
+
+
+# --- what statistics add up ---------------------------------------------------------------------
+
+
+def _tally_sides(game: Game, result: rules.GameResult, last: Sequence[Hand] | None) -> None:
+    """Copy onto each side what statistics add up of its live hands: how many, the best score,
+    times gone out, red threes and sets by kind.
+
+    The scores come from the replay; the rest from the entries, all of them, or with `last` (a
+    new hand, the others not loaded) the new ones added to the counts already stored.
+    """
+    for index, side in enumerate(game.sides):
+        scores = [scored.sides[index].hand_score for scored in result.hands]
+        side.hands = len(scores)
+        side.best = max(scores, default=None)
+        afresh = last is None or side.went_out is None
+        counted = game.live_hands if afresh else (last or [])
+        entries = [hand.entries[index] for hand in counted]
+        side.went_out = (0 if afresh else side.went_out or 0) + sum(e.went_out for e in entries)
+        side.red_threes = (0 if afresh else side.red_threes or 0) + sum(
+            e.red_threes for e in entries
+        )
+        for kind, column in SET_COLUMNS.items():
+            made = sum(e.sets.get(kind.value, 0) for e in entries)
+            setattr(side, column, (0 if afresh else getattr(side, column) or 0) + made)
+
+
+# --- renaming and merging players ----------------------------------------------------------------
+
+
+class PlayerRefused(ValueError):
+    """A rename or merge that cannot be done; nothing was changed."""
+
+
+def _known(key: str) -> bool:
+    return db.session.scalar(select(Player.id).where(Player.key == key).limit(1)) is not None
+
+
+def rename_player(key: str, new_name: str) -> tuple[str, bool]:
+    """Give a player a new name in every game; returns the new key and whether that merged them
+    into a player who already had it. NotFound if no game has the player."""
+    name = new_name.strip()
+    if not name:
+        raise PlayerRefused("a player needs a name")
+    if len(name) > NAME_LENGTH:
+        raise PlayerRefused(f"names are at most {NAME_LENGTH} characters: {name!r}")
+    new_key = player_key(name)
+    with writing():
+        if not key or not _known(key):
+            raise NotFound(f"no player {key!r}")
+        merged = new_key != key and _known(new_key)
+        revise_games_of(key)
+        db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
+    return new_key, merged
+
+
+def merge_players(key: str, into: str) -> None:
+    """Count a player's games as another player's from now on: their rows take the other's key.
+
+    NotFound if no game has the player; PlayerRefused if `into` is them or no one."""
+    with writing():
+        if not key or not _known(key):
+            raise NotFound(f"no player {key!r}")
+        if into == key or not into or not _known(into):
+            raise PlayerRefused(f"cannot merge {key!r} into {into!r}")
+        revise_games_of(key)
+        db.session.execute(update(Player).where(Player.key == key).values(key=into))

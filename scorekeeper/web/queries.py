@@ -1,0 +1,292 @@
+"""What the history pages read: the list of games, filtered and paged, and what players and
+partnerships did, each as named rows.
+
+Everything here reads the copies of the last replay (`Side.total`, `Side.won` and what each side
+keeps for statistics, `models.SIDE_TALLIES`), so that no game is replayed to list it or to count
+it, and adds them up in the database: each page costs the same few statements whatever the
+number of games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    SQLColumnExpression,
+    String,
+    case,
+    cast,
+    func,
+    or_,
+    select,
+)
+from sqlalchemy.orm import selectinload
+
+from .. import rules
+from .converters import LARGEST_ID
+from .models import SET_COLUMNS, Game, Player, Side, db, player_key
+
+PAGE_SIZE = 20
+LAST_PAGE = LARGEST_ID // PAGE_SIZE
+"""The furthest page whose offset still fits in a database integer."""
+
+
+# --- the list of games ---------------------------------------------------------------------------
+
+
+class SideRow(NamedTuple):
+    name: str
+    total: int
+    won: bool
+    players: list[str]
+
+
+class GameRow(NamedTuple):
+    """A game as the list shows it."""
+
+    id: str
+    system_id: str
+    created_at: datetime
+    over: bool
+    winner: str | None  # None while playing, and for a tie
+    sides: list[SideRow]
+
+
+class GamePage(NamedTuple):
+    rows: list[GameRow]
+    page: int
+    newer: int | None  # the page number of newer games, if any
+    older: int | None
+
+
+def _row(game: Game) -> GameRow:
+    sides = [
+        SideRow(
+            name=side.name,
+            total=side.total or 0,
+            won=bool(side.won),
+            players=[p.name for p in side.players if p.name],
+        )
+        for side in game.sides
+    ]
+    winner = next((side.name for side in sides if side.won), None)
+    return GameRow(game.id, game.system_id, game.created_at, game.over, winner, sides)
+
+
+def _filtered(
+    query: Select[Any], player: str, system: str, status: str, side_names: bool
+) -> Select[Any]:
+    key = player_key(player)
+    if key:
+        # The games from the player's rows (by the index on their key), not every game's sides.
+        played = Game.id.in_(select(Side.game_id).join(Player).where(Player.key == key))
+        named = Game.id.in_(select(Side.game_id).where(func.lower(Side.name) == key))
+        query = query.where(or_(played, named) if side_names else played)
+    if system:
+        query = query.where(Game.system_id == system)
+    if status == "playing":
+        query = query.where(Game.over.is_(False))
+    elif status == "finished":
+        query = query.where(Game.over.is_(True))
+    return query
+
+
+def game_page(
+    player: str = "",
+    system: str = "",
+    status: str = "all",
+    page: int = 1,
+    side_names: bool = True,
+) -> GamePage:
+    """One page of games, newest first; a player matches by key, or by the name of their side.
+
+    A page past the last lists nothing and links back to the last one. Four statements: the
+    page's games, their count, their sides, the sides' players.
+    """
+    page = max(page, 1)
+    query = (
+        _filtered(select(Game), player, system, status, side_names)
+        .options(selectinload(Game.sides).selectinload(Side.players))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+    )
+    found = db.paginate(
+        query, page=min(page, LAST_PAGE), per_page=PAGE_SIZE, max_per_page=PAGE_SIZE,
+        error_out=False,
+    )  # fmt: skip
+    last = max(found.pages, 1)
+    if page > last:
+        return GamePage(rows=[], page=page, newer=last, older=None)
+    return GamePage(
+        rows=[_row(game) for game in found.items],
+        page=page,
+        newer=found.prev_num,
+        older=found.next_num,
+    )
+
+
+# --- what players and partnerships did -----------------------------------------------------------
+
+
+class TallyRow(NamedTuple):
+    """What some sides add up to: games, finished games and wins, then their live hands."""
+
+    games: int
+    finished: int
+    wins: int
+    hands: int
+    score: int
+    best: int | None
+    went_out: int
+    red_threes: int
+    sets: Mapping[rules.SetKind, int]
+
+
+class PlayerRow(NamedTuple):
+    key: str
+    tally: TallyRow
+
+
+class PartnershipRow(NamedTuple):
+    keys: tuple[str, ...]
+    tally: TallyRow
+
+
+class Statistics(NamedTuple):
+    """What every named player and every partnership did, and the name each went by last."""
+
+    players: list[PlayerRow]
+    partnerships: list[PartnershipRow]
+    names: dict[str, str]
+
+
+class _Team(NamedTuple):
+    """The named players of some sides, each with the name they went by, and what those sides
+    add up to; `last_played` is when the latest of their games began."""
+
+    players: frozenset[tuple[str, str]]
+    last_played: datetime
+    tally: TallyRow
+
+
+def _tally_columns() -> list[Any]:
+    """The sums over sides joined with their games, in `TallyRow`'s order (sets last)."""
+    return [
+        func.count(Side.id),
+        func.sum(case((Game.over.is_(True), 1), else_=0)),
+        func.sum(case((Side.won.is_(True), 1), else_=0)),
+        func.sum(Side.hands),
+        func.sum(Side.total - Side.start_score),  # a side's total is its start and its hands
+        func.max(Side.best),
+        func.sum(Side.went_out),
+        func.sum(Side.red_threes),
+        *(func.sum(getattr(Side, column)) for column in SET_COLUMNS.values()),
+    ]
+
+
+def _tally(sums: Sequence[Any]) -> TallyRow:
+    games, finished, wins, hands, score, best, went_out, red_threes, *sets = sums
+    return TallyRow(
+        games=games,
+        finished=finished or 0,
+        wins=wins or 0,
+        hands=hands or 0,
+        score=score or 0,
+        best=best,
+        went_out=went_out or 0,
+        red_threes=red_threes or 0,
+        sets={kind: made for kind, made in zip(SET_COLUMNS, sets, strict=True) if made},
+    )
+
+
+def _spelled(text: SQLColumnExpression[str]) -> ColumnElement[str]:
+    """The text's UTF-8 bytes in hexadecimal, in SQL: whatever the text holds (a colon, a comma,
+    even a NUL, where SQLite's string functions stop), what is spelled holds only 0-9 and A-F."""
+    return cast(func.hex(text), String)
+
+
+def _unspelled(spelled: str) -> str:
+    return bytes.fromhex(spelled).decode("utf-8")
+
+
+def _teams() -> list[_Team]:
+    """Sides added up by who played on them and under what names: one statement whatever the
+    number of games, and a row for each team of names (far fewer than games)."""
+    members = (
+        select(
+            Player.side_id,
+            func.aggregate_strings(_spelled(Player.key) + ":" + _spelled(Player.name), ",").label(
+                "members"
+            ),
+        )
+        .where(Player.key != "")
+        .group_by(Player.side_id)
+        .subquery()
+    )
+    query = (
+        select(members.c.members, func.max(Game.created_at), *_tally_columns())
+        .join(Side, Side.id == members.c.side_id)
+        .join(Game, Game.id == Side.game_id)
+        .group_by(members.c.members)
+    )
+    teams = []
+    for row in db.session.execute(query):
+        players = frozenset(
+            (_unspelled(key), _unspelled(name))
+            for key, name in (member.split(":") for member in row[0].split(","))
+        )
+        teams.append(_Team(players, row[1], _tally(row[2:])))
+    return teams
+
+
+def statistics() -> Statistics:
+    """What each named player and partnership (two named players or more on a side) did, and
+    the name each player went by in their most recent game; one statement."""
+    teams = _teams()
+    latest: dict[str, tuple[datetime, str]] = {}
+    players: dict[str, list[TallyRow]] = {}
+    partnerships: dict[tuple[str, ...], list[TallyRow]] = {}
+    for team in teams:
+        for key, name in team.players:
+            if key not in latest or (team.last_played, name) > latest[key]:
+                latest[key] = (team.last_played, name)
+        keys = tuple(sorted({key for key, _name in team.players}))
+        for key in keys:  # a player written twice on a side counts once
+            players.setdefault(key, []).append(team.tally)
+        if len(keys) >= 2:
+            partnerships.setdefault(keys, []).append(team.tally)
+    return Statistics(
+        players=[PlayerRow(key, _added(tallies)) for key, tallies in players.items()],
+        partnerships=[PartnershipRow(keys, _added(t)) for keys, t in partnerships.items()],
+        names={key: " ".join(name.split()) for key, (_when, name) in latest.items()},
+    )
+
+
+def _added(tallies: list[TallyRow]) -> TallyRow:
+    """Several tallies as one."""
+    if len(tallies) == 1:
+        return tallies[0]
+    bests = [t.best for t in tallies if t.best is not None]
+    sets: dict[rules.SetKind, int] = {}
+    for tally in tallies:
+        for kind, made in tally.sets.items():
+            sets[kind] = sets.get(kind, 0) + made
+    return TallyRow(
+        games=sum(t.games for t in tallies),
+        finished=sum(t.finished for t in tallies),
+        wins=sum(t.wins for t in tallies),
+        hands=sum(t.hands for t in tallies),
+        score=sum(t.score for t in tallies),
+        best=max(bests, default=None),
+        went_out=sum(t.went_out for t in tallies),
+        red_threes=sum(t.red_threes for t in tallies),
+        sets=sets,
+    )
+
+
+def known_player(key: str) -> bool:
+    """Whether any game has a player of this key."""
+    return db.session.scalar(select(Player.id).where(Player.key == key).limit(1)) is not None
