@@ -8,17 +8,6 @@ from enum import StrEnum
 
 from .systems import Deck, Penalty, RuleSystem, SetKind
 
-NUMBER_FIELDS = (
-    "opening_meld",
-    "melded_points",
-    "hand_points",
-    "red_threes",
-    "red_threes_in_hand",
-    "players_holding_red_threes",
-)
-POINTS_FIELDS = ("opening_meld", "melded_points", "hand_points")
-"""Fields that hold card points, so always a multiple of 5."""
-
 
 class EndedBy(StrEnum):
     """How a hand ended."""
@@ -46,7 +35,8 @@ class BadNumber:
 
 @dataclass(frozen=True)
 class Entry:
-    """One side's record of one hand."""
+    """One side's record of one hand: the fields of `fields.ENTRY_FIELDS`, and numbers that
+    were not whole numbers of zero or more as given."""
 
     went_out: bool = False
     concealed: bool = False

@@ -265,10 +265,10 @@ def place_violations(
     for violation in violations:
         message = cited(violation, game_id)
         field = None
-        if violation.side is not None and violation.field:
-            name = violation.field.replace("sets.", "set_").replace("penalties.", "penalty_")
+        ref = violation.field
+        if violation.side is not None and ref is not None:
             entry = form.sides[violation.side].form
-            field = form.ending if name == "went_out" else entry._fields.get(name)
+            field = form.ending if ref.field == "went_out" else entry._fields.get(ref.name)
         if field is None:
             loose.append(message)
         else:
