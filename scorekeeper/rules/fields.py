@@ -58,6 +58,7 @@ class EntryField:
     optional: bool = False  # may be left unnoted (None), as a first meld may
     cards: bool = False  # the card counter can fill it in from the cards laid down or held
     column: str = ""  # a key's prefix in flat names: `set_` + `samba`
+    by_ending: bool = False  # told by how the hand ended (`Ending`), not asked on its own
 
     def keys(self, system: RuleSystem) -> list[Key]:
         """The keys this grouped field has under a system, in the order the form shows them.
@@ -85,7 +86,7 @@ class EntryField:
 
 
 ENTRY_FIELDS: tuple[EntryField, ...] = (
-    EntryField("went_out", FieldKind.FLAG, N_("Went out"), "going-out"),
+    EntryField("went_out", FieldKind.FLAG, N_("Went out"), "going-out", by_ending=True),
     EntryField(
         "concealed",
         FieldKind.FLAG,
@@ -246,3 +247,19 @@ def entry_of(values: Mapping[str, Any]) -> Entry:
         else:
             given[field.name] = values.get(field.name, field.default)
     return Entry(**given)
+
+
+def held(entry: Entry) -> set[FieldRef]:
+    """The values an entry holds apart from its ending: every field, and the set kinds and
+    penalties it records.
+
+    >>> sorted(ref.name for ref in held(Entry(sets={SetKind.SAMBA: 1})))[-2:]
+    ['red_threes_in_hand', 'set_samba']
+    """
+    found = set()
+    for field in ENTRY_FIELDS:
+        if field.kind.grouped:
+            found |= {FieldRef(field.name, key) for key in getattr(entry, field.name)}
+        elif not field.by_ending:
+            found.add(FieldRef(field.name))
+    return found

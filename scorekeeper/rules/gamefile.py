@@ -154,6 +154,12 @@ def _hand(data: object, where: str, sides: int) -> Hand:
     return Hand(tuple(_entry(e, f"{where}.entries[{i}]") for i, e in enumerate(entries)), ending)
 
 
+def read_hand(data: object) -> Hand:
+    """A hand as `hand_data` writes it; raises GameFileError if it is not one."""
+    entries = _object(data, "").get("entries")
+    return _hand(data, "", len(entries) if isinstance(entries, list) else 0)
+
+
 def _side(data: object, where: str, number: int) -> Side:
     side = _object(data, where)
     return Side(
@@ -263,6 +269,11 @@ def entry_data(entry: Entry) -> dict[str, Any]:
     }
 
 
+def hand_data(hand: Hand) -> dict[str, Any]:
+    """A hand as a game file writes it."""
+    return {"ended_by": hand.ended_by.value, "entries": [entry_data(e) for e in hand.entries]}
+
+
 def game_data(game: Game) -> dict[str, Any]:
     """A game as a game file, so that `read_game(game_data(g))` gives `g` back."""
     system = game.system
@@ -288,10 +299,7 @@ def game_data(game: Game) -> dict[str, Any]:
     data["sides"] = [
         {"name": s.name, "players": s.players, "start_score": s.start_score} for s in game.sides
     ]
-    data["hands"] = [
-        {"ended_by": h.ended_by.value, "entries": [entry_data(e) for e in h.entries]}
-        for h in game.hands
-    ]
+    data["hands"] = [hand_data(h) for h in game.hands]
     return data
 
 
