@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .hands import NUMBER_FIELDS, POINTS_FIELDS, BadNumber, EndedBy, Entry, Game, Hand, Side
-from .systems import Deck, Penalty, RuleSystem, SetKind
+from .fields import ENTRY_FIELDS, NUMBER_FIELDS, POINTS_FIELDS, FieldRef
+from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
+from .systems import Deck, RuleSystem, SetKind
 from .words import N_, Rule, Text
 
 
@@ -22,7 +23,7 @@ class Violation:
     side: int | None
     message: Text
     rule: Rule
-    field: str | None = None
+    field: FieldRef | None = None
 
 
 def check_table(game: Game) -> list[Violation]:
@@ -71,7 +72,7 @@ def _check_entry(
     found: list[Violation] = []
 
     def report(
-        code: str, topic: str, at: str | None, template: str, **values: str | int | Text
+        code: str, topic: str, at: FieldRef, template: str, **values: str | int | Text
     ) -> None:
         text = Text(template, {"side": side.name, **values})
         found.append(Violation(code, index, text, system.cite(topic), at))
@@ -80,7 +81,7 @@ def _check_entry(
         report(
             "invalid-number",
             "scoring",
-            bad.field,
+            FieldRef.from_path(bad.field),
             N_("%(side)s: %(field)s must be a whole number, zero or more, not %(given)s"),
             field=bad.field,
             given=bad.given,
@@ -91,7 +92,7 @@ def _check_entry(
             report(
                 "not-multiple-of-5",
                 "scoring",
-                name,
+                FieldRef(name),
                 N_("%(side)s: %(value)s points cannot be, every card is worth a multiple of 5"),
                 value=value,
             )
@@ -100,7 +101,7 @@ def _check_entry(
             report(
                 "set-not-in-variant",
                 "sets",
-                f"sets.{kind}",
+                FieldRef("sets", kind),
                 N_("%(side)s: %(system)s has no %(kind)s"),
                 system=Text(system.name),
                 kind=Text(kind.label),
@@ -110,7 +111,7 @@ def _check_entry(
             report(
                 "penalty-not-in-variant",
                 "penalties",
-                f"penalties.{penalty}",
+                FieldRef("penalties", penalty),
                 N_("%(side)s: %(system)s has no penalty for this: %(what)s"),
                 system=Text(system.name),
                 what=Text(penalty.label),
@@ -120,7 +121,7 @@ def _check_entry(
         report(
             "sets-need-more-points",
             "sets",
-            "melded_points",
+            FieldRef("melded_points"),
             N_(
                 "%(side)s: the sets recorded hold at least %(least)s card points, "
                 "but melded points are %(melded)s"
@@ -133,7 +134,7 @@ def _check_entry(
         report(
             "opening-meld-too-low",
             "first-meld",
-            "opening_meld",
+            FieldRef("opening_meld"),
             N_("%(side)s: a first meld of %(meld)s is too low; %(side)s needed %(minimum)s"),
             meld=entry.opening_meld,
             minimum=minimum,
@@ -142,7 +143,7 @@ def _check_entry(
         report(
             "opening-meld-exceeds-melded",
             "first-meld",
-            "opening_meld",
+            FieldRef("opening_meld"),
             N_(
                 "%(side)s: the first meld (%(meld)s) is worth more than all that was melded "
                 "(%(melded)s)"
@@ -154,7 +155,7 @@ def _check_entry(
         report(
             "went-out-without-sets",
             "going-out",
-            "went_out",
+            FieldRef("went_out"),
             N_("%(side)s went out with %(count)s sets, but %(system)s needs %(needed)s to go out"),
             count=entry.sets_of(system),
             system=Text(system.name),
@@ -164,7 +165,7 @@ def _check_entry(
         report(
             "went-out-holding-cards",
             "going-out",
-            "hand_points",
+            FieldRef("hand_points"),
             N_("%(side)s went out, so %(side)s can hold no cards"),
         )
     if system.samba_limit is not None:
@@ -176,7 +177,7 @@ def _check_entry(
             report(
                 "samba-limit",
                 "sets",
-                "sets.samba",
+                FieldRef("sets", SetKind.SAMBA),
                 N_(
                     "%(side)s: a side may have at most %(sambas)s sambas, "
                     "at most %(supers)s of them super"
@@ -193,14 +194,11 @@ def _bad_numbers(entry: Entry) -> list[BadNumber]:
         value = getattr(entry, name)
         if value is not None and value < 0:
             bad.append(BadNumber(name, str(value)))
-    groups: list[tuple[str, dict[SetKind, int] | dict[Penalty, int]]] = [
-        ("sets", dict(entry.sets)),
-        ("penalties", dict(entry.penalties)),
-    ]
-    for group, counts in groups:
-        for key, count in counts.items():
-            if count < 0:
-                bad.append(BadNumber(f"{group}.{key}", str(count)))
+    for field in ENTRY_FIELDS:
+        if field.kind.grouped:
+            for key, count in getattr(entry, field.name).items():
+                if count < 0:
+                    bad.append(BadNumber(FieldRef(field.name, key).path, str(count)))
     return bad
 
 

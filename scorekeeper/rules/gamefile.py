@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from .checks import Violation
+from .fields import ENTRY_FIELDS, FieldKind, entry_of, plain
 from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
 from .house import house_rules_data, read_house_rules, with_house_rules
 from .replay import GameResult, replay
@@ -116,30 +118,20 @@ class _Counts:
 def _entry(data: object, where: str) -> Entry:
     entry = _object(data, where)
     counts = _Counts()
-
-    def number(name: str) -> int:
-        return counts.read(entry.get(name, 0), f"{where}.{name}", name)
-
-    opening = entry.get("opening_meld")
-    return Entry(
-        went_out=_flag(entry.get("went_out", False), f"{where}.went_out"),
-        concealed=_flag(entry.get("concealed", False), f"{where}.concealed"),
-        opening_meld=(
-            None
-            if opening is None
-            else counts.read(opening, f"{where}.opening_meld", "opening_meld")
-        ),
-        sets=counts.table(entry.get("sets", {}), f"{where}.sets", "sets", SetKind, "set kind"),
-        melded_points=number("melded_points"),
-        hand_points=number("hand_points"),
-        red_threes=number("red_threes"),
-        red_threes_in_hand=number("red_threes_in_hand"),
-        players_holding_red_threes=number("players_holding_red_threes"),
-        penalties=counts.table(
-            entry.get("penalties", {}), f"{where}.penalties", "penalties", Penalty, "penalty"
-        ),
-        bad_numbers=tuple(counts.bad),
-    )
+    values: dict[str, Any] = {}
+    for field in ENTRY_FIELDS:
+        name, at = field.name, f"{where}.{field.name}"
+        value = entry.get(name, field.default if not field.kind.grouped else {})
+        if field.kind is FieldKind.FLAG:
+            values[name] = _flag(value, at)
+        elif field.kind.grouped:
+            codes = SetKind if field.kind is FieldKind.SETS else Penalty
+            values[name] = counts.table(value, at, name, codes, field.kind.key_word)
+        else:
+            values[name] = (
+                None if value is None and field.optional else counts.read(value, at, name)
+            )
+    return replace(entry_of(values), bad_numbers=tuple(counts.bad))
 
 
 def _hand(data: object, where: str, sides: int) -> Hand:
@@ -157,6 +149,12 @@ def _hand(data: object, where: str, sides: int) -> Hand:
             f"{where}.entries", f"{len(entries)} entries for {sides} sides; give one per side"
         )
     return Hand(tuple(_entry(e, f"{where}.entries[{i}]") for i, e in enumerate(entries)), ending)
+
+
+def read_hand(data: object) -> Hand:
+    """A hand as `hand_data` writes it; raises GameFileError if it is not one."""
+    entries = _object(data, "").get("entries")
+    return _hand(data, "", len(entries) if isinstance(entries, list) else 0)
 
 
 def _side(data: object, where: str, number: int) -> Side:
@@ -206,22 +204,17 @@ def read_game(data: object) -> Game:
 
 def entry_data(entry: Entry) -> dict[str, Any]:
     """An entry as a game file writes it, leaving out what is at its default."""
-    data: dict[str, Any] = {}
-    for name, value in (
-        ("went_out", entry.went_out),
-        ("concealed", entry.concealed),
-        ("opening_meld", entry.opening_meld),
-        ("sets", {k.value: n for k, n in entry.sets.items() if n}),
-        ("melded_points", entry.melded_points),
-        ("hand_points", entry.hand_points),
-        ("red_threes", entry.red_threes),
-        ("red_threes_in_hand", entry.red_threes_in_hand),
-        ("players_holding_red_threes", entry.players_holding_red_threes),
-        ("penalties", {k.value: n for k, n in entry.penalties.items() if n}),
-    ):
-        if value or (name == "opening_meld" and value is not None):
-            data[name] = value
-    return data
+    values = plain(entry)
+    return {
+        field.name: values[field.name]
+        for field in ENTRY_FIELDS
+        if values[field.name] or (field.optional and values[field.name] is not None)
+    }
+
+
+def hand_data(hand: Hand) -> dict[str, Any]:
+    """A hand as a game file writes it."""
+    return {"ended_by": hand.ended_by.value, "entries": [entry_data(e) for e in hand.entries]}
 
 
 def game_data(game: Game) -> dict[str, Any]:
@@ -236,10 +229,7 @@ def game_data(game: Game) -> dict[str, Any]:
     data["sides"] = [
         {"name": s.name, "players": s.players, "start_score": s.start_score} for s in game.sides
     ]
-    data["hands"] = [
-        {"ended_by": h.ended_by.value, "entries": [entry_data(e) for e in h.entries]}
-        for h in game.hands
-    ]
+    data["hands"] = [hand_data(h) for h in game.hands]
     return data
 
 
@@ -247,7 +237,7 @@ def violation_data(violation: Violation) -> dict[str, Any]:
     return {
         "code": violation.code,
         "side": violation.side,
-        "field": violation.field,
+        "field": None if violation.field is None else violation.field.path,
         "message": str(violation.message),
         "rule": violation.rule.as_dict(),
     }

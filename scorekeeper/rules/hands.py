@@ -5,19 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import ClassVar
 
 from .systems import Deck, Penalty, RuleSystem, SetKind
-
-NUMBER_FIELDS = (
-    "opening_meld",
-    "melded_points",
-    "hand_points",
-    "red_threes",
-    "red_threes_in_hand",
-    "players_holding_red_threes",
-)
-POINTS_FIELDS = ("opening_meld", "melded_points", "hand_points")
-"""Fields that hold card points, so always a multiple of 5."""
 
 
 class EndedBy(StrEnum):
@@ -25,6 +15,38 @@ class EndedBy(StrEnum):
 
     GOING_OUT = "going_out"
     STOCK_EXHAUSTED = "stock_exhausted"
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a hand ended, as the table tells it: which side went out, or that the stock ran out.
+
+    >>> Ending.went_out(1).ended_by, Ending.STOCK.ended_by
+    (<EndedBy.GOING_OUT: 'going_out'>, <EndedBy.STOCK_EXHAUSTED: 'stock_exhausted'>)
+    >>> Ending.every(2)
+    [Ending(side=0), Ending(side=1), Ending(side=None)]
+    """
+
+    side: int | None
+    """The side that went out; None when the stock ran out."""
+
+    STOCK: ClassVar[Ending]
+
+    @classmethod
+    def went_out(cls, side: int) -> Ending:
+        return cls(side)
+
+    @classmethod
+    def every(cls, sides: int) -> list[Ending]:
+        """The ways a hand of `sides` sides can end: each side going out, then the stock."""
+        return [*(cls.went_out(i) for i in range(sides)), cls.STOCK]
+
+    @property
+    def ended_by(self) -> EndedBy:
+        return EndedBy.STOCK_EXHAUSTED if self.side is None else EndedBy.GOING_OUT
+
+
+Ending.STOCK = Ending(None)
 
 
 @dataclass(frozen=True)
@@ -46,7 +68,8 @@ class BadNumber:
 
 @dataclass(frozen=True)
 class Entry:
-    """One side's record of one hand."""
+    """One side's record of one hand: the fields of `fields.ENTRY_FIELDS`, and numbers that
+    were not whole numbers of zero or more as given."""
 
     went_out: bool = False
     concealed: bool = False
@@ -82,6 +105,14 @@ class Hand:
     def went_out(self) -> list[int]:
         """The sides that went out."""
         return [i for i, entry in enumerate(self.entries) if entry.went_out]
+
+    @property
+    def ending(self) -> Ending:
+        """How the hand ended: the first side that went out, else the stock ran out."""
+        out = self.went_out()
+        if self.ended_by is EndedBy.STOCK_EXHAUSTED or not out:
+            return Ending.STOCK
+        return Ending.went_out(out[0])
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,24 @@ from flask_wtf.i18n import translations
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
-from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField
+from wtforms import (
+    BooleanField,
+    Field,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+)
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3
 from wtforms.form import BaseForm
 from wtforms.meta import DefaultMeta
 from wtforms.validators import InputRequired, Length, Optional
 
 from .. import rules
+from ..rules.fields import EntryField, FieldKind, FieldRef, entry_of, held, refs, value_of
+from ..rules.hands import Ending
 from . import kept
 from .converters import Within, whole_number
 from .i18n import Translator, say
@@ -63,42 +74,58 @@ NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 class Row:
     """One line of the hand form: a field shown for every side side by side."""
 
-    field: str
+    ref: FieldRef
     label: str
     kind: str  # "points", "counter" or "check"
     rule_topic: str
+    counter: str | None = None  # the card counter's prefix, `melded` for `melded_cards`
+
+    @property
+    def field(self) -> str:
+        """The control's name within a side's part of the form: `melded_points`, `set_samba`."""
+        return self.ref.name
+
+
+ROW_KINDS = {FieldKind.FLAG: "check", FieldKind.POINTS: "points"}
+
+
+def label_of(ref: FieldRef) -> str:
+    """A field's label as the form shows it: in the page's language, capitalised."""
+    text = say(ref.label)
+    return text[:1].upper() + text[1:]
 
 
 def rows_for(system: rules.RuleSystem) -> list[Row]:
-    """The form's lines for a system: only the sets, red-three fields and penalties it has."""
-    rows = [Row("opening_meld", _("First meld (points)"), "points", "first-meld")]
-    rows += [
-        Row(f"set_{kind.value}", say(kind.label).capitalize(), "counter", "sets")
-        for kind in rules.SetKind
-        if system.has(kind)
-    ]
-    rows += [
-        Row("melded_points", _("Card points melded"), "points", "scoring"),
-        Row("hand_points", _("Card points left in hand"), "points", "scoring"),
-        Row("red_threes", _("Red threes on the table"), "counter", "red-threes"),
-        Row("red_threes_in_hand", _("Red threes left in hand"), "counter", "red-threes"),
-    ]
-    if system.red_threes.in_hand_per_player:
-        rows.append(
-            Row(
-                "players_holding_red_threes",
-                _("Players caught holding red threes"),
-                "counter",
-                "red-threes",
-            )
+    """The form's lines for a system (its fields, sets and penalties), check boxes last."""
+    rows = [
+        Row(
+            ref,
+            label_of(ref),
+            ROW_KINDS.get(ref.entry_field.kind, "counter"),
+            ref.entry_field.topic,
+            ref.name.removesuffix("_points") if ref.entry_field.cards else None,
         )
-    rows += [
-        Row(f"penalty_{p.value}", _("Penalty: %(what)s", what=say(p.label)), "counter", "penalties")
-        for p in system.penalties
+        for ref in refs(system)
+        if not ref.entry_field.by_ending
     ]
-    if system.concealed_exempt:
-        rows.append(Row("concealed", _("Went out concealed (all at once)"), "check", "first-meld"))
-    return rows
+    return sorted(rows, key=lambda row: row.kind == "check")
+
+
+def ending_value(ending: Ending) -> str:
+    """How the form's radio names an ending: `out-0` for the first side going out, `stock`."""
+    return "stock" if ending.side is None else f"out-{ending.side}"
+
+
+def ending_of(value: object, sides: int) -> Ending | None:
+    """The ending a radio value names, among those of a hand of `sides` sides; None if none."""
+    return next((e for e in Ending.every(sides) if ending_value(e) == value), None)
+
+
+def ending_label(ending: Ending, game: Game) -> str:
+    """An ending in words: who went out, or that the stock ran out."""
+    if ending.side is None:
+        return _("The stock ran out")
+    return _("%(side)s went out", side=game.sides[ending.side].name)
 
 
 def _count(label: str = "") -> IntegerField:
@@ -107,14 +134,6 @@ def _count(label: str = "") -> IntegerField:
         default=0,
         validators=[Optional(), Within(0, 9999)],
         render_kw=NUMBER,
-    )
-
-
-def _points() -> IntegerField:
-    """A points field: empty until typed (no 0 to delete first), read as 0."""
-    return IntegerField(
-        validators=[Optional(), Within(0, 99999)],
-        render_kw={**NUMBER, "placeholder": "0"},
     )
 
 
@@ -136,20 +155,27 @@ for _card in rules.Card:
     setattr(CardsForm, _card.value, _count())
 
 
+def _control(field: EntryField) -> Field:
+    """The form control for one field of a side's entry."""
+    if field.kind is FieldKind.FLAG:
+        return BooleanField()
+    if field.kind is FieldKind.POINTS:
+        # Empty until typed (no 0 to delete first), read as 0; a first meld stays unnoted.
+        shown = NUMBER if field.optional else {**NUMBER, "placeholder": "0"}
+        return IntegerField(validators=[Optional(), Within(0, field.most)], render_kw=shown)
+    return IntegerField(default=0, validators=[Optional(), Within(0, field.most)], render_kw=NUMBER)
+
+
 def entry_form_class(system: rules.RuleSystem) -> type[Form]:
+    """A side's part of the hand form: a control per row, and a card counter where it helps."""
+
     class EntryForm(SubForm):
-        opening_meld = IntegerField(validators=[Optional(), Within(0, 99999)], render_kw=NUMBER)
-        melded_points = _points()
-        hand_points = _points()
-        red_threes = _count()
-        red_threes_in_hand = _count()
-        melded_cards = FormField(CardsForm)
-        hand_cards = FormField(CardsForm)
+        pass
 
     for row in rows_for(system):
-        if not hasattr(EntryForm, row.field):
-            field = BooleanField() if row.kind == "check" else _count()
-            setattr(EntryForm, row.field, field)
+        setattr(EntryForm, row.field, _control(row.ref.entry_field))
+        if row.counter is not None:
+            setattr(EntryForm, f"{row.counter}_cards", FormField(CardsForm))
     return EntryForm
 
 
@@ -173,11 +199,8 @@ def hand_form(
         ending = RadioField(
             _l("How did the hand end?"),
             choices=[
-                *(
-                    SelectChoice(f"out-{i}", _("%(side)s went out", side=s.name))
-                    for i, s in enumerate(game.sides)
-                ),
-                SelectChoice("stock", _("The stock ran out")),
+                SelectChoice(ending_value(ending), ending_label(ending, game))
+                for ending in Ending.every(side_count)
             ],
             validators=[InputRequired(_l("Choose who went out, or that the stock ran out."))],
         )
@@ -203,54 +226,34 @@ def hand_form(
 
 
 def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
-    """The hand the form describes, for the rules engine."""
-    ending = form.ending.data
+    """The hand the form describes, for the rules engine (a form that passed validation)."""
+    ending = ending_of(form.ending.data, len(form.sides)) or Ending.STOCK
+    rows = rows_for(system)
     entries = []
     for index, side in enumerate(form.sides):
-        f = side.form
-
-        def number(name: str, f: Form = f) -> int:
-            return int(f[name].data or 0) if name in f else 0
-
-        entries.append(
-            rules.Entry(
-                went_out=ending == f"out-{index}",
-                concealed=bool(f["concealed"].data) if "concealed" in f else False,
-                opening_meld=f["opening_meld"].data,
-                sets={k: number(f"set_{k.value}") for k in rules.SetKind if system.has(k)},
-                melded_points=number("melded_points"),
-                hand_points=number("hand_points"),
-                red_threes=number("red_threes"),
-                red_threes_in_hand=number("red_threes_in_hand"),
-                players_holding_red_threes=number("players_holding_red_threes"),
-                penalties={p: number(f"penalty_{p.value}") for p in system.penalties},
-            )
-        )
-    stock = ending == "stock"
-    return rules.Hand(
-        tuple(entries), rules.EndedBy.STOCK_EXHAUSTED if stock else rules.EndedBy.GOING_OUT
-    )
+        values: dict[str, Any] = {"went_out": ending.side == index}
+        for row in rows:
+            field, data = row.ref.entry_field, side.form[row.field].data
+            if row.ref.key is not None:
+                values.setdefault(field.name, {})[row.ref.key] = int(data or 0)
+            elif field.kind is FieldKind.FLAG:
+                values[field.name] = bool(data)
+            else:
+                values[field.name] = data if field.optional else int(data or 0)
+        entries.append(entry_of(values))
+    return rules.Hand(tuple(entries), ending.ended_by)
 
 
 def form_data(hand: Hand) -> dict[str, Any]:
     """A recorded hand as data for its correction form."""
-    went_out = [e.side_position for e in hand.entries if e.went_out]
-    sides = []
-    for e in hand.entries:
-        side: dict[str, Any] = {
-            "concealed": e.concealed,
-            "opening_meld": e.opening_meld,
-            "melded_points": e.melded_points,
-            "hand_points": e.hand_points,
-            "red_threes": e.red_threes,
-            "red_threes_in_hand": e.red_threes_in_hand,
-            "players_holding_red_threes": e.players_holding_red_threes,
-        }
-        side.update({f"set_{k}": n for k, n in e.sets.items()})
-        side.update({f"penalty_{k}": n for k, n in e.penalties.items()})
-        sides.append(side)
-    ending = f"out-{went_out[0]}" if went_out else "stock"
-    return {"ending": ending, "version": str(hand.version), "sides": sides, "token": hand.token}
+    engine = engine_hand(hand)
+    sides = [{ref.name: value_of(e, ref) for ref in held(e)} for e in engine.entries]
+    return {
+        "ending": ending_value(engine.ending),
+        "version": str(hand.version),
+        "sides": sides,
+        "token": hand.token,
+    }
 
 
 def cited(violation: rules.Violation, game_id: str) -> Markup:
@@ -266,10 +269,10 @@ def place_violations(
     for violation in violations:
         message = cited(violation, game_id)
         field = None
-        if violation.side is not None and violation.field:
-            name = violation.field.replace("sets.", "set_").replace("penalties.", "penalty_")
+        ref = violation.field
+        if violation.side is not None and ref is not None:
             entry = form.sides[violation.side].form
-            field = form.ending if name == "went_out" else entry._fields.get(name)
+            field = form.ending if ref.field == "went_out" else entry._fields.get(ref.name)
         if field is None:
             loose.append(message)
         else:

@@ -10,12 +10,14 @@ from flask_babel import format_percent
 from flask_babel import gettext as _
 
 from .. import rules
+from ..rules.hands import Ending
 from . import queries
 from .chart import Chart, running_totals
-from .hands import rows_for
+from .hands import ending_label, label_of
 from .i18n import number
 from .models import Game, Hand, player_key
 from .services import (
+    Change,
     changes,
     kept_replay,
     system_of,
@@ -112,14 +114,12 @@ class CorrectionNote:
 
 
 def correction_notes(game: Game, system: rules.RuleSystem) -> list[CorrectionNote]:
-    labels = {row.field: row.label for row in rows_for(system)}
-    labels["ending"] = _("How the hand ended")
+    def what(change: Change) -> str:
+        return _("How the hand ended") if change.field is None else label_of(change.field)
 
-    def shown(field: str, value: object) -> str:
-        if field == "ending":
-            if value == "stock":
-                return _("The stock ran out")
-            return _("%(side)s went out", side=game.sides[int(str(value)[4:])].name)
+    def shown(value: object) -> str:
+        if isinstance(value, Ending):
+            return ending_label(value, game)
         if value is None:
             return _("not noted")
         if isinstance(value, bool):
@@ -138,9 +138,9 @@ def correction_notes(game: Game, system: rules.RuleSystem) -> list[CorrectionNot
             changes=[
                 (
                     "" if change.side is None else game.sides[change.side].name,
-                    labels.get(change.field, change.field),
-                    shown(change.field, change.before),
-                    shown(change.field, change.after),
+                    what(change),
+                    shown(change.before),
+                    shown(change.after),
                 )
                 for change in changes(c.before, c.after)
             ],

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import inspect
 
 from .. import rules
+from ..rules.fields import ENTRY_FIELDS, EntryField, FieldKind
 from ..rules.gamefile import LARGEST
 from .models import (
     KEY_LENGTH,
@@ -170,6 +171,15 @@ def json_object(none: bool = False) -> Check:
     return check
 
 
+def entry_field(field: EntryField) -> Check:
+    """The check of a hand entry's field, by its kind; a grouped one's keys are the game's."""
+    if field.kind is FieldKind.FLAG:
+        return flag()
+    if field.kind.grouped:
+        return json_object()
+    return whole(0, LARGEST, none=field.optional)
+
+
 NAME = text(NAME_LENGTH)
 COUNT = whole(0, LARGEST)
 ROW_ID = whole(1, ROW_ID_LIMIT)
@@ -220,16 +230,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "id": ROW_ID,
         "hand_id": ROW_ID,
         "side_position": whole(0, LARGEST),
-        "went_out": flag(),
-        "concealed": flag(),
-        "opening_meld": whole(0, LARGEST, none=True),
-        "sets": json_object(),
-        "melded_points": COUNT,
-        "hand_points": COUNT,
-        "red_threes": COUNT,
-        "red_threes_in_hand": COUNT,
-        "players_holding_red_threes": COUNT,
-        "penalties": json_object(),
+        **{field.name: entry_field(field) for field in ENTRY_FIELDS},
         "hand_score": whole(-(2**62), 2**62, none=True),
     },
     Correction: {
@@ -355,15 +356,13 @@ def _counts(value: dict[str, Any], known: Iterable[str], what: str) -> None:
 def check_entry(entry: Entry, system: rules.RuleSystem) -> None:
     """An entry's columns; its sets and penalties of kinds its game's rules have."""
     check_columns(entry)
-    kinds = (kind.value for kind in rules.SetKind if system.has(kind))
-    for column, known, what in (
-        ("sets", kinds, "set kind"),
-        ("penalties", (p.value for p in system.penalties), "penalty"),
-    ):
-        try:
-            _counts(getattr(entry, column), known, what)
-        except SchemaError as error:
-            raise error.inside(column) from None
+    for field in ENTRY_FIELDS:
+        if field.kind.grouped:
+            known = (key.value for key in field.keys(system))
+            try:
+                _counts(getattr(entry, field.name), known, field.kind.key_word)
+            except SchemaError as error:
+                raise error.inside(field.name) from None
 
 
 def check_correction(correction: Correction, game: Game) -> None:

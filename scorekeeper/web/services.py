@@ -19,7 +19,8 @@ from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import rules
-from ..rules.gamefile import entry_data
+from ..rules.fields import ENTRY_FIELDS, FieldRef, entry_of, held, plain, value_of
+from ..rules.gamefile import hand_data, read_hand
 from .database import writing
 from .models import (
     NAME_LENGTH,
@@ -96,18 +97,8 @@ def system_of(game: Game) -> rules.RuleSystem:
 
 
 def engine_entry(entry: Entry) -> rules.Entry:
-    return rules.Entry(
-        went_out=entry.went_out,
-        concealed=entry.concealed,
-        opening_meld=entry.opening_meld,
-        sets={rules.SetKind(k): n for k, n in entry.sets.items()},
-        melded_points=entry.melded_points,
-        hand_points=entry.hand_points,
-        red_threes=entry.red_threes,
-        red_threes_in_hand=entry.red_threes_in_hand,
-        players_holding_red_threes=entry.players_holding_red_threes,
-        penalties={rules.Penalty(k): n for k, n in entry.penalties.items()},
-    )
+    """A recorded entry for the rules engine: its columns are the entry's fields."""
+    return entry_of({field.name: getattr(entry, field.name) for field in ENTRY_FIELDS})
 
 
 def engine_hand(hand: Hand) -> rules.Hand:
@@ -201,78 +192,36 @@ def game_with_sides(game_id: str) -> Game:
     return game
 
 
-def hand_data(hand: rules.Hand) -> dict[str, Any]:
-    """A hand as a game file writes it (kept in corrections)."""
-    return {"ended_by": hand.ended_by.value, "entries": [entry_data(e) for e in hand.entries]}
-
-
 @dataclass(frozen=True)
 class Change:
-    """One field of a corrected hand: the side (None for how the hand ended), before, after.
-
-    `field` is named as on the hand form: `ending`, `melded_points`, `set_samba`, `penalty_…`.
-    """
+    """One value of a corrected hand: the side and field (both None for how the hand ended),
+    before and after."""
 
     side: int | None
-    field: str
+    field: FieldRef | None
     before: object
     after: object
 
 
-def _ending(hand: dict[str, Any]) -> str:
-    out = [i for i, e in enumerate(hand["entries"]) if e.get("went_out")]
-    if hand.get("ended_by") == rules.EndedBy.STOCK_EXHAUSTED.value or not out:
-        return "stock"
-    return f"out-{out[0]}"
-
-
-def _flat(entry: dict[str, Any]) -> dict[str, object]:
-    flat: dict[str, object] = {
-        k: v for k, v in entry.items() if k not in ("sets", "penalties", "went_out")
-    }
-    flat.update({f"set_{k}": n for k, n in entry.get("sets", {}).items()})
-    flat.update({f"penalty_{k}": n for k, n in entry.get("penalties", {}).items()})
-    return flat
-
-
 def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[Change]:
-    """What a correction changed, field by field (nothing listed for a deletion or a return)."""
+    """What a correction changed, value by value (nothing listed for a deletion or a return)."""
     if before is None or after is None:
         return []
+    old_hand, new_hand = read_hand(before), read_hand(after)
     found = []
-    if _ending(before) != _ending(after):
-        found.append(Change(None, "ending", _ending(before), _ending(after)))
-    defaults = {"opening_meld": None, "concealed": False}
-    for side, (old, new) in enumerate(zip(before["entries"], after["entries"], strict=True)):
-        old_flat, new_flat = _flat(old), _flat(new)
-        for key in sorted(old_flat.keys() | new_flat.keys()):
-            was, now_ = (
-                old_flat.get(key, defaults.get(key, 0)),
-                new_flat.get(key, defaults.get(key, 0)),
-            )
+    if old_hand.ending != new_hand.ending:
+        found.append(Change(None, None, old_hand.ending, new_hand.ending))
+    for side, (old, new) in enumerate(zip(old_hand.entries, new_hand.entries, strict=True)):
+        for ref in sorted(held(old) | held(new), key=lambda ref: ref.name):
+            was, now_ = value_of(old, ref), value_of(new, ref)
             if was != now_:
-                found.append(Change(side, key, was, now_))
+                found.append(Change(side, ref, was, now_))
     return found
 
 
 def _fill(record: Hand, hand: rules.Hand) -> None:
     record.ended_by = hand.ended_by.value
-    record.entries = [
-        Entry(
-            side_position=i,
-            went_out=e.went_out,
-            concealed=e.concealed,
-            opening_meld=e.opening_meld,
-            sets={k.value: n for k, n in e.sets.items() if n},
-            melded_points=e.melded_points,
-            hand_points=e.hand_points,
-            red_threes=e.red_threes,
-            red_threes_in_hand=e.red_threes_in_hand,
-            players_holding_red_threes=e.players_holding_red_threes,
-            penalties={k.value: n for k, n in e.penalties.items() if n},
-        )
-        for i, e in enumerate(hand.entries)
-    ]
+    record.entries = [Entry(side_position=i, **plain(e)) for i, e in enumerate(hand.entries)]
 
 
 Figures = tuple[bool | None, list[tuple[int | None, bool | None]], list[list[int | None]]]

@@ -17,6 +17,7 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response
 
 from .. import rules
+from ..rules.fields import refs, value_of
 from .backup import backup
 from .extensions import csrf
 from .i18n import number, say
@@ -219,25 +220,24 @@ def result_json(game_id: str) -> Response:
 
 
 def csv_header(system: rules.RuleSystem) -> list[str]:
-    """The CSV columns for a game under `system`: only the sets and penalties it has."""
+    """The CSV columns for a game under `system`: every field; only the sets and penalties it
+    has."""
     return [
         "hand",
         "ended_by",
         "side",
         "players",
-        "went_out",
-        "concealed",
-        "opening_meld",
-        *(f"set_{kind.value}" for kind in system.set_bonuses),
-        "melded_points",
-        "hand_points",
-        "red_threes",
-        "red_threes_in_hand",
-        "players_holding_red_threes",
-        *(f"penalty_{penalty.value}" for penalty in system.penalties),
+        *(ref.name for ref in refs(system, every=True)),
         "hand_score",
         "total",
     ]
+
+
+def _csv_value(value: bool | int | None) -> bool | int | str:
+    """A field's value as a cell: flags as true/false, a value not noted as empty."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else value
 
 
 def _cell(text: str) -> str:
@@ -247,7 +247,7 @@ def _cell(text: str) -> str:
 
 def csv_rows(game: Game) -> list[list[Any]]:
     """One row per side per hand that counts, scored by the engine's replay."""
-    system = system_of(game)
+    fields = list(refs(system_of(game), every=True))
     result = kept_replay(game)
     rows: list[list[Any]] = []
     for position, (hand, scored) in enumerate(
@@ -260,16 +260,7 @@ def csv_rows(game: Game) -> list[list[Any]]:
                     hand.ended_by,
                     _cell(side.name),
                     _cell(", ".join(p.name for p in side.players if p.name)),
-                    "true" if entry.went_out else "false",
-                    "true" if entry.concealed else "false",
-                    "" if entry.opening_meld is None else entry.opening_meld,
-                    *(entry.sets.get(kind.value, 0) for kind in system.set_bonuses),
-                    entry.melded_points,
-                    entry.hand_points,
-                    entry.red_threes,
-                    entry.red_threes_in_hand,
-                    entry.players_holding_red_threes,
-                    *(entry.penalties.get(penalty.value, 0) for penalty in system.penalties),
+                    *(_csv_value(value_of(entry, ref)) for ref in fields),
                     score.hand_score,
                     score.total,
                 ]
