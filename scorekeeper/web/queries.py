@@ -24,7 +24,10 @@ from sqlalchemy import (
     or_,
     select,
 )
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import selectinload
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import GenericFunction
 
 from .. import rules
 from .converters import LARGEST_ID
@@ -202,10 +205,27 @@ def _tally(sums: Sequence[Any]) -> TallyRow:
     )
 
 
+class utf8_hex(GenericFunction[str]):
+    """A text's UTF-8 bytes in hexadecimal: SQLite's hex(), spelled another way on PostgreSQL."""
+
+    type = String()
+    inherit_cache = True
+
+
+@compiles(utf8_hex)
+def _hex(element: utf8_hex, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"hex({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(utf8_hex, "postgresql")
+def _hex_postgresql(element: utf8_hex, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"upper(encode(convert_to({compiler.process(element.clauses, **kw)}, 'UTF8'), 'hex'))"
+
+
 def _spelled(text: SQLColumnExpression[str]) -> ColumnElement[str]:
     """The text's UTF-8 bytes in hexadecimal, in SQL: whatever the text holds (a colon, a comma,
     even a NUL, where SQLite's string functions stop), what is spelled holds only 0-9 and A-F."""
-    return cast(func.hex(text), String)
+    return cast(utf8_hex(text), String)
 
 
 def _unspelled(spelled: str) -> str:
