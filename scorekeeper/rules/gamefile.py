@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from .checks import Violation
 from .fields import ENTRY_FIELDS, FieldKind, entry_of, plain
 from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
-from .house import house_rules_data, read_house_rules, with_house_rules
+from .house import LARGEST, house_rules_data, read_house_rules, with_house_rules
 from .replay import GameResult, replay
 from .systems import (
     Penalty,
@@ -40,8 +40,6 @@ class GameFileError(ValueError):
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-LARGEST = 10**9
-"""No count, score or points field at a card table comes near this; larger is a typing slip."""
 
 
 def _show(value: object) -> str:

@@ -19,7 +19,7 @@ from .systems import RuleSystem, SetKind
 from .words import N_, Rule, Text
 
 LARGEST = 10**9
-"""No points or count at a card table comes near this; larger is a typing slip."""
+"""No count, score or points at a card table comes near this; larger is a typing slip."""
 
 Pairs = tuple[tuple[int, int], ...]
 Json = Any

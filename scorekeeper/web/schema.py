@@ -18,7 +18,7 @@ from sqlalchemy import inspect
 
 from .. import rules
 from ..rules.fields import ENTRY_FIELDS, EntryField, FieldKind
-from ..rules.gamefile import LARGEST
+from ..rules.house import LARGEST
 from .models import (
     KEY_LENGTH,
     NAME_LENGTH,
