@@ -96,7 +96,7 @@ def scoreboard(game: Game) -> Scoreboard:
             system.target,
         ),
         hands=list(zip(game.live_hands, result.hands, strict=True)),
-        corrections=correction_notes(game, system),
+        corrections=correction_notes(game),
     )
 
 
@@ -113,7 +113,9 @@ class CorrectionNote:
     changes: list[tuple[str, str, str, str]]  # (side, what, before, after)
 
 
-def correction_notes(game: Game, system: rules.RuleSystem) -> list[CorrectionNote]:
+def correction_notes(game: Game) -> list[CorrectionNote]:
+    """The game's corrections, latest first, each change in words."""
+
     def what(change: Change) -> str:
         return _("How the hand ended") if change.field is None else label_of(change.field)
 

@@ -164,11 +164,15 @@ def with_hands(game: Game) -> Game:
     return game
 
 
+def new_revision() -> str:
+    """A game's next revision: random, so that no two states of a game ever share one."""
+    return secrets.token_hex(REVISION_LENGTH // 2)
+
+
 def revise_games_of(key: str) -> None:
     """Give the games a player played a new revision: their pages show the player's name."""
     games = select(Side.game_id).join(Player).where(Player.key == key)
-    revision = secrets.token_hex(REVISION_LENGTH // 2)
-    db.session.execute(update(Game).where(Game.id.in_(games)).values(revision=revision))
+    db.session.execute(update(Game).where(Game.id.in_(games)).values(revision=new_revision()))
 
 
 def revision_of(game_id: str) -> str:
@@ -179,13 +183,20 @@ def revision_of(game_id: str) -> str:
     return revision
 
 
-def game_with_sides(game_id: str) -> Game:
-    """A game with its sides and players, in one statement; NotFound if there is none."""
+def game_with_sides(game_id: str, locked: bool = False) -> Game:
+    """A game with its sides and players, in one statement; NotFound if there is none.
+
+    `locked`: inside `writing()`, locked for writing until commit (see `lock_game`).
+    """
     query = (
         select(Game)
         .where(Game.id == game_id)
         .options(joinedload(Game.sides).joinedload(Side.players))
     )
+    if locked:
+        # The lock is on the game's row alone (OF game): PostgreSQL refuses to lock the
+        # nullable side of the outer joins that bring the sides and players along.
+        query = query.with_for_update(of=Game)
     game = db.session.scalars(query).unique().one_or_none()
     if game is None:
         raise NotFound(f"no game {game_id!r}")
@@ -259,7 +270,7 @@ def _remember(game: Game, result: rules.GameResult, last: Sequence[Hand] | None 
     over, sides, scores = _replayed_figures(game, result)
     game.over = bool(over)
     game.updated_at = now()
-    game.revision = secrets.token_hex(REVISION_LENGTH // 2)
+    game.revision = new_revision()
     for side, (total, won) in zip(game.sides, sides, strict=True):
         side.total, side.won = total, won
     _tally_sides(game, result, last)
@@ -381,17 +392,7 @@ def lock_game(game_id: str, everything: bool = True) -> Game:
     clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
     `everything`: with all that a replay reads (its hands), not only the sides.
     """
-    # The lock is on the game's row alone (OF game): PostgreSQL refuses to lock the nullable
-    # side of the outer joins that bring the sides and players along.
-    query = (
-        select(Game)
-        .where(Game.id == game_id)
-        .with_for_update(of=Game)
-        .options(joinedload(Game.sides).joinedload(Side.players))
-    )
-    game = db.session.scalars(query).unique().one_or_none()
-    if game is None:
-        raise NotFound(f"no game {game_id!r}")
+    game = game_with_sides(game_id, locked=True)
     return with_hands(game) if everything else game
 
 
