@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from flask import (
@@ -50,6 +51,7 @@ from .services import (
     HandRefused,
     HandSaved,
     HandTaken,
+    SystemKey,
     correct_hand,
     delete_hand,
     engine_game,
@@ -57,10 +59,11 @@ from .services import (
     game_with_sides,
     kept_replay,
     last_position,
-    live_number,
     new_token,
     record_hand,
     restore_hand,
+    system_for,
+    system_key,
     system_of,
     with_hands,
 )
@@ -189,19 +192,30 @@ class HandFields(FlaskForm):
     sides: FieldList[FormField[Form]]
 
 
-def hand_form(
-    game: Game, system: rules.RuleSystem, formdata: Any = None, data: Any = None
-) -> HandFields:
+def hand_form(game: Game, formdata: Any = None, data: Any = None) -> HandFields:
     """The form for one hand of this game; `data` fills it from a recorded hand."""
-    side_count = len(game.sides)
+    endings = tuple(
+        (ending_value(ending), ending_label(ending, game))
+        for ending in Ending.every(len(game.sides))
+    )
+    form_class = _hand_form_class(system_key(game), endings)
+    if formdata is not None:
+        return form_class(formdata=formdata)
+    return form_class(
+        formdata=None, data=data or {"token": new_token(), "after": str(last_position(game.id))}
+    )
+
+
+@lru_cache(maxsize=64)
+def _hand_form_class(key: SystemKey, endings: tuple[tuple[str, str], ...]) -> type[HandFields]:
+    """The hand form of one system, for sides whose endings read `endings` (value, label):
+    made once, since making a form class costs more than filling one in."""
+    side_count = len(endings) - 1  # each side going out, and the stock running out
 
     class HandForm(HandFields):
         ending = RadioField(
             _l("How did the hand end?"),
-            choices=[
-                SelectChoice(ending_value(ending), ending_label(ending, game))
-                for ending in Ending.every(side_count)
-            ],
+            choices=[SelectChoice(value, label) for value, label in endings],
             validators=[InputRequired(_l("Choose who went out, or that the stock ran out."))],
         )
         token = HiddenField(
@@ -215,14 +229,12 @@ def hand_form(
         version = HiddenField()
         after = HiddenField()  # the last hand's number when a new hand's form was opened
         sides = FieldList(
-            FormField(entry_form_class(system)), min_entries=side_count, max_entries=side_count
+            FormField(entry_form_class(system_for(key))),
+            min_entries=side_count,
+            max_entries=side_count,
         )
 
-    if formdata is not None:
-        return HandForm(formdata=formdata)
-    return HandForm(
-        formdata=None, data=data or {"token": new_token(), "after": str(last_position(game.id))}
-    )
+    return HandForm
 
 
 def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
@@ -379,10 +391,10 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     """The shared flow of recording and correcting: buttons, preview, checks, save."""
     if request.method == "GET":
         data = form_data(hand) if hand is not None else None
-        return _form_page(game, system, hand_form(game, system, data=data), hand=hand)
+        return _form_page(game, system, hand_form(game, data=data), hand=hand)
     action = request.form.get("action", "save")
     posted = adjust(request.form, system)
-    form = hand_form(game, system, formdata=posted)
+    form = hand_form(game, formdata=posted)
     if "bump" in request.form or "count" in request.form:
         return _form_page(game, system, form, hand=hand)
     if not form.validate():
@@ -427,7 +439,7 @@ def _record(
     """Save a new hand; a repeat of a saved form is answered as the first time was."""
     game_id = game.id  # after the commit, reading game.id would load the whole game again
     try:
-        saved = record_hand(
+        hand_id, number = record_hand(
             game_id, engine, form.token.data or new_token(), sent_number(form.after.data)
         )
     except HandRefused as refused:
@@ -458,9 +470,8 @@ def _record(
         return page, 409
     # The notice rides on the address, so a repeated Save gets the very same answer, and a
     # page that saves in the background can show it too.
-    number = live_number(saved)
     return redirect(
-        url_for("games.scoreboard", game_id=game_id, saved=number, _anchor=f"hand-{saved.id}")
+        url_for("games.scoreboard", game_id=game_id, saved=number, _anchor=f"hand-{hand_id}")
     )
 
 
@@ -477,7 +488,7 @@ def _blank_form(game_id: str) -> kept.Drawn | Response:
     game, system = _game(game_id)
     if game.over:
         return redirect(url_for("games.scoreboard", game_id=game.id))
-    form = hand_form(game, system)
+    form = hand_form(game)
     page, _status = _form_page(game, system, form)
     return page, [str(form.token.data)]
 
@@ -503,7 +514,7 @@ def edit(game_id: str, hand_id: int) -> tuple[str, int] | Response:
 def preview(game_id: str) -> tuple[str, int]:
     """The live preview's fragment, for the page's JavaScript."""
     game, system = _game(game_id)
-    form = hand_form(game, system, formdata=request.form)
+    form = hand_form(game, formdata=request.form)
     if not form.validate():
         return render_template("_preview.html", preview=None, game=game), 200
     hand_id = request.form.get("hand_id", type=int)

@@ -5,12 +5,14 @@ Views call these; these call the rules engine to check and the database to keep.
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from threading import Lock
-from typing import Any
+from typing import Any, NamedTuple
 
 from cachetools import LRUCache, cached
 from sqlalchemy import Select, func, inspect, or_, select, update
@@ -91,9 +93,25 @@ class NewSide:
     start_score: int = 0
 
 
+SystemKey = tuple[str, tuple[str, ...], str]
+"""What a game's rules are read from: system id, options, house rules as canonical JSON."""
+
+
+def system_key(game: Game) -> SystemKey:
+    house = json.dumps(game.house_rules, sort_keys=True) if game.house_rules else ""
+    return game.system_id, tuple(sorted(game.options or ())), house
+
+
+@lru_cache(maxsize=64)
+def system_for(key: SystemKey) -> rules.RuleSystem:
+    """The rules a key describes, read once: a RuleSystem is frozen, so pages share it."""
+    system_id, options, house = key
+    return rules.read_system(system_id, dict.fromkeys(options, True), json.loads(house or "null"))
+
+
 def system_of(game: Game) -> rules.RuleSystem:
     """The rules a game is played under: its system, options and house rules."""
-    return rules.read_system(game.system_id, dict.fromkeys(game.options, True), game.house_rules)
+    return system_for(system_key(game))
 
 
 def engine_entry(entry: Entry) -> rules.Entry:
@@ -430,7 +448,15 @@ def same_hand(record: Hand, hand: rules.Hand) -> bool:
     return hand_data(engine_hand(record)) == hand_data(hand)
 
 
-def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = None) -> Hand:
+class Recorded(NamedTuple):
+    """A recorded hand's id and its number on the scoreboard (None once deleted), read before
+    the commit: after it, reading the hand again would cost a statement."""
+
+    hand_id: int
+    number: int | None
+
+
+def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = None) -> Recorded:
     """Record the next hand if it keeps the rules.
 
     A token already used records nothing: the same hand sent again is answered with the hand it
@@ -449,7 +475,7 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
             if already is not None:
                 if not same_hand(already, hand):
                     raise HandSaved(already)
-                return already
+                return Recorded(already.id, live_number(already))
             if after is not None:
                 since = _live_since(game_id, after)
                 if since:
@@ -463,16 +489,17 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
                 raise HandRefused(result.hands[-1].violations)
             db.session.add(record)
             _remember(game, result, [record])
-            revision = game.revision
+            db.session.flush()
+            recorded, revision = Recorded(record.id, len(result.hands)), game.revision
     except IntegrityError:
         # The lock makes this impossible; if it ever happens, the other write won: say so.
         db.session.rollback()
         won: Hand | None = db.session.scalar(select(Hand).filter_by(game_id=game_id, token=token))
         if won is not None:
-            return won
+            return Recorded(won.id, live_number(won))
         raise HandTaken([]) from None
     _keep(game_id, revision, result)
-    return record
+    return recorded
 
 
 def _live_since(game_id: str, after: int) -> list[Hand]:

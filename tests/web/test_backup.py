@@ -427,7 +427,7 @@ def test_the_app_keeps_no_token_longer_than_a_restore_accepts(app: Flask, action
         with pytest.raises(SchemaError, match=r"Hand\.token: expected at most 40 characters"):
             record_hand(game_id, hand, "t" * 41)
         db.session.rollback()
-        assert record_hand(game_id, hand, "t" * 40).position == 1
+        assert record_hand(game_id, hand, "t" * 40).number == 1
 
 
 def test_a_hand_form_token_of_41_characters_is_refused_by_the_form(

@@ -59,7 +59,7 @@ def test_every_field_round_trips_form_engine_database_file_and_csv(
     system, value = rules.get_system(system_id), sample(ref)
     game = a_game(system_id)
     with app.test_request_context(method="POST", data=posted(ref, value)):
-        form = hand_form(game, system, formdata=posted(ref, value))
+        form = hand_form(game, formdata=posted(ref, value))
         assert form.validate(), form.errors
         hand = hand_from_form(form, system)
     assert value_of(hand.entries[0], ref) == value
@@ -72,7 +72,7 @@ def test_every_field_round_trips_form_engine_database_file_and_csv(
     assert ref.name in csv_header(system)
     with app.test_request_context():
         assert form_data(record)["sides"][0][ref.name] == value
-        refilled = hand_form(game, system, data=form_data(record))
+        refilled = hand_form(game, data=form_data(record))
         assert refilled.sides[0].form[ref.name].data == value
 
 
@@ -94,7 +94,7 @@ def test_an_ending_round_trips_through_the_forms_radio(app: Flask, sides: int) -
     assert ending_of(f"out-{sides}", sides) is None
     assert ending_of("out-", sides) is None
     with app.test_request_context():
-        form = hand_form(a_game("classic", sides), rules.get_system("classic"), data={})
+        form = hand_form(a_game("classic", sides), data={})
         assert [value for value, *_ in form.ending.iter_choices()] == [
             ending_value(e) for e in Ending.every(sides)
         ]
@@ -107,7 +107,7 @@ def test_a_violation_is_shown_next_to_the_control_of_its_field(
     system = rules.get_system(system_id)
     violation = rules.Violation("x", 1, Text("wrong here"), system.cite(ref.entry_field.topic), ref)
     with app.test_request_context(method="POST"):
-        form = hand_form(a_game(system_id), system, formdata=posted(ref, sample(ref)))
+        form = hand_form(a_game(system_id), formdata=posted(ref, sample(ref)))
         form.validate()
         loose = place_violations(form, [violation], "g")
     assert loose == []
@@ -121,7 +121,7 @@ def test_a_violation_about_going_out_is_shown_at_how_the_hand_ended(app: Flask) 
         "x", 0, Text("not out"), system.cite("going-out"), FieldRef("went_out")
     )
     with app.test_request_context(method="POST"):
-        form = hand_form(a_game("classic"), system, formdata=MultiDict({"ending": "stock"}))
+        form = hand_form(a_game("classic"), formdata=MultiDict({"ending": "stock"}))
         form.validate()
         assert place_violations(form, [violation], "g") == []
     assert ["not out" in str(e) for e in form.ending.errors] == [True]
