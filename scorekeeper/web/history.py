@@ -51,12 +51,16 @@ def _page_number() -> int:
     return page
 
 
+def _system() -> str:
+    """The `?system=` asked for: a system's id, or "" for every system."""
+    system = request.args.get("system", "")
+    return system if system in rules.SYSTEMS else ""
+
+
 @bp.get("/games")
 def games() -> str:
     player = request.args.get("player", "")[: NAME_LENGTH * 2]
-    system = request.args.get("system", "")
-    if system not in rules.SYSTEMS:
-        system = ""
+    system = _system()
     status = request.args.get("status", "all")
     if status not in STATUSES:
         status = "all"
@@ -74,9 +78,12 @@ def games() -> str:
 
 @bp.get("/stats")
 def stats() -> str:
-    found = queries.statistics()
+    system = _system()
+    found = queries.statistics(system)
     return render_template(
         "history/stats.html",
+        system=system,
+        systems=rules.SYSTEMS,
         players=presenters.player_stats(found.players, found.names),
         partnerships=presenters.partnership_stats(
             found.partnerships, found.names, PARTNERSHIPS_SHOWN
@@ -94,12 +101,18 @@ def _merge_form(key: str, names: dict[str, str]) -> MergeForm:
 def _player_page(
     key: str, found: queries.Statistics, rename: RenameForm, merge: MergeForm, status: int = 200
 ) -> tuple[str, int]:
+    system = _system()
     theirs = [row for row in found.players if row.key == key]
     if not theirs:
-        abort(404)
-    recent = queries.game_page(player=key, side_names=False).rows
+        if system and queries.known_player(key):  # no game in this system: say so
+            theirs = [queries.PlayerRow(key, queries.NO_GAMES)]
+            found.names.setdefault(key, queries.name_of(key))
+        else:
+            abort(404)
+    recent = queries.game_page(player=key, system=system, side_names=False).rows
     return render_template(
         "history/player.html",
+        system=system,
         player=presenters.player_stats(theirs, found.names)[0],
         partnerships=presenters.partnership_stats(
             [row for row in found.partnerships if key in row.keys], found.names
@@ -114,7 +127,7 @@ def _player_page(
 
 @bp.get("/players/<path:key>")
 def player(key: str) -> tuple[str, int]:
-    found = queries.statistics()
+    found = queries.statistics(_system())
     return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
 
 

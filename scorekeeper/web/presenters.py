@@ -161,6 +161,7 @@ class Tally:
     """What a player or a partnership did, as their statistics card shows it."""
 
     games: int
+    finished: int
     wins: int
     win_rate: str | None
     """Wins among finished games, as the page's language writes a percentage; None before any."""
@@ -168,6 +169,8 @@ class Tally:
     average: int | None
     """The average hand score, rounded; None before any hand."""
     best: int | None
+    best_system: str | None
+    """The name of the system the best hand was played in."""
     went_out: int
     red_threes: int
     sets_made: list[tuple[str, int]]
@@ -177,11 +180,13 @@ class Tally:
 def tally(row: queries.TallyRow) -> Tally:
     return Tally(
         games=row.games,
+        finished=row.finished,
         wins=row.wins,
         win_rate=str(format_percent(row.wins / row.finished)) if row.finished else None,
         hands=row.hands,
         average=round(row.score / row.hands) if row.hands else None,
         best=row.best,
+        best_system=rules.SYSTEMS[row.best_system].name if row.best_system else None,
         went_out=row.went_out,
         red_threes=row.red_threes,
         sets_made=[(kind.label, row.sets[kind]) for kind in rules.SetKind if row.sets.get(kind)],

@@ -146,6 +146,12 @@ class TallyRow(NamedTuple):
     went_out: int
     red_threes: int
     sets: Mapping[rules.SetKind, int]
+    best_system: str | None = None
+    """The system the best hand was played in."""
+
+
+NO_GAMES = TallyRow(0, 0, 0, 0, 0, None, 0, 0, {})
+"""The tally of a player in a system they never played."""
 
 
 class PlayerRow(NamedTuple):
@@ -190,7 +196,8 @@ def _tally_columns() -> list[Any]:
     ]
 
 
-def _tally(sums: Sequence[Any]) -> TallyRow:
+def _tally(sums: Sequence[Any], system_id: str) -> TallyRow:
+    """The sums of `_tally_columns` over sides of games of one system."""
     games, finished, wins, hands, score, best, went_out, red_threes, *sets = sums
     return TallyRow(
         games=games,
@@ -202,6 +209,7 @@ def _tally(sums: Sequence[Any]) -> TallyRow:
         went_out=went_out or 0,
         red_threes=red_threes or 0,
         sets={kind: made for kind, made in zip(SET_COLUMNS, sets, strict=True) if made},
+        best_system=system_id if best is not None else None,
     )
 
 
@@ -232,9 +240,10 @@ def _unspelled(spelled: str) -> str:
     return bytes.fromhex(spelled).decode("utf-8")
 
 
-def _teams() -> list[_Team]:
-    """Sides added up by who played on them and under what names: one statement whatever the
-    number of games, and a row for each team of names (far fewer than games)."""
+def _teams(system: str) -> list[_Team]:
+    """Sides added up by who played on them, under what names and in which system (all, or
+    only `system`): one statement whatever the number of games, and a row for each team of
+    names and system (far fewer than games)."""
     members = (
         select(
             Player.side_id,
@@ -247,25 +256,28 @@ def _teams() -> list[_Team]:
         .subquery()
     )
     query = (
-        select(members.c.members, func.max(Game.created_at), *_tally_columns())
+        select(members.c.members, Game.system_id, func.max(Game.created_at), *_tally_columns())
         .join(Side, Side.id == members.c.side_id)
         .join(Game, Game.id == Side.game_id)
-        .group_by(members.c.members)
+        .group_by(members.c.members, Game.system_id)
     )
+    if system:
+        query = query.where(Game.system_id == system)
     teams = []
     for row in db.session.execute(query):
         players = frozenset(
             (_unspelled(key), _unspelled(name))
             for key, name in (member.split(":") for member in row[0].split(","))
         )
-        teams.append(_Team(players, row[1], _tally(row[2:])))
+        teams.append(_Team(players, row[2], _tally(row[3:], row[1])))
     return teams
 
 
-def statistics() -> Statistics:
-    """What each named player and partnership (two named players or more on a side) did, and
-    the name each player went by in their most recent game; one statement."""
-    teams = _teams()
+def statistics(system: str = "") -> Statistics:
+    """What each named player and partnership (two named players or more on a side) did, in
+    every system or in `system` alone, and the name each player went by in their most recent
+    game (of that system); one statement."""
+    teams = _teams(system)
     latest: dict[str, tuple[datetime, str]] = {}
     players: dict[str, list[TallyRow]] = {}
     partnerships: dict[tuple[str, ...], list[TallyRow]] = {}
@@ -289,7 +301,8 @@ def _added(tallies: list[TallyRow]) -> TallyRow:
     """Several tallies as one."""
     if len(tallies) == 1:
         return tallies[0]
-    bests = [t.best for t in tallies if t.best is not None]
+    played = [t for t in tallies if t.best is not None]
+    top = max(played, key=lambda t: t.best or 0, default=None)
     sets: dict[rules.SetKind, int] = {}
     for tally in tallies:
         for kind, made in tally.sets.items():
@@ -300,7 +313,8 @@ def _added(tallies: list[TallyRow]) -> TallyRow:
         wins=sum(t.wins for t in tallies),
         hands=sum(t.hands for t in tallies),
         score=sum(t.score for t in tallies),
-        best=max(bests, default=None),
+        best=top.best if top else None,
+        best_system=top.best_system if top else None,
         went_out=sum(t.went_out for t in tallies),
         red_threes=sum(t.red_threes for t in tallies),
         sets=sets,
@@ -310,3 +324,16 @@ def _added(tallies: list[TallyRow]) -> TallyRow:
 def known_player(key: str) -> bool:
     """Whether any game has a player of this key."""
     return db.session.scalar(select(Player.id).where(Player.key == key).limit(1)) is not None
+
+
+def name_of(key: str) -> str:
+    """The name a player went by in their most recent game."""
+    latest = (
+        select(Player.name)
+        .join(Side, Side.id == Player.side_id)
+        .join(Game, Game.id == Side.game_id)
+        .where(Player.key == key)
+        .order_by(Game.created_at.desc())
+        .limit(1)
+    )
+    return " ".join((db.session.scalar(latest) or key).split())

@@ -19,7 +19,12 @@ def cards(page: str) -> dict[str, dict[str, str]]:
     for card in re.findall(r'<article class="stat-card[^"]*"[^>]*>(.*?)</article>', page, re.S):
         title = re.search(r"<h3>(.*?)</h3>", card, re.S)
         name = html.unescape(re.sub(r"<[^>]+>", "", title.group(1))).strip() if title else ""
-        numbers = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", card))
+        numbers = {}
+        for label, shown in re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", card):
+            number, _small, system = shown.partition('<small class="best-system">')
+            numbers[label] = number
+            if system:
+                numbers[f"{label}: system"] = html.unescape(re.sub(r"<[^>]+>", "", system))
         sets = re.findall(r'<span class="set-made">(.*?) <b>(.*?)</b></span>', card)
         found[name] = {**numbers, **{f"set: {kind}": made for kind, made in sets}}
     return found
@@ -48,11 +53,13 @@ def test_a_player_counts_their_games_wins_and_hands(
 ) -> None:
     assert stats(client)["ana"] == {
         "Games": "2",
+        "Finished": "1",
         "Wins": "1",
-        "Win rate": "100%",
+        "Win rate of finished games": "100%",
         "Hands": "4",
         "Average hand": "+3,485",  # (2710 + 30 + 5600 + 5600) / 4
         "Best hand": "+5,600",
+        "Best hand: system": "Samba (classic, 2–6 players)",
         "Went out": "3",
         "Red threes": "2",
         "set: natural canasta": "3",
@@ -65,11 +72,13 @@ def test_a_player_who_never_won_has_a_win_rate_of_nought(
 ) -> None:
     assert stats(client)["Cy"] == {
         "Games": "2",
+        "Finished": "1",
         "Wins": "0",
-        "Win rate": "0%",
+        "Win rate of finished games": "0%",
         "Hands": "4",
         "Average hand": "+404",  # (265 + 1450 − 50 − 50) / 4 = 403.75
         "Best hand": "+1,450",
+        "Best hand: system": "Samba (classic, 2–6 players)",
         "Went out": "1",
         "Red threes": "1",
         "set: natural canasta": "2",
@@ -80,7 +89,7 @@ def test_a_player_who_never_won_has_a_win_rate_of_nought(
 def test_wins_and_win_rate_count_only_finished_games(client: FlaskClient) -> None:
     import_game(client, game_file(hands=(FIRST_HAND,)))
     ana = stats(client)["Ana"]
-    assert (ana["Games"], ana["Wins"], ana["Win rate"], ana["Hands"]) == ("1", "0", "–", "1")
+    assert (ana["Games"], ana["Wins"], ana["Win rate of finished games"], ana["Hands"]) == ("1", "0", "–", "1")
 
 
 def test_a_player_is_shown_by_the_name_of_their_latest_game(
@@ -215,3 +224,61 @@ def test_statistics_are_laid_out_as_cards_not_wide_tables(
     page = client.get("/stats").text
     assert "<table" not in page
     assert page.count('class="stat-card"') == 5  # ana, Bo, Cy, Di, Eve
+
+
+@pytest.fixture
+def three_systems(client: FlaskClient, two_games: list[str]) -> str:
+    """The two classic games, and a Fournier game of Ana and Bo's (game id returned)."""
+    players = (("ana", "Bo"), ("Cy", "Di"))
+    return import_game(client, game_file(players, hands=(BIG_HAND,), system="fournier"))
+
+
+def test_statistics_filter_by_system(client: FlaskClient, three_systems: str) -> None:
+    every = stats(client)["ana"]
+    by_system = {}
+    for system in ("classic", "fournier"):
+        response = client.get(f"/stats?system={system}")
+        assert response.status_code == 200
+        assert 'aria-current="page"' in response.text
+        by_system[system] = cards(response.text)["ana"]
+        assert "Best hand: system" not in by_system[system]  # the page says which system
+    assert (every["Games"], by_system["classic"]["Games"], by_system["fournier"]["Games"]) == (
+        "3",
+        "2",
+        "1",
+    )
+    assert by_system["fournier"]["Hands"] == "1"
+
+
+def test_the_best_hand_says_which_system_it_was_played_in(
+    client: FlaskClient, three_systems: str
+) -> None:
+    every = stats(client)["ana"]
+
+    def best(system: str) -> int:
+        shown = cards(client.get(f"/stats?system={system}").text)["ana"]["Best hand"]
+        return int(shown.replace(",", "").replace("+", ""))
+
+    bests = {system: best(system) for system in ("classic", "fournier")}
+    top = max(bests, key=lambda system: bests[system])
+    assert every["Best hand"] == f"+{bests[top]:,}"
+    names = {"classic": "Samba (classic, 2–6 players)", "fournier": "Samba (Fournier)"}
+    assert every["Best hand: system"] == names[top]
+
+
+def test_an_unknown_system_shows_every_system(client: FlaskClient, three_systems: str) -> None:
+    assert cards(client.get("/stats?system=bridge").text)["ana"]["Games"] == "3"
+    assert cards(client.get("/players/ana?system=bridge").text)[""]["Games"] == "3"
+
+
+def test_a_player_page_filters_by_system(client: FlaskClient, three_systems: str) -> None:
+    page = client.get("/players/ana?system=fournier")
+    assert page.status_code == 200
+    assert cards(page.text)[""]["Games"] == "1"
+    assert listed(page.text) == [three_systems]
+    never = client.get("/players/ana?system=denexa")  # a system Ana never played
+    assert never.status_code == 200
+    assert cards(never.text)[""]["Games"] == "0"
+    assert "<h1>ana · Samba (Denexa)</h1>" in never.text
+    assert listed(never.text) == []
+    assert client.get("/players/nobody?system=denexa").status_code == 404
