@@ -40,6 +40,12 @@ class SideTotal:
         """How far the side is on the way to the target (a total below zero is at the start)."""
         return max(0, self.total)
 
+    @property
+    def wide(self) -> bool:
+        """Whether the total takes more than six characters ("−12,345"): it is set smaller, to
+        fit its card."""
+        return len(f"{self.total:,}") > 6
+
 
 @dataclass(frozen=True)
 class Scoreboard:

@@ -47,7 +47,11 @@ SMALL_TARGETS = """() => {
 
 def walk(browser: Any, server: str, size: str, check: str) -> dict[str, Any]:
     """Run a check on every page (sides with 40-letter names), open details included."""
-    page = new_page(browser, size)
+    return walk_page(new_page(browser, size), server, check)
+
+
+def walk_page(page: Any, server: str, check: str) -> dict[str, Any]:
+    """`walk`, in a page of a browser context of the caller's (closed afterwards)."""
     found: dict[str, Any] = {}
     page.goto(server + "/")
     found["home-empty"] = page.evaluate(check)
