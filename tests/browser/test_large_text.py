@@ -21,7 +21,8 @@ TEXT_SIZE = 32
 
 CUT_OFF = """() => {
   const width = document.documentElement.clientWidth;
-  const name = el => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
+  const name = el =>
+      `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
   const found = [];
   if (document.scrollingElement.scrollWidth > width) {
     const wide = [...document.querySelectorAll('body *')].filter(el =>
@@ -37,7 +38,8 @@ CUT_OFF = """() => {
     if (el.matches('input') && el.value !== '') continue;
     const style = getComputedStyle(el);
     const control = el.matches('button, .button, input, select');
-    if (el.scrollWidth <= el.clientWidth + 1 || !(control || style.overflowX !== 'visible')) continue;
+    const clips = control || style.overflowX !== 'visible';
+    if (el.scrollWidth <= el.clientWidth + 1 || !clips) continue;
     const titled = el.closest('[title]');
     const elided = style.textOverflow === 'ellipsis' && titled
         && titled.title.replace(/\\s+/g, ' ').includes(el.textContent.trim().replace(/\\s+/g, ' '));
@@ -127,5 +129,5 @@ def test_the_save_bar_stays_on_screen(large_text: Any, server: str) -> None:
             """() => { const box = document.querySelector('.actions').getBoundingClientRect();
                        return {top: box.top, bottom: box.bottom, height: window.innerHeight}; }"""
         )
-        assert 0 <= bar["top"] and bar["bottom"] <= bar["height"], bar
+        assert bar["top"] >= 0 and bar["bottom"] <= bar["height"], bar
         assert bar["bottom"] - bar["top"] <= bar["height"] / 3, bar
