@@ -439,7 +439,7 @@ def _record(
     """Save a new hand; a repeat of a saved form is answered as the first time was."""
     game_id = game.id  # after the commit, reading game.id would load the whole game again
     try:
-        hand_id, number = record_hand(
+        _hand_id, number = record_hand(
             game_id, engine, form.token.data or new_token(), sent_number(form.after.data)
         )
     except HandRefused as refused:
@@ -469,10 +469,9 @@ def _record(
         )
         return page, 409
     # The notice rides on the address, so a repeated Save gets the very same answer, and a
-    # page that saves in the background can show it too.
-    return redirect(
-        url_for("games.scoreboard", game_id=game_id, saved=number, _anchor=f"hand-{hand_id}")
-    )
+    # page that saves in the background can show it too. The scoreboard opens at its top: the
+    # new totals, then who deals next and "Record hand N+1".
+    return redirect(url_for("games.scoreboard", game_id=game_id, saved=number))
 
 
 @bp.route("/new", methods=["GET", "POST"])

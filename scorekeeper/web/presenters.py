@@ -34,6 +34,8 @@ class SideTotal:
     total: int
     minimum: int  # its minimum first meld for the next hand
     won: bool
+    last: int | None = None
+    """What the side scored in the last hand, None before the first."""
 
     @property
     def progress(self) -> int:
@@ -63,6 +65,11 @@ class Scoreboard:
     hands: list[tuple[Hand, rules.HandResult]]
     corrections: list[CorrectionNote]
 
+    @property
+    def last_hand(self) -> int:
+        """The number of the last hand played (0 before the first)."""
+        return self.next_hand - 1
+
 
 def player_name(game: Game, seat: rules.Seat) -> str:
     """A player's name, or which player of which side when it was not given."""
@@ -83,6 +90,7 @@ def scoreboard(game: Game) -> Scoreboard:
             total=result.totals[index],
             minimum=result.next_minimums[index],
             won=result.game_over and result.winner == index,
+            last=result.hands[-1].sides[index].hand_score if result.hands else None,
         )
         for index, side in enumerate(game.sides)
     ]

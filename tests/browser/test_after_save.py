@@ -1,0 +1,66 @@
+"""After Save, the scoreboard opens at its top, and its first screen holds what the table needs
+next: the new totals (the ones that moved lit up, with what the hand added), who deals, the
+minimums and "Record hand N+1"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import PHONES, new_page
+from .pages import import_game
+
+TABLES = {"2 teams of 2": (2, 2), "3 teams of 2": (3, 2), "5 players": (5, 1)}
+
+IN_FIRST_SCREEN = """selector => [...document.querySelectorAll(selector)].map(el => {
+  const box = el.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+})"""
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("size", PHONES)
+@pytest.mark.parametrize("table", TABLES)
+def test_after_save_the_first_screen_shows_the_next_hand(
+    browser: Any, server: str, table: str, size: str, javascript: bool
+) -> None:
+    sides, players = TABLES[table]
+    page = new_page(browser, size, javascript=javascript)
+    game = {
+        "variant": "classic",
+        "sides": [
+            # An individual game's sides are named after their players.
+            {"name": f"Side {index + 1}", "players": players, "player_names": ["Ana", "Bo"]}
+            if players == 2
+            else {"name": f"Player {index + 1}", "players": 1}
+            for index in range(sides)
+        ],
+    }
+    page.goto(server + "/")
+    scoreboard = import_game(page, server, game)
+    page.goto(server + scoreboard + "/hands/new")
+    page.locator("#ending-0").check()
+    page.locator("#sides-0-set_samba").fill("1")
+    page.locator("#sides-0-set_natural_canasta").fill("1")
+    page.locator("#sides-0-melded_points").fill("260")
+    page.locator("#sides-1-hand_points").fill("30")
+    with page.expect_navigation():
+        page.locator("button[name=action][value=save]").click()
+    assert page.url == f"{server}{scoreboard}?saved=1"
+    assert page.evaluate("window.scrollY") == 0
+    first_screen = {
+        "notice": ".notice",
+        "totals": ".total .big-number",
+        "what the hand added": ".total .last",
+        "dealer": ".next .dealer",
+        "minimums": ".total .minimum",
+        "record": ".next a.button",
+    }
+    for what, selector in first_screen.items():
+        shown = page.evaluate(IN_FIRST_SCREEN, selector)
+        assert shown and all(shown), f"{what} ({selector}) is below the first screen: {shown}"
+    assert page.locator(".next a.button").inner_text() == "Record hand 2"
+    lit = page.locator(".total.changed .side-name").all_inner_texts()
+    assert len(lit) == 2  # the sides that scored; the others did not move
+    page.context.close()
