@@ -64,9 +64,9 @@ def unfound(lines: list[str], section: str) -> list[str]:
     for place in section.split("; "):
         quote = QUOTED.search(place)
         heading = place[: quote.start()].rstrip(", ") if quote else place
-        if quote and not opens_a_paragraph(lines, quote.group(1)):
-            missing.append(place)
-        elif heading and not is_heading(lines, heading):
+        opening_found = not quote or opens_a_paragraph(lines, quote.group(1))
+        heading_found = not heading or is_heading(lines, heading)
+        if not (opening_found and heading_found):
             missing.append(place)
     return missing
 
