@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from .fields import ENTRY_FIELDS, NUMBER_FIELDS, POINTS_FIELDS, FieldRef
 from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
-from .systems import Deck, RuleSystem, SetKind
-from .words import N_, Rule, Text
+from .systems import Deck, Penalty, RuleSystem, SetKind
+from .words import N_, P_, Plural, Rule, Text, number
 
 
 @dataclass(frozen=True)
@@ -72,18 +72,19 @@ def _check_entry(
     found: list[Violation] = []
 
     def report(
-        code: str, topic: str, at: FieldRef, template: str, **values: str | int | Text
+        code: str, topic: str, at: FieldRef, template: str | Plural, **values: str | int | Text
     ) -> None:
         text = Text(template, {"side": side.name, **values})
         found.append(Violation(code, index, text, system.cite(topic), at))
 
     for bad in _bad_numbers(entry):
+        at = FieldRef.from_path(bad.field)
         report(
             "invalid-number",
             "scoring",
-            FieldRef.from_path(bad.field),
-            N_("%(side)s: %(field)s must be a whole number, zero or more, not %(given)s"),
-            field=bad.field,
+            at,
+            N_("%(side)s, “%(field)s”: give a whole number, zero or more, not %(given)s"),
+            field=at.label,
             given=bad.given,
         )
     for name in POINTS_FIELDS:
@@ -110,7 +111,7 @@ def _check_entry(
         if count > 0 and penalty not in system.penalties:
             report(
                 "penalty-not-in-variant",
-                "penalties",
+                PENALTY_TOPICS.get(penalty, "penalties"),
                 FieldRef("penalties", penalty),
                 N_("%(side)s: %(system)s has no penalty for this: %(what)s"),
                 system=Text(system.name),
@@ -152,15 +153,8 @@ def _check_entry(
             melded=entry.melded_points,
         )
     if entry.went_out and not system.can_go_out(entry.sets):
-        report(
-            "went-out-without-sets",
-            "going-out",
-            FieldRef("went_out"),
-            N_("%(side)s went out with %(count)s sets, but %(system)s needs %(needed)s to go out"),
-            count=entry.sets_of(system),
-            system=Text(system.name),
-            needed=system.going_out_requirement(),
-        )
+        template, values = _why_not_out(system, entry)
+        report("went-out-without-sets", "going-out", FieldRef("went_out"), template, **values)
     if entry.went_out and side.players == 1 and (entry.hand_points or entry.red_threes_in_hand):
         report(
             "went-out-holding-cards",
@@ -193,30 +187,116 @@ def _bad_numbers(entry: Entry) -> list[BadNumber]:
     for name in NUMBER_FIELDS:
         value = getattr(entry, name)
         if value is not None and value < 0:
-            bad.append(BadNumber(name, str(value)))
+            bad.append(BadNumber(name, number(value)))
     for field in ENTRY_FIELDS:
         if field.kind.grouped:
             for key, count in getattr(entry, field.name).items():
                 if count < 0:
-                    bad.append(BadNumber(FieldRef(field.name, key).path, str(count)))
+                    bad.append(BadNumber(FieldRef(field.name, key).path, number(count)))
     return bad
+
+
+PENALTY_TOPICS = {
+    Penalty.WENT_OUT_AFTER_REFUSAL: "going-out",
+    Penalty.COULD_NOT_GO_OUT_AFTER_ASKING: "going-out",
+}
+"""Where a text speaks of asking to go out: a system without these penalties is cited there."""
+
+SETS_COUNTED: dict[SetKind, Plural] = {
+    SetKind.NATURAL_CANASTA: P_("%(count)s natural canasta", "%(count)s natural canastas"),
+    SetKind.MIXED_CANASTA: P_("%(count)s mixed canasta", "%(count)s mixed canastas"),
+    SetKind.SAMBA: P_("%(count)s samba", "%(count)s sambas"),
+    SetKind.BLACK_SAMBA: P_("%(count)s black samba", "%(count)s black sambas"),
+    SetKind.SUPER_SAMBA: P_("%(count)s super samba", "%(count)s super sambas"),
+    SetKind.WILD_CANASTA: P_("%(count)s canasta of wild cards", "%(count)s canastas of wild cards"),
+    SetKind.SEVENS_CANASTA: P_("%(count)s canasta of sevens", "%(count)s canastas of sevens"),
+    SetKind.RED_THREE_CANASTA: P_(
+        "%(count)s canasta of red threes", "%(count)s canastas of red threes"
+    ),
+}
+
+
+def _why_not_out(
+    system: RuleSystem, entry: Entry
+) -> tuple[str | Plural, dict[str, str | int | Text]]:
+    """What a side that went out lacked: the parts of the book that are short, the sets it
+    needed, or (black-samba's option `one_red_set_to_go_out`) a natural set among them."""
+    if system.book:
+        short = [
+            _short(kinds, n, entry)
+            for kinds, n in system.book
+            if sum(entry.count(k) for k in kinds) < n
+        ]
+        return N_("%(side)s went out without the book: %(short)s"), {"short": _join(short)}
+    count = entry.sets_of(system)
+    if system.natural_set_to_go_out and count >= (system.sets_to_go_out or 0):
+        template = (
+            N_(
+                "%(side)s went out with %(count)s sets, but neither is natural: one of them "
+                "must be a natural canasta or a samba"
+            )
+            if count == 2
+            else P_(
+                "%(side)s went out with %(count)s set, but it is not natural: it must be "
+                "a natural canasta or a samba",
+                "%(side)s went out with %(count)s sets, but none of them is natural: one of them "
+                "must be a natural canasta or a samba",
+            )
+        )
+        return template, {"count": count}
+    return P_(
+        "%(side)s went out with %(count)s set, but %(system)s needs %(needed)s to go out",
+        "%(side)s went out with %(count)s sets, but %(system)s needs %(needed)s to go out",
+    ), {"count": count, "system": Text(system.name), "needed": system.going_out_requirement()}
+
+
+def _short(kinds: frozenset[SetKind], needed: int, entry: Entry) -> Text:
+    """One part of the book a side lacks: what it needs and what it has."""
+    has = sum(entry.count(k) for k in kinds)
+    ordered = [k for k in SetKind if k in kinds]
+    if needed == 1 or len(ordered) > 1:
+        what = _listing([Text(k.label) for k in ordered], N_("%(a)s or %(b)s"))
+        if needed == 1:
+            return Text(N_("needs a %(what)s, has none"), {"what": what})
+        what = Text(N_("%(count)s × %(what)s"), {"count": needed, "what": what})
+    else:
+        what = Text(SETS_COUNTED[ordered[0]], {"count": needed})
+    if has:
+        return Text(N_("needs %(what)s, has %(has)s"), {"what": what, "has": has})
+    return Text(N_("needs %(what)s, has none"), {"what": what})
+
+
+def _listing(parts: Sequence[str | Text], last: str = N_("%(a)s and %(b)s")) -> str | Text:
+    """Names or things in a row: “Us, Them and You”."""
+    joined = parts[0]
+    for index, part in enumerate(parts[1:], start=2):
+        pair = last if index == len(parts) else N_("%(a)s, %(b)s")
+        joined = Text(pair, {"a": joined, "b": part})
+    return joined
+
+
+def _join(parts: Sequence[Text]) -> Text:
+    """Parts of a sentence one after another: “needs …, has 4; needs …, has none”."""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Text(N_("%(a)s; %(b)s"), {"a": joined, "b": part})
+    return joined
 
 
 def _check_across(game: Game, hand: Hand) -> list[Violation]:
     system = game.system
     found: list[Violation] = []
 
-    def report(code: str, topic: str, template: str, **values: str | int | Text) -> None:
+    def report(code: str, topic: str, template: str | Plural, **values: str | int | Text) -> None:
         found.append(Violation(code, None, Text(template, values), system.cite(topic)))
 
     out = hand.went_out()
     if len(out) > 1:
-        names = ", ".join(game.sides[i].name for i in out)
         report(
             "several-went-out",
             "going-out",
-            N_("Only one side can go out; %(names)s all did"),
-            names=names,
+            N_("Only one side can go out, yet %(names)s each went out"),
+            names=_listing([game.sides[i].name for i in out]),
         )
     if hand.ended_by is EndedBy.GOING_OUT and not out:
         report(

@@ -26,6 +26,7 @@ from .systems import (
     UnknownSystem,
     get_system,
 )
+from .words import MINUS
 
 E = TypeVar("E", SetKind, Penalty)
 
@@ -99,7 +100,8 @@ class _Counts:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise GameFileError(where, f"expected a whole number, got {_show(value)}")
         if isinstance(value, float) or not 0 <= value <= LARGEST:
-            self.bad.append(BadNumber(name, _show(value) if abs(value) <= LARGEST else "too large"))
+            shown = _show(value).replace("-", MINUS) if abs(value) <= LARGEST else "too large"
+            self.bad.append(BadNumber(name, shown))
             return 0
         return value
 

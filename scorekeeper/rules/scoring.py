@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .hands import EndedBy, Entry
 from .systems import Deck, RedThreesPlus, RuleSystem, SetKind
-from .words import N_, Rule, Text
+from .words import N_, P_, Plural, Rule, Text
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, deck: Deck)
     """Every line of one side's hand score; their sum is the hand score."""
     lines: list[Line] = []
 
-    def add(points: int, topic: str, template: str, **values: str | int | Text) -> None:
+    def add(points: int, topic: str, template: str | Plural, **values: str | int | Text) -> None:
         if points:
             lines.append(Line(Text(template, values), points, system.cite(topic)))
 
@@ -38,7 +38,7 @@ def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, deck: Deck)
         add(
             count * bonus,
             "sets",
-            N_("%(count)s × %(kind)s, %(bonus)s each"),
+            P_("%(count)s × %(kind)s, %(bonus)s", "%(count)s × %(kind)s, %(bonus)s each"),
             count=count,
             kind=Text(kind.label),
             bonus=bonus,
@@ -53,14 +53,17 @@ def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, deck: Deck)
         add(
             -entry.red_threes_in_hand * rule.in_hand_each,
             "penalties",
-            N_("%(count)s red threes left in hand"),
+            P_("%(count)s red three left in hand", "%(count)s red threes left in hand"),
             count=entry.red_threes_in_hand,
         )
     holders = entry.players_holding_red_threes or (1 if entry.red_threes_in_hand else 0)
     add(
         -holders * rule.in_hand_per_player,
         "penalties",
-        N_("%(count)s players caught holding red threes"),
+        P_(
+            "%(count)s player caught holding red threes",
+            "%(count)s players caught holding red threes",
+        ),
         count=holders,
     )
     for penalty, count in entry.penalties.items():
@@ -104,10 +107,17 @@ def _red_threes(system: RuleSystem, entry: Entry, deck: Deck) -> list[Line]:
     if red_threes_count_plus(system, entry):
         if all_of_them and rule.all_of_them is not None:
             return [Line(Text(N_("All %(count)s red threes"), values), rule.all_of_them, rule_cite)]
-        return [Line(Text(N_("%(count)s red threes"), values), count * rule.each, rule_cite)]
+        plus = P_("%(count)s red three", "%(count)s red threes")
+        return [Line(Text(plus, values), count * rule.each, rule_cite)]
     why = {
-        RedThreesPlus.WITH_TWO_SETS: N_("%(count)s red threes, minus: fewer than two sets"),
-        RedThreesPlus.ONCE_MELDED: N_("%(count)s red threes, minus: the side has not melded"),
+        RedThreesPlus.WITH_TWO_SETS: P_(
+            "%(count)s red three, minus: fewer than two sets",
+            "%(count)s red threes, minus: fewer than two sets",
+        ),
+        RedThreesPlus.ONCE_MELDED: P_(
+            "%(count)s red three, minus: the side has not melded",
+            "%(count)s red threes, minus: the side has not melded",
+        ),
     }[rule.plus_when]
     if all_of_them and rule.minus_all_of_them is not None:
         return [Line(Text(why, values), -rule.minus_all_of_them, rule_cite)]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from .words import N_, Rule, Text
+from .words import N_, P_, Rule, Text
 
 if TYPE_CHECKING:
     from .house import HouseRules
@@ -263,10 +263,19 @@ class RuleSystem:
         needed = self.sets_to_go_out or 0
         if self.natural_set_to_go_out:
             return Text(
-                N_("at least %(count)s sets, one of them a natural canasta or a samba"),
+                P_(
+                    "at least %(count)s set, a natural canasta or a samba",
+                    "at least %(count)s sets, one of them a natural canasta or a samba",
+                ),
                 {"count": needed},
             )
-        return Text(N_("at least %(count)s sets (canastas or sambas)"), {"count": needed})
+        return Text(
+            P_(
+                "at least %(count)s set (a canasta or a samba)",
+                "at least %(count)s sets (canastas or sambas)",
+            ),
+            {"count": needed},
+        )
 
 
 def _kinds_text(kinds: frozenset[SetKind]) -> Text:
@@ -336,15 +345,15 @@ CLASSIC = RuleSystem(
     ),
     source="Samba Rules (classic)",
     sections={
-        "table": "introduction",
-        "melds": "introduction",
-        "first-meld": "The minimum points required for the first Meld",
+        "table": "“Samba is a three pack card game”",
+        "melds": "“There are two types of meld”",
+        "first-meld": "“The minimum points required for the first Meld”",
         "sets": "Scoring",
-        "going-out": "Going Out",
+        "going-out": "Going Out; Scoring, “In order to go out”",
         "red-threes": "Red Threes",
-        "penalties": "Red Threes",
+        "penalties": "Red Threes, “If the round is finished”",
         "scoring": "Scoring",
-        "end-of-game": "The winning score",
+        "end-of-game": "“The winning score is 10,000”",
     },
     tables=((2, 1), (3, 1), (5, 1), (2, 2), (3, 2)),
     set_bonuses={**BASIC_SETS, SetKind.SAMBA: 1500},
@@ -424,7 +433,7 @@ BLACK_SAMBA = RuleSystem(
         "red-threes": "Red 3 Bonus Points",
         "penalties": "Red 3s",
         "scoring": "Game Score",
-        "end-of-game": "Winning Score",
+        "end-of-game": "Game Score, “Winning Score 10,000 points”",
     },
     tables=((2, 1), (3, 1), (2, 2), (2, 3)),
     set_bonuses={**BASIC_SETS, SetKind.SAMBA: 1500, SetKind.BLACK_SAMBA: 1000},
@@ -447,13 +456,13 @@ SUPER_SAMBA = RuleSystem(
     sections={
         "table": "Cards/Players",
         "melds": "Sambas, Super Sambas, and Canastas; Restrictions",
-        "first-meld": "Game Play",
+        "first-meld": "Game Play, “A game consists of 4 hands”",
         "sets": "Sambas, Super Sambas, and Canastas",
-        "going-out": "Going Out; A Book Includes",
-        "red-threes": "Red and Black 3's",
-        "penalties": "Red and Black 3's",
+        "going-out": "“GOING OUT = 2,000 points”; A Book Includes",
+        "red-threes": "Red and Black 3’s",
+        "penalties": "Red and Black 3’s",
         "scoring": "Individual Point Values",
-        "end-of-game": "Game Play",
+        "end-of-game": "Game Play, “A game consists of 4 hands”",
     },
     tables=((2, 1), (3, 1), (2, 2), (2, 3)),
     decks=6,
@@ -506,15 +515,15 @@ FOURNIER = RuleSystem(
     ),
     source="Fournier, Reglamento de la Samba",
     sections={
-        "table": "Jugadores y barajas",
-        "melds": "Combinaciones",
-        "first-meld": "Valor mínimo de la primera salida",
-        "sets": "Premios y Honores",
-        "going-out": "Terminar un juego",
-        "red-threes": "Treses Rojos; Penalidades",
-        "penalties": "Penalidades",
-        "scoring": "Puntuación",
-        "end-of-game": "La partida",
+        "table": "“Pueden participar de dos a seis jugadores”",
+        "melds": "“Cualquier combinación podrá iniciarse”",
+        "first-meld": "“El valor mínimo de cartas necesario”",
+        "sets": "“Los jugadores pueden anotarse puntos”",
+        "going-out": "“Para que un jugador pueda terminar un juego”",
+        "red-threes": "“Para valorar positivamente estos Honores”; “Si algún jugador comete”",
+        "penalties": "“Si algún jugador comete”",
+        "scoring": "“Una partida de Samba se compone”",
+        "end-of-game": "“Una partida de Samba se compone”",
     },
     tables=((2, 1), (3, 1), (5, 1), (2, 2), (3, 2), (2, 3)),
     set_bonuses={**BASIC_SETS, SetKind.SAMBA: 1500},

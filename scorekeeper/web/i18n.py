@@ -5,11 +5,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Protocol
 
-from babel.numbers import LC_NUMERIC, get_group_symbol, get_minus_sign_symbol
+from babel.numbers import LC_NUMERIC, get_group_symbol
 from flask import Flask, request
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, get_locale, get_translations, gettext
 
 from ..rules import Text
+from ..rules.words import MINUS
 
 LANGUAGES = {"en": "English", "es": "Español"}
 COOKIE = "lang"
@@ -30,26 +31,26 @@ def select_locale() -> str | None:
 
 
 @cache
-def _symbols(locale: str) -> tuple[str, str]:
-    """A language's thousands separator and minus sign, read from Babel once."""
-    return get_group_symbol(locale), get_minus_sign_symbol(locale)
+def _group(locale: str) -> str:
+    """A language's thousands separator, read from Babel once."""
+    return get_group_symbol(locale)
 
 
 def number(value: int) -> str:
-    """A number as the page's language writes it: 10,000 or 10.000.
+    """A number as the page's language writes it: 10,000 or 10.000, and −100.
 
-    What Babel's `format_decimal(value, format="#,##0")` writes, with the language's symbols
-    looked up once: a scoreboard writes hundreds of numbers, and Babel parses the format each time.
+    What Babel's `format_decimal(value, format="#,##0")` writes, with the language's separator
+    looked up once (a scoreboard writes hundreds of numbers, and Babel parses the format each time)
+    and the true minus sign, the one the engine writes, where Babel gives a hyphen.
     """
     locale = get_locale()  # None outside a request: Babel's default, as format_decimal does
-    group, minus = _symbols(str(locale or LC_NUMERIC or "en_US_POSIX"))
-    digits = f"{abs(value):,}".replace(",", group)
-    return minus + digits if value < 0 else digits
+    digits = f"{abs(value):,}".replace(",", _group(str(locale or LC_NUMERIC or "en_US_POSIX")))
+    return MINUS + digits if value < 0 else digits
 
 
 def signed(value: int) -> str:
     """A score with its sign: +500, −100."""
-    return ("+" if value > 0 else "−" if value < 0 else "") + number(abs(value))
+    return ("+" if value > 0 else "") + number(value)
 
 
 class _Translate:
@@ -57,6 +58,10 @@ class _Translate:
 
     def __call__(self, template: str) -> str:
         return str(gettext(template)) if template else template
+
+    def plural(self, singular: str, plural: str, count: int) -> str:
+        # Flask-Babel's ngettext would fill in %(num)s itself; Text.render fills in the values.
+        return get_translations().ngettext(singular, plural, count)
 
     def number(self, value: int) -> str:
         return number(value)

@@ -80,7 +80,7 @@ TARGET_GAMES = [
         ("Natural canasta",),
         100,
         100 + 500 + 200,
-        "Fournier, Reglamento de la Samba, Terminar un juego",
+        "Fournier, Reglamento de la Samba, “Para que un jugador pueda terminar un juego”",
     ),
 ]
 THEM_START = 9000

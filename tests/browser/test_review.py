@@ -40,7 +40,7 @@ def test_a_refused_hand_links_to_the_paragraph_of_the_rule_it_breaks(
     player.fill(player.page.locator("#sides-0-melded_points"), "100")
     player.tap(player.button("Save hand"), navigates=False)  # refused, shown in place
     citation = player.page.locator("#ending-errors a")
-    expect(citation).to_have_text("Samba Rules (classic), Going Out")
+    expect(citation).to_have_text("Samba Rules (classic), Going Out; Scoring, “In order to go out”")
     player.tap(citation)
     assert player.page.url.endswith(f"{scoreboard}/rules#going-out")
     section = player.page.locator("#going-out")

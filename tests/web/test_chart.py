@@ -59,7 +59,7 @@ def test_a_negative_total_puts_the_zero_line_in_the_chart_and_points_inside_it()
     chart = running_totals(["Us", "Them"], [0, -500], replay(game), get_system("classic").target)
     assert chart is not None
     assert chart.zero is not None
-    assert chart.description == "Us: 1,500, 1,540; Them: -470, 3,030"
+    assert chart.description == "Us: 1,500, 1,540; Them: −470, 3,030"
     for line in chart.lines:
         for point in line.points.split():
             y = float(point.split(",")[1])

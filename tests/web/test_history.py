@@ -94,7 +94,7 @@ def test_a_game_shows_its_system_sides_totals_and_status(client: FlaskClient) ->
     page = games_page(client)
     assert "Samba (classic, 2–6 players)" in page
     assert "Los Primos <b>2,710</b> · Them <b>265</b>" in page
-    assert "Us <b>11,200</b> · Them <b>-100</b>" in page
+    assert "Us <b>11,200</b> · Them <b>−100</b>" in page
     assert "in progress" in page
     assert "finished: Us won" in page
 

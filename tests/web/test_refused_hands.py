@@ -56,7 +56,7 @@ REFUSED: list[tuple[str, str, str, list[dict[str, Any]], str | None, str, str]] 
         "out-0",
         [{"set_natural_canasta": "1", "melded_points": "100"}, {}],
         "ending",
-        "Us went out with 1 sets",
+        "Us went out with 1 set,",
         "sides-0-melded_points",
     ),
     (

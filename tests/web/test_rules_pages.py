@@ -41,7 +41,7 @@ def test_every_topic_has_a_section_citing_its_source(client: FlaskClient, system
         ("fournier", "first-meld", "3,000 and up 120"),
         ("super-samba", "first-meld", "Hand 4 150"),
         ("fournier", "first-meld", "going out concealed"),
-        ("fournier", "going-out", "at least 1 sets"),
+        ("fournier", "going-out", "at least 1 set (a canasta or a samba)"),
         ("super-samba", "going-out", "Going out earns 2,000"),
         ("fournier", "red-threes", "each costs 500"),
         ("classic", "red-threes", "Each player caught holding red threes"),

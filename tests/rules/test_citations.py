@@ -1,0 +1,124 @@
+"""Every citation names a place a reader can find in the rule text it cites.
+
+A place is a heading of the text ("Going Out"), the opening words of a paragraph in quotes
+("“The winning score is 10,000”"), or a heading and a paragraph under it ("Red Threes, “If the
+round is finished”"); several places are separated by "; ". The texts live in ../shared/seeds
+beside the project (not in a user's clone): without them these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.rules import SYSTEMS, Game, Penalty, Side, get_system
+from scorekeeper.rules.checks import check_hand
+from scorekeeper.rules.hands import EndedBy, Entry, Hand
+
+SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
+
+# A phrase that only that system's text holds, to tell the seed files apart.
+MARKERS = {
+    "classic": "Samba is a three pack card game",
+    "denexa": "Denexa",
+    "black-samba": "BLACK SAMBA",
+    "super-samba": "SUPER SAMBAS",
+    "fournier": "Fournier",
+}
+
+QUOTED = re.compile(r"“([^”]+)”")
+
+pytestmark = pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule texts are not here")
+
+
+def seed(system_id: str) -> list[str]:
+    """The lines of a system's text that hold something, stripped."""
+    texts = [p.read_text() for p in sorted(SEEDS.glob("*.txt"))]
+    found = [t for t in texts if MARKERS[system_id] in t]
+    assert len(found) == 1, f"{system_id}: {len(found)} texts hold {MARKERS[system_id]!r}"
+    return [line.strip() for line in found[0].splitlines() if line.strip()]
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split()).rstrip(":").strip().casefold()
+
+
+def is_heading(lines: list[str], heading: str) -> bool:
+    """A line, or two or three lines in a row (a heading set in a narrow column), that say
+    the heading and nothing more."""
+    wanted = _plain(heading)
+    return any(
+        _plain(" ".join(lines[i : i + n])) == wanted for n in (1, 2, 3) for i in range(len(lines))
+    )
+
+
+def opens_a_paragraph(lines: list[str], words: str) -> bool:
+    return any(line.startswith(words) for line in lines)
+
+
+def unfound(lines: list[str], section: str) -> list[str]:
+    """The places of a citation that the text does not have."""
+    missing = []
+    for place in section.split("; "):
+        quote = QUOTED.search(place)
+        heading = place[: quote.start()].rstrip(", ") if quote else place
+        opening_found = not quote or opens_a_paragraph(lines, quote.group(1))
+        heading_found = not heading or is_heading(lines, heading)
+        if not (opening_found and heading_found):
+            missing.append(place)
+    return missing
+
+
+TOPICS = [(s.id, topic) for s in SYSTEMS.values() for topic in s.sections]
+
+
+@pytest.mark.parametrize(("system_id", "topic"), TOPICS)
+def test_every_topic_cites_a_place_found_in_the_text(system_id, topic):
+    section = SYSTEMS[system_id].sections[topic]
+    assert unfound(seed(system_id), section) == []
+
+
+def _violations_of(system_id: str, entry: Entry) -> list:
+    system = get_system(system_id)
+    game = Game(system, (Side("Us", 2), Side("Them", 2)))
+    hand = Hand((entry, Entry()), EndedBy.STOCK_EXHAUSTED)
+    return check_hand(game, hand, [50, 50], game_over=True)
+
+
+PENALTIES = [
+    (s.id, penalty) for s in SYSTEMS.values() for penalty in Penalty if penalty not in s.penalties
+]
+
+
+@pytest.mark.parametrize(("system_id", "penalty"), PENALTIES)
+def test_a_penalty_the_system_lacks_cites_a_place_found_in_the_text(system_id, penalty):
+    found = _violations_of(system_id, Entry(penalties={penalty: 1}))
+    cited = [v.rule.section for v in found if v.code == "penalty-not-in-variant"]
+    assert cited and all(unfound(seed(system_id), section) == [] for section in cited)
+
+
+@pytest.mark.parametrize("system_id", ["classic", "denexa", "black-samba", "super-samba"])
+def test_going_out_after_a_refusal_cites_what_the_text_says_of_going_out(system_id):
+    found = _violations_of(system_id, Entry(penalties={Penalty.WENT_OUT_AFTER_REFUSAL: 1}))
+    cited = [v.rule for v in found if v.code == "penalty-not-in-variant"]
+    if system_id == "denexa":  # Denexa has this penalty
+        assert cited == []
+    else:
+        assert [r.topic for r in cited] == ["going-out"]
+
+
+@pytest.mark.parametrize(
+    ("place", "found"),
+    [
+        ("Going Out", True),
+        ("Red Threes, “If the round is finished”", True),
+        ("“The winning score is 10,000”", True),
+        ("introduction", False),
+        ("The winning score", False),
+        ("Red Threes, “Every melded red three is worth 100”", False),
+    ],
+)
+def test_the_check_tells_a_heading_or_an_opening_from_anything_else(place, found):
+    assert (unfound(seed("classic"), place) == []) is found
