@@ -131,7 +131,9 @@ def _check_entry(
             melded=entry.melded_points,
         )
     exempt = system.concealed_exempt and entry.went_out and entry.concealed
-    if entry.opening_meld is not None and entry.opening_meld < minimum and not exempt:
+    # A side that laid nothing down has no first meld to check, whatever 0 it was given.
+    melded = entry.has_melded() or bool(entry.opening_meld)
+    if entry.opening_meld is not None and entry.opening_meld < minimum and melded and not exempt:
         report(
             "opening-meld-too-low",
             "first-meld",
@@ -162,6 +164,16 @@ def _check_entry(
             FieldRef("hand_points"),
             N_("%(side)s went out, so %(side)s can hold no cards"),
         )
+    why_not_held = _why_not_held(side, entry) if system.red_threes.in_hand_by_player else None
+    if why_not_held is not None:
+        report(
+            "impossible-red-three-holders",
+            "penalties",
+            FieldRef("players_holding_red_threes"),
+            N_("%(side)s: %(holders)s, but %(why)s"),
+            holders=Text(HOLDERS, {"count": entry.players_holding_red_threes}),
+            why=why_not_held,
+        )
     if system.samba_limit is not None:
         sambas, supers = system.samba_limit
         if (
@@ -180,6 +192,34 @@ def _check_entry(
                 supers=supers,
             )
     return found
+
+
+HOLDERS = P_(
+    "%(count)s player caught holding red threes",
+    "%(count)s players caught holding red threes",
+)
+
+
+def _why_not_held(side: Side, entry: Entry) -> Text | None:
+    """Why the players recorded as caught holding red threes cannot be (classic), or None: a
+    player is caught only with a red three left in hand, and each holds one at least."""
+    holders, held = entry.players_holding_red_threes, entry.red_threes_in_hand
+    if holders and not held:
+        return Text(N_("no red three was left in hand"))
+    if holders > side.players:
+        return Text(
+            P_("the side has only %(count)s player", "the side has only %(count)s players"),
+            {"count": side.players},
+        )
+    if holders > held:
+        return Text(
+            P_(
+                "only %(count)s red three was left in hand",
+                "only %(count)s red threes were left in hand",
+            ),
+            {"count": held},
+        )
+    return None
 
 
 def _bad_numbers(entry: Entry) -> list[BadNumber]:

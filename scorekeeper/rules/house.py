@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
-from .systems import RuleSystem, SetKind
+from .systems import RedThreeRule, RedThreesPlus, RuleSystem, SetKind
 from .words import N_, Rule, Text
 
 LARGEST = 10**9
@@ -51,9 +51,10 @@ class HouseRuleKey:
     of: Callable[[RuleSystem], Json] = lambda system: None  # the system's own value, file-shaped
     parts: Callable[[RuleSystem], tuple[str, ...]] = lambda system: ()  # the system's parts
     every_part: tuple[str, ...] = ()  # every part any system may have
-    part_label: Callable[[str], str] = str
+    part_label: Callable[[str, RuleSystem], str] = lambda part, system: part
     part_name: str = ""  # what a part is called in "unknown …"
     choices: Mapping[str, str] = field(default_factory=dict)  # reading → its words
+    why_not: str = N_("%(system)s has no such number to change")  # for a system without it
 
     def cite(self, system: RuleSystem) -> Rule | None:
         """The rule this key changes, in `system`'s source."""
@@ -62,6 +63,74 @@ class HouseRuleKey:
 
 def _played_to_a_target(system: RuleSystem) -> bool:
     return system.hands_in_game is None
+
+
+RED_THREE_PARTS = ("each", "all", "each_minus", "all_minus", "in_hand")
+"""The red-three values a house rule may set (cases/FORMAT.md, `red_three_values`)."""
+
+
+def _red_three_parts(system: RuleSystem) -> tuple[str, ...]:
+    """The red-three values a system has: no minus and no all-of-them where red threes always
+    count plus (super-samba), nothing in hand where they are all laid down at once."""
+    rule = system.red_threes
+    counts_minus = rule.plus_when is not RedThreesPlus.ALWAYS
+    return tuple(
+        part
+        for part in RED_THREE_PARTS
+        if (part == "each")
+        or (part == "in_hand" and rule.kept_in_hand)
+        or (part in ("all", "each_minus", "all_minus") and counts_minus)
+    )
+
+
+def _red_three_values(system: RuleSystem) -> dict[str, int]:
+    """A system's red-three values, file-shaped; all of them counting minus, where the text gives
+    no value of its own, cost the deck's red threes at the value of each."""
+    rule = system.red_threes
+    red_threes = system.deck(0).red_threes
+    values: dict[str, int | None] = {
+        "each": rule.each,
+        "all": rule.all_of_them,
+        "each_minus": rule.minus_each,
+        "all_minus": (
+            red_threes * rule.minus_each
+            if rule.minus_all_of_them is None
+            else rule.minus_all_of_them
+        ),
+        "in_hand": rule.in_hand,
+    }
+    return {part: value for part in _red_three_parts(system) if (value := values[part]) is not None}
+
+
+RED_THREE_LABELS = {
+    "each": N_("value of each red three counting plus"),
+    "all": N_("value of all the deck's red threes counting plus"),
+    "each_minus": N_("deduction for each red three counting minus"),
+    "all_minus": N_("deduction for all the deck's red threes counting minus"),
+    "in_hand": N_("deduction for each red three left in hand"),
+}
+
+
+def _red_three_label(part: str, system: RuleSystem) -> str:
+    if part == "in_hand" and system.red_threes.in_hand_by_player:
+        return N_("deduction for each player caught holding red threes")
+    return RED_THREE_LABELS[part]
+
+
+def _with_red_three_values(rule: RedThreeRule, values: Mapping[str, int]) -> RedThreeRule:
+    """The red-three rule with a table's own values."""
+    if not values:
+        return rule
+    in_hand = values.get("in_hand", rule.in_hand)
+    return replace(
+        rule,
+        each=values.get("each", rule.each),
+        all_of_them=values.get("all", rule.all_of_them),
+        minus_each=values.get("each_minus", rule.minus_each),
+        minus_all_of_them=values.get("all_minus", rule.minus_all_of_them),
+        in_hand_each=rule.in_hand_each if rule.in_hand_by_player else in_hand,
+        in_hand_per_player=in_hand if rule.in_hand_by_player else rule.in_hand_per_player,
+    )
 
 
 HOUSE_RULES: tuple[HouseRuleKey, ...] = (
@@ -85,7 +154,7 @@ HOUSE_RULES: tuple[HouseRuleKey, ...] = (
         of=lambda system: {kind.value: bonus for kind, bonus in system.set_bonuses.items()},
         parts=lambda system: tuple(kind.value for kind in system.set_bonuses),
         every_part=tuple(kind.value for kind in SetKind),
-        part_label=lambda part: SetKind(part).label,
+        part_label=lambda part, system: SetKind(part).label,
         part_name=N_("set kind"),
     ),
     HouseRuleKey(
@@ -114,6 +183,50 @@ HOUSE_RULES: tuple[HouseRuleKey, ...] = (
         has=_played_to_a_target,
         of=lambda system: system.opening_minimums,
     ),
+    HouseRuleKey(
+        "red_three_values",
+        HouseRuleKind.POINTS_BY_PART,
+        N_("Red threes"),
+        N_("Red threes"),
+        "red-threes",
+        step=5,
+        of=_red_three_values,
+        parts=_red_three_parts,
+        every_part=RED_THREE_PARTS,
+        part_label=_red_three_label,
+        part_name=N_("red-three value"),
+    ),
+    HouseRuleKey(
+        "tie_at_target",
+        HouseRuleKind.CHOICE,
+        N_("When the highest totals past the target are equal"),
+        N_("A tie at the target"),
+        "end-of-game",
+        has=_played_to_a_target,
+        of=lambda system: system.tie_at_target,
+        why_not=N_(
+            "%(system)s has no target: it ends after its last hand, where a tie stays a tie"
+        ),
+        choices={
+            "play_on": N_("Play on until one side leads"),
+            "shared": N_("The game ends, shared: no single winner"),
+        },
+    ),
+    HouseRuleKey(
+        "melded_points_for",
+        HouseRuleKind.CHOICE,
+        N_("Whose melded cards count"),
+        N_("Whose melded cards count"),
+        "scoring",
+        of=lambda system: system.melded_points_for,
+        choices={
+            "every_side": N_("Every side scores the cards it laid down"),
+            "side_that_went_out": N_(
+                "Only the side that went out scores its cards laid down (when the stock runs "
+                "out, every side does)"
+            ),
+        },
+    ),
 )
 """Every house-rule key, in the order the form asks and a game file writes them."""
 
@@ -130,6 +243,9 @@ class HouseRules:
     going_out_bonus: int | None = None
     sets_to_go_out: int | None = None
     opening_minimums: Pairs | None = None
+    red_three_values: Mapping[str, int] = field(default_factory=dict)
+    tie_at_target: str | None = None
+    melded_points_for: str | None = None
 
 
 class HouseRuleError(ValueError):
@@ -274,7 +390,7 @@ def _points_by_part(
         elif part not in has:
             message = Text(
                 N_("%(system)s has no %(part)s"),
-                {"system": system.id, "part": Text(entry.part_label(part))},
+                {"system": system.id, "part": Text(entry.part_label(part, system))},
             )
             bad.append(_Bad(message, part))
         else:
@@ -308,7 +424,7 @@ def read_house_rule(
     ({'samba': 2000}, [])
     """
     if not entry.has(system):
-        message = Text(N_("%(system)s has no such number to change"), {"system": system.id})
+        message = Text(entry.why_not, {"system": system.id})
         return None, [HouseRuleProblem(entry.key, message)]
     bad: list[_Bad] = []
     read = _value(entry, system, value, bad)
@@ -391,6 +507,9 @@ def with_house_rules(system: RuleSystem, house: HouseRules) -> RuleSystem:
         opening_minimums=(
             system.opening_minimums if house.opening_minimums is None else house.opening_minimums
         ),
+        red_threes=_with_red_three_values(system.red_threes, house.red_three_values),
+        tie_at_target=house.tie_at_target or system.tie_at_target,
+        melded_points_for=house.melded_points_for or system.melded_points_for,
         house_rules=house,
     )
 
@@ -422,7 +541,7 @@ def house_differences(system: RuleSystem, base: RuleSystem) -> list[Difference]:
         was, now = entry.of(base), entry.of(system)
         if entry.kind is HouseRuleKind.POINTS_BY_PART:
             found += [
-                Difference(entry, part, entry.part_label(part), was.get(part), value)
+                Difference(entry, part, entry.part_label(part, system), was.get(part), value)
                 for part, value in now.items()
                 if was.get(part) != value
             ]

@@ -141,8 +141,9 @@ def game_end(
     """Whether the game is over after this many hands, and who won (None for a tie).
 
     A side reaching the target ends the game if the highest total is one side's alone; a tie
-    at the top plays on (RULES.md, reading). A game of fixed length ends after its last hand,
-    where a tie stays a tie.
+    at the top plays on (RULES.md, reading), or ends the game shared under the house rule
+    `tie_at_target: "shared"`. A game of fixed length ends after its last hand, where a tie
+    stays a tie.
     """
     best = max(totals)
     leaders = [i for i, total in enumerate(totals) if total == best]
@@ -150,6 +151,10 @@ def game_end(
         if hands_played >= system.hands_in_game:
             return True, leaders[0] if len(leaders) == 1 else None
         return False, None
-    if system.target is not None and best >= system.target and len(leaders) == 1:
+    if system.target is None or best < system.target:
+        return False, None
+    if len(leaders) == 1:
         return True, leaders[0]
+    if system.tie_at_target == "shared":
+        return True, None
     return False, None

@@ -30,7 +30,20 @@ def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, deck: Deck)
         if points:
             lines.append(Line(Text(template, values), points, system.cite(topic)))
 
-    add(entry.melded_points, "scoring", N_("Cards melded"))
+    if melded_points_count(system, entry, ended_by):
+        add(entry.melded_points, "scoring", N_("Cards melded"))
+    elif entry.melded_points:
+        # Said with 0 points, so that the breakdown shows why the cards laid down earn nothing.
+        lines.append(
+            Line(
+                Text(
+                    N_("Cards melded (%(points)s): only the side that went out scores them"),
+                    {"points": entry.melded_points},
+                ),
+                0,
+                system.cite("scoring"),
+            )
+        )
     add(-entry.hand_points, "scoring", N_("Cards left in hand"))
     for kind in SetKind:
         count = entry.count(kind)
@@ -56,7 +69,9 @@ def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, deck: Deck)
             P_("%(count)s red three left in hand", "%(count)s red threes left in hand"),
             count=entry.red_threes_in_hand,
         )
-    holders = entry.players_holding_red_threes or (1 if entry.red_threes_in_hand else 0)
+    # Only a red three left in hand is caught: without one, nobody holds any (the checks say
+    # so when players are recorded as caught all the same).
+    holders = (entry.players_holding_red_threes or 1) if entry.red_threes_in_hand else 0
     add(
         -holders * rule.in_hand_per_player,
         "penalties",
@@ -75,6 +90,14 @@ def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, deck: Deck)
             count=count,
         )
     return lines
+
+
+def melded_points_count(system: RuleSystem, entry: Entry, ended_by: EndedBy) -> bool:
+    """Whether this side's melded card points score: always, unless a house rule gives them to
+    the side that went out alone, in a hand that ended by going out."""
+    if system.melded_points_for != "side_that_went_out":
+        return True
+    return entry.went_out or ended_by is EndedBy.STOCK_EXHAUSTED
 
 
 def _has_all_sambas(system: RuleSystem, entry: Entry) -> bool:

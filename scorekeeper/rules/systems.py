@@ -173,6 +173,13 @@ class RedThreeRule:
     minus_all_of_them: int | None = None
     in_hand_each: int = 0
     in_hand_per_player: int = 0  # classic: charged per player caught holding any
+    kept_in_hand: bool = True  # False where the text has every red three laid down at once
+    in_hand_by_player: bool = False  # classic: red threes in hand are charged per player
+
+    @property
+    def in_hand(self) -> int:
+        """What red threes left in hand cost: per red three, or per player caught holding any."""
+        return self.in_hand_per_player if self.in_hand_by_player else self.in_hand_each
 
 
 @dataclass(frozen=True)
@@ -213,6 +220,8 @@ class RuleSystem:
     samba_limit: tuple[int, int] | None = None  # (sambas a side may have, super sambas of them)
     options: tuple[str, ...] = ()
     options_on: frozenset[str] = frozenset()
+    tie_at_target: str = "play_on"  # or "shared": a tie at the top past the target ends the game
+    melded_points_for: str = "every_side"  # or "side_that_went_out" (house rule)
     house_rules: HouseRules | None = None
     readings: tuple[tuple[str, str], ...] = ()
     """(topic, words): where the source is silent or ambiguous, the reading this app takes."""
@@ -360,7 +369,10 @@ CLASSIC = RuleSystem(
     going_out_bonus=200,
     opening_minimums=((None, 50), (1500, 90), (3000, 120), (7000, 150)),
     red_threes=RedThreeRule(
-        plus_when=RedThreesPlus.WITH_TWO_SETS, all_of_them=1000, in_hand_per_player=750
+        plus_when=RedThreesPlus.WITH_TWO_SETS,
+        all_of_them=1000,
+        in_hand_per_player=750,
+        in_hand_by_player=True,
     ),
     readings=(
         (
@@ -440,7 +452,10 @@ BLACK_SAMBA = RuleSystem(
     going_out_bonus=200,
     opening_minimums=STANDARD_MINIMUMS,
     red_threes=RedThreeRule(
-        plus_when=RedThreesPlus.ONCE_MELDED, all_of_them=1200, minus_all_of_them=1200
+        plus_when=RedThreesPlus.ONCE_MELDED,
+        all_of_them=1200,
+        minus_all_of_them=1200,
+        kept_in_hand=False,
     ),
     options=("low_samba_bonus", "one_red_set_to_go_out", "nine_jokers"),
     readings=(TIE_AT_TARGET,),
@@ -548,6 +563,14 @@ FOURNIER = RuleSystem(
                 "The penalty table charges 500 for each red three on the table of a side "
                 "without two sets. We read that as the red three's value turning to −500, "
                 "not as 500 more on top of −100."
+            ),
+        ),
+        (
+            "scoring",
+            N_(
+                "The scoring paragraph speaks only of the cards laid down by the pair that "
+                "went out. We let every side score the cards it laid down, as the other texts "
+                "do and as this one does when the stock runs out."
             ),
         ),
         TIE_AT_TARGET,

@@ -205,7 +205,7 @@ def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
             field = FieldList(FormField(MinimumRow), min_entries=rows, max_entries=rows)
         elif entry.kind is Kind.POINTS_BY_PART:
             for part in entry.parts(system):
-                label = say(entry.part_label(part)).capitalize()
+                label = say(entry.part_label(part, system)).capitalize()
                 setattr(
                     HouseRuleForm,
                     field_name(entry, part),
