@@ -59,6 +59,13 @@ class EntryField:
     cards: bool = False  # the card counter can fill it in from the cards laid down or held
     column: str = ""  # a key's prefix in flat names: `set_` + `samba`
     by_ending: bool = False  # told by how the hand ended (`Ending`), not asked on its own
+    least_players: int = 1  # asked only at a table with a side of at least this many players
+    cost: Callable[[RuleSystem], Text | None] = lambda system: None  # what one of it costs
+
+    def asked(self, system: RuleSystem, players: int) -> bool:
+        """Whether the hand form asks for this field at a table whose largest side has
+        `players` players."""
+        return self.in_system(system) and players >= self.least_players
 
     def keys(self, system: RuleSystem) -> list[Key]:
         """The keys this grouped field has under a system, in the order the form shows them.
@@ -120,13 +127,23 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         cards=True,
     ),
     EntryField("red_threes", FieldKind.COUNT, N_("Red threes on the table"), "red-threes"),
-    EntryField("red_threes_in_hand", FieldKind.COUNT, N_("Red threes left in hand"), "red-threes"),
+    EntryField(
+        "red_threes_in_hand",
+        FieldKind.COUNT,
+        N_("Red threes left in hand"),
+        "red-threes",
+        cost=lambda system: _in_hand_cost(system),
+    ),
+    # One player alone is the only one who can be caught, and then it costs as "left in hand"
+    # says: the number of players caught means something only on a side of two or more.
     EntryField(
         "players_holding_red_threes",
         FieldKind.COUNT,
         N_("Players caught holding red threes"),
         "red-threes",
         in_system=lambda system: bool(system.red_threes.in_hand_per_player),
+        least_players=2,
+        cost=lambda system: _each(system.red_threes.in_hand_per_player),
     ),
     EntryField(
         "penalties", FieldKind.PENALTIES, N_("Penalty: %(what)s"), "penalties", column="penalty_"
@@ -135,6 +152,21 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
 """Every field of a hand entry, in the order of `Entry` and of a game file's entry."""
 
 FIELDS = {field.name: field for field in ENTRY_FIELDS}
+
+
+def _each(points: int) -> Text | None:
+    return Text(N_("%(points)s each"), {"points": -points}) if points else None
+
+
+def _in_hand_cost(system: RuleSystem) -> Text | None:
+    """What red threes left in hand cost: each, or (classic) each player holding any."""
+    rule = system.red_threes
+    if rule.in_hand_by_player and rule.in_hand_per_player:
+        return Text(
+            N_("%(points)s for each player holding any"), {"points": -rule.in_hand_per_player}
+        )
+    return _each(rule.in_hand_each)
+
 
 NUMBER_FIELDS = tuple(f.name for f in ENTRY_FIELDS if f.kind in (FieldKind.COUNT, FieldKind.POINTS))
 """Fields that hold one number."""
@@ -190,8 +222,9 @@ class FieldRef:
         return cls(name, field.key(key) if key else None)
 
 
-def refs(system: RuleSystem, every: bool = False) -> Iterator[FieldRef]:
-    """An entry's values under a system, field by field; `every` keeps the fields it lacks.
+def refs(system: RuleSystem, every: bool = False, players: int | None = None) -> Iterator[FieldRef]:
+    """An entry's values under a system, field by field; `every` keeps the fields it lacks,
+    `players` (the most on a side) leaves out those that mean nothing at such a table.
 
     >>> from scorekeeper.rules.systems import get_system
         >>> [ref.name for ref in refs(get_system("classic"))][:4]
@@ -200,7 +233,9 @@ def refs(system: RuleSystem, every: bool = False) -> Iterator[FieldRef]:
     for field in ENTRY_FIELDS:
         if field.kind.grouped:
             yield from (FieldRef(field.name, key) for key in field.keys(system))
-        elif every or field.in_system(system):
+        elif every or (
+            field.in_system(system) if players is None else field.asked(system, players)
+        ):
             yield FieldRef(field.name)
 
 

@@ -98,17 +98,25 @@ def label_of(ref: FieldRef) -> str:
     return text[:1].upper() + text[1:]
 
 
-def rows_for(system: rules.RuleSystem) -> list[Row]:
-    """The form's lines for a system (its fields, sets and penalties), check boxes last."""
+def row_label(ref: FieldRef, system: rules.RuleSystem) -> str:
+    """A row's label, with what one of it costs where the field says so (−750 each)."""
+    cost = ref.entry_field.cost(system) if ref.key is None else None
+    label = label_of(ref)
+    return label if cost is None else f"{label} ({say(cost)})"
+
+
+def rows_for(system: rules.RuleSystem, players: int | None = None) -> list[Row]:
+    """The form's lines for a system (its fields, sets and penalties), check boxes last;
+    `players` (the most on a side) leaves out what means nothing at that table."""
     rows = [
         Row(
             ref,
-            label_of(ref),
+            row_label(ref, system),
             ROW_KINDS.get(ref.entry_field.kind, "counter"),
             ref.entry_field.topic,
             ref.name.removesuffix("_points") if ref.entry_field.cards else None,
         )
-        for ref in refs(system)
+        for ref in refs(system, players=players)
         if not ref.entry_field.by_ending
     ]
     return sorted(rows, key=lambda row: row.kind == "check")
@@ -372,7 +380,7 @@ def _form_page(
             game=game,
             system=system,
             form=form,
-            rows=rows_for(system),
+            rows=rows_for(system, max(len(side.players) for side in game.sides)),
             hand=hand,
             number=number,
             minimums=minimums,

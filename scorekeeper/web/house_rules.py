@@ -26,6 +26,7 @@ from wtforms import (
     SelectField,
     StringField,
 )
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
@@ -199,8 +200,9 @@ def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
                 _l(entry.label), validators=[DataRequired(), Length(max=NAME_LENGTH)]
             )
         elif entry.kind is Kind.CHOICE:
-            choices = [(value, _l(words)) for value, words in entry.choices.items()]
-            field = SelectField(_l(entry.label), choices=choices)
+            choices = [SelectChoice(value, _l(words)) for value, words in entry.choices.items()]
+            # Not sent (an older page) is the system's own reading, as an empty number is.
+            field = SelectField(_l(entry.label), choices=choices, validators=[Optional()])
         elif entry.kind is Kind.MINIMUMS:
             field = FieldList(FormField(MinimumRow), min_entries=rows, max_entries=rows)
         elif entry.kind is Kind.POINTS_BY_PART:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -53,6 +54,9 @@ def a_change(entry: rules.HouseRuleKey, system: rules.RuleSystem) -> tuple[dict[
         if written[0][0] is None:  # a first row open below is written under the next total
             written[0][0] = min(0, written[1][0] - 5) if len(written) > 1 else 0
         return typed, written
+    if entry.kind is Kind.CHOICE:
+        other = next(choice for choice in entry.choices if choice != own)
+        return {field_name(entry): other}, other
     return {field_name(entry): str(own + 1)}, own + 1
 
 
@@ -80,7 +84,10 @@ def test_each_house_rule_key_goes_from_the_form_to_the_engine_the_game_file_and_
     assert written == {"name": "Casa", entry.key: value}
     page = client.get(f"/house-rules/{rule_id}/edit").text
     for name, shown in typed.items():
-        assert input_value(page, name) == shown
+        if entry.kind is Kind.CHOICE:
+            assert re.search(rf'<option selected value="{shown}">', page), page
+        else:
+            assert input_value(page, name) == shown
     table = "2x2" if (2, 2) in system.tables else "{}x{}".format(*system.tables[0])
     game_id = new_house_game(client, rule_id, table)
     exported = client.get(f"/games/{game_id}/export.json").get_json()
