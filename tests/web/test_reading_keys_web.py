@@ -1,0 +1,306 @@
+"""Issue 10 in the web app: a house rule with each new key is made through the form and changes
+a game's score; such games survive export, import and backup; the hand form asks who held red
+threes only where it means something and says what it costs."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.web import backup
+from scorekeeper.web.backup import restore
+
+from .conftest import TEST_CONFIG, Actions, _built, errors_of
+from .test_house_rules import form_data, save
+
+Json = dict[str, Any]
+
+OUT = {"set_natural_canasta": "1", "set_mixed_canasta": "1", "melded_points": "200"}
+
+
+def new_game(client: FlaskClient, rule_id: int | None, system: str, start: int = 0) -> str:
+    """A 2×2 game (under the house rule, if any) whose sides start at `start`."""
+    where = f"house={rule_id}" if rule_id is not None else f"system={system}"
+    data = {"side_list-0-name": "Us", "side_list-1-name": "Them"}
+    if start:
+        data |= {"side_list-0-start_score": str(start), "side_list-1-start_score": str(start)}
+    response = client.post(f"/games/new?{where}&table=2x2", data=data)
+    assert response.status_code == 302, response.text
+    return response.headers["Location"].removeprefix("/games/")
+
+
+# (system, form fields typed over, one hand's sides, how it ends, a side's hand score under the
+# house rule, the same without it)
+KEYS = [
+    (
+        "classic",
+        {"red_three_values_each_minus": "200"},
+        [OUT, {"red_threes": "2"}],
+        "out-0",
+        (1, -400, -200),
+    ),
+    (
+        "fournier",
+        {"red_three_values_each_minus": "600"},
+        [OUT, {"red_threes": "1"}],
+        "out-0",
+        (1, -600, -500),
+    ),
+    (
+        "denexa",
+        {"red_three_values_in_hand": "300"},
+        [OUT, {"red_threes_in_hand": "2"}],
+        "out-0",
+        (1, -600, -1000),
+    ),
+    (
+        "fournier",
+        {"melded_points_for": "side_that_went_out"},
+        [OUT, {"set_mixed_canasta": "1", "melded_points": "150", "hand_points": "30"}],
+        "out-0",
+        (1, 300 - 30, 150 + 300 - 30),
+    ),
+    (
+        "black-samba",
+        {"melded_points_for": "side_that_went_out"},
+        [OUT, {"melded_points": "100", "red_threes": "2"}],
+        "out-0",
+        (1, 200, 300),
+    ),
+]
+
+
+@pytest.mark.parametrize(("system", "typed", "sides", "ending", "scored"), KEYS)
+def test_a_house_rule_with_a_new_key_is_made_through_the_form_and_changes_the_score(
+    client: FlaskClient,
+    actions: Actions,
+    system: str,
+    typed: Json,
+    sides: list[Json],
+    ending: str,
+    scored: tuple[int, int, int],
+) -> None:
+    rule_id = save(client, form_data(system, name="Casa", **typed), system=system)
+    side, house_score, plain_score = scored
+    for rule, expected in ((rule_id, house_score), (None, plain_score)):
+        game_id = new_game(client, rule, system)
+        actions.record_hand(game_id, sides, ending)
+        result = actions.result(game_id)
+        assert result["hands"][0]["violations"] == []
+        assert result["hands"][0]["sides"][side]["hand_score"] == expected
+
+
+def test_a_shared_tie_at_the_target_ends_the_game_with_no_winner(
+    client: FlaskClient, actions: Actions
+) -> None:
+    rule_id = save(client, form_data("denexa", tie_at_target="shared"), system="denexa")
+    both = {"melded_points": "200"}
+    for rule, over in ((rule_id, True), (None, False)):
+        game_id = new_game(client, rule, "denexa", start=9800)
+        actions.record_hand(game_id, [both, both], "stock")
+        result = actions.result(game_id)
+        assert result["totals"] == [10000, 10000]
+        assert (result["game_over"], result["winner"]) == (over, None)
+        assert actions.scoreboard(game_id)  # a game shared at the top shows its scoreboard
+
+
+HOUSE_RULES = {
+    "name": "Casa",
+    "red_three_values": {"each": 150, "each_minus": 200, "all_minus": 900, "in_hand": 500},
+    "tie_at_target": "shared",
+    "melded_points_for": "side_that_went_out",
+}
+GAME = {
+    "variant": "classic",
+    "house_rules": HOUSE_RULES,
+    "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    "hands": [
+        {
+            "entries": [
+                {"went_out": True, "sets": {"natural_canasta": 2}, "melded_points": 200},
+                {
+                    "melded_points": 60,
+                    "red_threes": 2,
+                    "red_threes_in_hand": 2,
+                    "players_holding_red_threes": 2,
+                },
+            ]
+        }
+    ],
+}
+
+
+def test_the_new_keys_round_trip_through_export_and_import(client: FlaskClient) -> None:
+    imported = client.post("/games/import", json=GAME)
+    assert imported.status_code == 201, imported.text
+    game_id = imported.get_json()["id"]
+    exported = client.get(f"/games/{game_id}/export.json").get_json()
+    assert exported["house_rules"] == HOUSE_RULES
+    result = client.get(f"/games/{game_id}/result.json").get_json()
+    # Them: its 60 melded not counted, two red threes at −200, two holders at −500.
+    assert result["hands"][0]["sides"][1]["hand_score"] == -400 - 1000
+    again = client.post("/games/import", json=exported).get_json()["id"]
+    assert client.get(f"/games/{again}/result.json").get_json() == result
+
+
+def test_the_new_keys_round_trip_through_a_backup(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    assert client.post("/games/import", json=GAME).status_code == 201
+    typed = {
+        "red_three_values_each": "150",
+        "tie_at_target": "shared",
+        "melded_points_for": "side_that_went_out",
+    }
+    save(client, form_data("classic", name="Los jueves", **typed), system="classic")
+    with app.app_context():
+        first = backup.backup()
+    assert first["games"][0]["house_rules"] == HOUSE_RULES
+    assert first["house_rules"][0]["rules"] == {
+        "red_three_values": {"each": 150},
+        "tie_at_target": "shared",
+        "melded_points_for": "side_that_went_out",
+    }
+    restored = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'r.db'}"})
+    with restored.app_context():
+        assert restore(json.loads(json.dumps(first))) == 1
+        assert backup.backup() == first
+
+
+@pytest.mark.parametrize(
+    ("house_rules", "problem"),
+    [
+        ({"tie_at_target": "shared"}, "super-samba has no target"),
+        ({"red_three_values": {"each_minus": 100}}, "super-samba has no deduction"),
+    ],
+)
+def test_an_import_with_a_key_its_system_cannot_take_is_refused_with_the_reason(
+    client: FlaskClient, house_rules: Json, problem: str
+) -> None:
+    data = {**GAME, "variant": "super-samba", "house_rules": house_rules, "hands": []}
+    response = client.post("/games/import", json=data)
+    assert response.status_code == 400
+    assert problem in response.text
+
+
+def legend_of(page: str, name: str) -> str | None:
+    """The legend of the hand-form row holding the first side's field `name`, or None."""
+    for row in re.findall(r"<fieldset class=\"row.*?</fieldset>", page, re.S):
+        if f'name="sides-0-{name}"' in row:
+            legend = re.search(r"<legend>(.*?)</legend>", row, re.S)
+            assert legend
+            return legend.group(1).strip()
+    return None
+
+
+# (system, table, language, red threes in hand's legend, holders' legend or None when not asked)
+LEGENDS = [
+    (
+        "classic",
+        "2x2",
+        "en",
+        "Red threes left in hand (−750 for each player holding any)",
+        "Players caught holding red threes (−750 each)",
+    ),
+    (
+        "classic",
+        "3x2",
+        "es",
+        "Treses rojos en la mano (−750 por cada jugador que tenga alguno)",
+        "Jugadores pillados con treses rojos en la mano (−750 cada uno)",
+    ),
+    ("classic", "2x1", "en", "Red threes left in hand (−750 for each player holding any)", None),
+    (
+        "classic",
+        "5x1",
+        "es",
+        "Treses rojos en la mano (−750 por cada jugador que tenga alguno)",
+        None,
+    ),
+    ("denexa", "2x2", "en", "Red threes left in hand (−500 each)", None),
+    ("fournier", "2x2", "es", "Treses rojos en la mano (−1.500 cada uno)", None),
+    ("super-samba", "2x2", "en", "Red threes left in hand (−100 each)", None),
+    ("black-samba", "2x2", "en", "Red threes left in hand", None),
+]
+
+
+@pytest.mark.parametrize(("system", "table", "language", "in_hand", "holders"), LEGENDS)
+def test_the_hand_form_asks_who_held_red_threes_only_of_partners_and_says_what_it_costs(
+    client: FlaskClient,
+    actions: Actions,
+    system: str,
+    table: str,
+    language: str,
+    in_hand: str,
+    holders: str | None,
+) -> None:
+    sides = int(table.split("x")[0])
+    game_id = actions.new_game(system, table, names=[f"S{n}" for n in range(sides)])
+    client.set_cookie("lang", language)
+    page = client.get(f"/games/{game_id}/hands/new").text
+    assert legend_of(page, "red_threes_in_hand") == in_hand
+    assert legend_of(page, "players_holding_red_threes") == holders
+
+
+def test_the_form_says_what_a_house_rules_holders_cost(
+    client: FlaskClient, actions: Actions
+) -> None:
+    rule_id = save(client, form_data("classic", red_three_values_in_hand="500"), system="classic")
+    game_id = new_game(client, rule_id, "classic")
+    page = client.get(f"/games/{game_id}/hands/new").text
+    assert legend_of(page, "players_holding_red_threes") == (
+        "Players caught holding red threes (−500 each)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "in_hand", "holders", "message"),
+    [
+        ("en", "1", "2", "Us: 2 players caught holding red threes, but only 1 red three was left"),
+        ("en", "0", "1", "Us: 1 player caught holding red threes, but no red three was left in"),
+        (
+            "en",
+            "3",
+            "3",
+            "Us: 3 players caught holding red threes, but the side has only 2 players",
+        ),
+        (
+            "es",
+            "1",
+            "2",
+            "Us: 2 jugadores con treses rojos en la mano, pero solo quedó 1 tres rojo",
+        ),
+        (
+            "es",
+            "2",
+            "3",
+            "Us: 3 jugadores con treses rojos en la mano, pero el equipo solo tiene 2",
+        ),
+        ("es", "0", "1", "Us: 1 jugador con treses rojos en la mano, pero no quedó ningún tres"),
+    ],
+)
+def test_impossible_holders_are_refused_next_to_their_field(
+    client: FlaskClient, actions: Actions, language: str, in_hand: str, holders: str, message: str
+) -> None:
+    game_id = actions.new_game("classic", "2x2")
+    client.set_cookie("lang", language)
+    side = {"red_threes_in_hand": in_hand, "players_holding_red_threes": holders}
+    response = actions.post_hand(game_id, [side, {}], "stock")
+    assert response.status_code == 422
+    assert message in errors_of(response.text, "sides-0-players_holding_red_threes")
+    assert actions.hand_ids(game_id) == []
+
+
+def test_a_side_that_laid_nothing_down_saves_a_first_meld_of_0(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game("classic", "2x2")
+    nothing = {"opening_meld": "0", "hand_points": "85"}
+    actions.record_hand(game_id, [OUT | {"opening_meld": "60"}, nothing])
+    assert actions.result(game_id)["hands"][0]["violations"] == []
