@@ -253,6 +253,25 @@ def _prefill(
             form[field_name(entry)].data = value
 
 
+def _prefill_asked(form: FlaskForm, system: rules.RuleSystem, asked: Mapping[str, str]) -> None:
+    """Values a link asks to start with, by field name (`?melded_points_for=side_that_went_out`,
+    `?red_three_values_each_minus=600`): a rules page starts a house rule from one reading."""
+    for entry in house_rule_keys(system):
+        if entry.kind is Kind.CHOICE:
+            value = asked.get(field_name(entry))
+            if value in entry.choices:
+                form[field_name(entry)].data = value
+        elif entry.kind is Kind.POINTS_BY_PART:
+            for part in entry.parts(system):
+                points = whole_number(asked.get(field_name(entry, part)), least=0)
+                if points is not None:
+                    form[field_name(entry, part)].data = points
+        elif entry.kind in (Kind.POINTS, Kind.COUNT):
+            points = whole_number(asked.get(field_name(entry)), least=0)
+            if points is not None:
+                form[field_name(entry)].data = points
+
+
 def _rows(form: FlaskForm, entry: rules.HouseRuleKey) -> FieldList[FormField[MinimumRow]]:
     return cast("FieldList[FormField[MinimumRow]]", form[field_name(entry)])
 
@@ -361,6 +380,8 @@ def _edit(profile: HouseRule | None, system: rules.RuleSystem) -> str | Response
     sent = read_form(form, system) if form.is_submitted() else None
     if sent is None:
         _prefill(form, shown, "" if profile is None else profile.name, shown.options_on)
+        if profile is None:
+            _prefill_asked(form, system, request.args)
     elif sent.valid:
         rule_id = None if profile is None else profile.id
         rule_id = save_house_rule(rule_id, sent.name, system.id, sent.options, sent.changes)

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from scorekeeper.web import backup
 from scorekeeper.web.backup import restore
 
-from .conftest import TEST_CONFIG, Actions, _built, errors_of
+from .conftest import TEST_CONFIG, Actions, _built, errors_of, input_value
 from .test_house_rules import form_data, save
 
 Json = dict[str, Any]
@@ -304,3 +304,31 @@ def test_a_side_that_laid_nothing_down_saves_a_first_meld_of_0(
     nothing = {"opening_meld": "0", "hand_points": "85"}
     actions.record_hand(game_id, [OUT | {"opening_meld": "60"}, nothing])
     assert actions.result(game_id)["hands"][0]["violations"] == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "choice", "each_minus"),
+    [
+        (
+            "melded_points_for=side_that_went_out&red_three_values_each_minus=600",
+            "side_that_went_out",
+            "600",
+        ),
+        ("melded_points_for=winners&red_three_values_each_minus=-5", "every_side", "500"),
+        ("red_three_values_each_minus=abc", "every_side", "500"),
+    ],
+)
+def test_a_link_starts_a_house_rule_with_a_reading_filled_in(
+    client: FlaskClient, asked: str, choice: str, each_minus: str
+) -> None:
+    page = client.get(f"/house-rules/new?system=fournier&{asked}").text
+    assert re.search(rf'<option selected value="{choice}">', page)
+    assert input_value(page, "red_three_values_each_minus") == each_minus
+
+
+def test_a_reading_filled_in_by_a_link_is_kept_as_the_house_rule(client: FlaskClient) -> None:
+    page = client.get("/house-rules/new?system=classic&tie_at_target=shared").text
+    assert re.search(r'<option selected value="shared">', page)
+    rule_id = save(client, form_data("classic", tie_at_target="shared"), system="classic")
+    edit = client.get(f"/house-rules/{rule_id}/edit").text
+    assert re.search(r'<option selected value="shared">', edit)
