@@ -118,7 +118,7 @@ def fill(app: Flask, client: FlaskClient, actions: Actions) -> list[str]:
 
 def page_of(actions: Actions, game_id: str) -> str:
     """The scoreboard, without its forms' one-time tokens."""
-    return re.sub(r'<input[^>]*name="csrf_token"[^>]*>', "", actions.scoreboard(game_id))
+    return re.sub(r'<input[^>]*name="(?:csrf_token|token)"[^>]*>', "", actions.scoreboard(game_id))
 
 
 def backup_of(app: Flask) -> dict[str, Any]:
