@@ -103,7 +103,7 @@ def scoreboard(game: Game) -> Scoreboard:
     sides = [
         SideTotal(
             name=side.name,
-            players=", ".join(p.name for p in side.players if p.name),
+            players=", ".join(p.name for p in side.players if p.name and p.name != side.name),
             total=result.totals[index],
             minimum=result.next_minimums[index],
             won=result.game_over and result.winner == index,

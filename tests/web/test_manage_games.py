@@ -320,6 +320,7 @@ def test_a_game_of_players_alone_speaks_of_players(
     board = actions.scoreboard(game_id)
     assert f"{deals}: Bo<" in board
     assert "player 1 of" not in board and "jugador 1 de" not in board
+    assert '<span class="players"' not in board  # a player's card does not name them twice
     exported = client.get(f"/games/{game_id}/export.json").get_json()
     player = "Jugador" if language == "es" else "Player"
     assert [s["name"] for s in exported["sides"]] == [
