@@ -5,16 +5,23 @@ whoever deals first; a game of players alone speaks of players, not sides."""
 from __future__ import annotations
 
 import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from scorekeeper import rules
+from scorekeeper.web import create_app, services
 from scorekeeper.web.models import Game, db
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, hidden, stored_games
+from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hidden, stored_games
 
 ANA_BO = {"side_list-0-players-0": "Ana", "side_list-0-players-1": "Bo"}
 CY_DI = {"side_list-1-players-0": "Cy", "side_list-1-players-1": "Di"}
@@ -362,3 +369,95 @@ def test_the_seats_offered_name_players_alone_and_partners_by_side(client: Flask
         "Side 1, player 2",
         "Side 2, player 2",
     ]
+
+
+# --- two phones at once ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def file_app(tmp_path: Path) -> Iterator[Flask]:
+    """The app on a database file, so that requests in threads each have their connection."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'g.db'}"})
+    with app.app_context():
+        flask_migrate.upgrade()
+    yield app
+
+
+def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, *posts: tuple[str, Any]) -> list[Any]:
+    """The posts sent together from phones of their own, each slowed inside its write."""
+    slow = rules.replay
+
+    def replay_slowly(game: rules.Game) -> rules.GameResult:
+        time.sleep(0.2)
+        return slow(game)
+
+    monkeypatch.setattr(services.rules, "replay", replay_slowly)
+    monkeypatch.setattr(
+        services, "kept_replay", lambda game: replay_slowly(services.engine_game(game))
+    )
+    answers: list[Any] = [None] * len(posts)
+
+    def send(index: int) -> None:
+        path, data = posts[index]
+        answers[index] = app.test_client().post(path, data=data)
+
+    phones = [threading.Thread(target=send, args=(i,)) for i in range(len(posts))]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+    monkeypatch.undo()
+    return answers
+
+
+def test_two_taps_on_play_again_at_once_start_one_game(
+    file_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = file_app.test_client()
+    old = Actions(client).new_game()
+    post = (f"/games/{old}/again", {"token": hidden(client.get(f"/games/{old}").text, "token")})
+    answers = at_once(file_app, monkeypatch, post, post)
+    assert [a.status_code for a in answers] == [302, 302]
+    assert answers[0].headers["Location"] == answers[1].headers["Location"]
+    assert stored_games(file_app) == 2
+
+
+def test_two_phones_renaming_archiving_and_deleting_at_once_get_no_error(
+    file_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = file_app.test_client()
+    named = Actions(client).new_game(names=("Named", "Them"))
+    gone = Actions(client).new_game(names=("Gone", "Them"))
+    answers = at_once(
+        file_app,
+        monkeypatch,
+        (f"/games/{named}/rename", {"game-name": "Los jueves"}),
+        (f"/games/{named}/archive", {}),
+        (f"/games/{gone}/delete", {}),
+        (f"/games/{gone}/delete", {}),
+    )
+    assert [a.status_code for a in answers] == [302] * 4
+    assert stored_games(file_app) == 1
+    with file_app.app_context():
+        game = db.session.get(Game, named)
+        assert game is not None and game.name == "Los jueves" and game.archived_at is not None
+
+
+def test_a_token_raced_past_the_check_is_caught_by_the_database(
+    app: Flask, client: FlaskClient, actions: Actions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = actions.new_game()
+    post = {"token": hidden(client.get(f"/games/{old}").text, "token")}
+    first = client.post(f"/games/{old}/again", data=post)
+    real, missed = services._started_by, [2]
+
+    def check_too_early(token: str) -> str | None:
+        if missed[0]:  # both checks before the insert saw nothing yet
+            missed[0] -= 1
+            return None
+        return real(token)
+
+    monkeypatch.setattr(services, "_started_by", check_too_early)
+    second = client.post(f"/games/{old}/again", data=post)
+    assert second.headers["Location"] == first.headers["Location"]
+    assert stored_games(app) == 2
