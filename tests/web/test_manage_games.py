@@ -391,7 +391,7 @@ def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, *posts: tuple[str, Any]
         time.sleep(0.2)
         return slow(game)
 
-    monkeypatch.setattr(services.rules, "replay", replay_slowly)
+    monkeypatch.setattr(rules, "replay", replay_slowly)
     monkeypatch.setattr(
         services, "kept_replay", lambda game: replay_slowly(services.engine_game(game))
     )
