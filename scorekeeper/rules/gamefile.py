@@ -195,11 +195,23 @@ def read_game(data: object) -> Game:
     if not sides:
         raise GameFileError("sides", "a game needs sides")
     hands = _list(game.get("hands", []), "hands")
+    read_sides = tuple(_side(s, f"sides[{i}]", i + 1) for i, s in enumerate(sides))
     return Game(
         system=system,
-        sides=tuple(_side(s, f"sides[{i}]", i + 1) for i, s in enumerate(sides)),
+        sides=read_sides,
         hands=tuple(_hand(h, f"hands[{i}]", len(sides)) for i, h in enumerate(hands)),
+        first_dealer=_first_dealer(game.get("first_dealer", 0), read_sides),
     )
+
+
+def _first_dealer(value: object, sides: tuple[Side, ...]) -> int:
+    """Our own optional key (not in cases/FORMAT.md): who deals the first hand, as a place in
+    the order of play counted from 0; a file without it starts with the first player."""
+    seats = sum(side.players for side in sides)
+    first = _whole(value, "first_dealer", least=0)
+    if first >= seats:
+        raise GameFileError("first_dealer", f"expected a seat from 0 to {seats - 1}, got {first}")
+    return first
 
 
 def entry_data(entry: Entry) -> dict[str, Any]:
@@ -229,6 +241,8 @@ def game_data(game: Game) -> dict[str, Any]:
     data["sides"] = [
         {"name": s.name, "players": s.players, "start_score": s.start_score} for s in game.sides
     ]
+    if game.first_dealer:
+        data["first_dealer"] = game.first_dealer
     data["hands"] = [hand_data(h) for h in game.hands]
     return data
 

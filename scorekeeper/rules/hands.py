@@ -122,6 +122,8 @@ class Game:
     system: RuleSystem
     sides: tuple[Side, ...]
     hands: tuple[Hand, ...] = ()
+    first_dealer: int = 0
+    """Who deals the first hand: a place in the order of play (`replay.seating`), from 0."""
 
     @property
     def players(self) -> int:

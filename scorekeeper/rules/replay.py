@@ -58,6 +58,20 @@ def seating(sides: Sequence[Side]) -> tuple[Seat, ...]:
     )
 
 
+def dealer(game: Game, hands_played: int) -> Seat:
+    """Who deals after `hands_played` hands: the deal starts at the game's first dealer and
+    passes round the table in the order of play, one seat a hand.
+
+    >>> from scorekeeper.rules import get_system
+    >>> table = (Side("Ana"), Side("Bo"), Side("Cy"))
+    >>> game = Game(get_system("classic"), table, first_dealer=1)
+    >>> [dealer(game, played).side for played in range(4)]
+    [1, 2, 0, 1]
+    """
+    seats = seating(game.sides)
+    return seats[(game.first_dealer + hands_played) % len(seats)]
+
+
 @dataclass(frozen=True)
 class GameResult:
     """A whole game replayed."""
@@ -100,7 +114,7 @@ def before_first_hand(game: Game) -> GameResult:
         game_over=False,
         winner=None,
         next_minimums=tuple(game.system.opening_minimum(t, 1) for t in totals),
-        next_dealer=seating(game.sides)[0],
+        next_dealer=dealer(game, 0),
     )
 
 
@@ -123,7 +137,6 @@ def extend(game: Game, result: GameResult, hand: Hand) -> GameResult:
     over, winner = result.game_over, result.winner
     if not over:
         over, winner = game_end(system, totals, number)
-    seats = seating(game.sides)
     return GameResult(
         hands=(*result.hands, HandResult(tuple(scores), tuple(violations))),
         game_violations=result.game_violations,
@@ -131,7 +144,7 @@ def extend(game: Game, result: GameResult, hand: Hand) -> GameResult:
         game_over=over,
         winner=winner,
         next_minimums=tuple(system.opening_minimum(t, number + 1) for t in totals),
-        next_dealer=seats[number % len(seats)],
+        next_dealer=dealer(game, number),
     )
 
 

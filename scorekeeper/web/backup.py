@@ -196,6 +196,11 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
         data, "house_rules", lambda row, where: reader.record(HouseRule, row, where)
     )
     reader.check([*games, *house_rules])
+    started: dict[str, int] = {}  # a form's one-time token starts one game (models.Game.token)
+    for index, game in enumerate(games):
+        if game.token is not None and started.setdefault(game.token, index) != index:
+            first = started[game.token]
+            raise BackupError(f"games[{index}].token: already the token of games[{first}]")
     for index, game in enumerate(games):
         updated_at = game.updated_at
         try:

@@ -21,6 +21,7 @@ from .services import GameRefused, NotFound
 FORM_VIEWS = frozenset(
     {
         "games.new",
+        "games.rename",
         "hands.new",
         "hands.edit",
         "house_rules.new",

@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+import re
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from sqlalchemy import select
 from werkzeug.wrappers import Response
-from wtforms import BooleanField, FieldList, FormField, IntegerField, StringField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    StringField,
+)
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
-from . import house_rules, kept, presenters
+from . import house_rules, kept, presenters, queries, services
 from .converters import Within
 from .i18n import COOKIE, LANGUAGES, number
-from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, HouseRule, db
-from .services import NewSide, create_game, game_with_sides
+from .models import NAME_LENGTH, START_SCORE_LIMIT, TOKEN_LENGTH, Game, HouseRule, db
+from .services import NewSide, create_game, game_with_sides, new_token
 
 bp = Blueprint("games", __name__)
 
@@ -32,13 +42,20 @@ class SideFields(FlaskForm):
 
 
 def side_form_class(player_count: int) -> type[SideFields]:
-    """The fields for one side: its name, its players' names and a score carried from paper."""
+    """The fields for one side: its name, its players' names and a score carried from paper.
+
+    A side of one player is that player: its name is the player's, and may be left empty for
+    "Player N" (`GameFields.new_sides`), as a side's name comes filled in with "Us" or "Them".
+    """
+    alone = player_count == 1
+    label = _l("Name") if alone else _l("Side name")
+    required = Optional() if alone else DataRequired()
 
     class NewSideForm(SideFields):
         class Meta:
             csrf = False
 
-        name = StringField(_l("Side name"), validators=[DataRequired(), Length(max=NAME_LENGTH)])
+        name = StringField(label, validators=[required, Length(max=NAME_LENGTH)])
         players = FieldList(
             StringField(_l("Player"), validators=[Optional(), Length(max=NAME_LENGTH)]),
             min_entries=player_count,
@@ -67,19 +84,28 @@ class GameFields(FlaskForm):
     """The sides of the set-up form, read by name; `new_game_form` makes them."""
 
     side_list: FieldList[FormField[SideFields]]
+    first_dealer = RadioField(_l("Who deals first"), coerce=int, default=0)
+    token = HiddenField()
+    """The form's one-time token: sent twice (a double tap), it starts one game."""
+
+    def one_time_token(self) -> str | None:
+        """The token sent, if it is one this app makes (anything else is not remembered)."""
+        return valid_token(self.token.data)
 
     def chosen_options(self, system: rules.RuleSystem) -> list[str]:
         return [o for o in system.options if self[f"option_{o}"].data]
 
     def new_sides(self) -> list[NewSide]:
-        return [
-            NewSide(
-                name=(side.form.name.data or "").strip(),
-                players=[(p.data or "").strip() for p in side.form.players],
-                start_score=side.form.start_score.data or 0,
-            )
-            for side in self.side_list
-        ]
+        """The sides as typed; a player alone is the side, named "Player N" if left unnamed."""
+        sides = []
+        for index, side in enumerate(self.side_list, start=1):
+            name = (side.form.name.data or "").strip()
+            players = [(p.data or "").strip() for p in side.form.players]
+            if len(players) == 1:
+                players = [name]  # a name given is the player's; "Player N" is no one's
+                name = name or _("Player %(number)s", number=index)
+            sides.append(NewSide(name, players, side.form.start_score.data or 0))
+        return sides
 
 
 def new_game_form(
@@ -99,13 +125,35 @@ def new_game_form(
         option = BooleanField(_l(rules.OPTIONS[option_id].label))
         setattr(NewGameForm, f"option_{option_id}", option)
     form = NewGameForm()
-    if not form.is_submitted():
+    form.first_dealer.choices = seat_choices(sides, players)
+    if not form.is_submitted() and players > 1:  # a player's name is theirs to write
         for index, side in enumerate(form.side_list):
             side.form.name.data = str(DEFAULT_SIDE_NAMES[index])
+    if form.one_time_token() is None:
+        form.token.data = new_token()
     if house is not None:
         for option_id in system.options:
             form[f"option_{option_id}"].data = option_id in house.options
     return form
+
+
+def seat_choices(sides: int, players: int) -> list[tuple[int, str]]:
+    """The seats in the order of play, as the set-up form names them (before names are known)."""
+    seats = rules.seating([rules.Side("", players)] * sides)
+    if players == 1:
+        return [(i, _("Player %(number)s", number=seat.side + 1)) for i, seat in enumerate(seats)]
+    return [
+        (i, _("Side %(side)s, player %(player)s", side=seat.side + 1, player=seat.player + 1))
+        for i, seat in enumerate(seats)
+    ]
+
+
+TOKEN = re.compile(rf"[A-Za-z0-9_-]{{1,{TOKEN_LENGTH}}}")
+
+
+def valid_token(value: object) -> str | None:
+    """A one-time token as `new_token` makes them, or None."""
+    return value if isinstance(value, str) and TOKEN.fullmatch(value) else None
 
 
 def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | None:
@@ -121,10 +169,21 @@ def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | Non
 
 @bp.get("/")
 def index() -> str:
-    games = db.session.scalars(
-        select(Game).order_by(Game.over, Game.updated_at.desc()).limit(50)
-    ).all()
-    return render_template("index.html", games=games, systems=rules.SYSTEMS)
+    archived = select(Game.id).where(Game.archived_at.is_not(None)).limit(1)
+    return render_template(
+        "index.html",
+        games=queries.home_games(),
+        any_archived=db.session.scalar(archived) is not None,
+        systems=rules.SYSTEMS,
+    )
+
+
+@bp.get("/games/archived")
+def archived() -> str:
+    """The games put away from the home page, from where each can be brought back."""
+    return render_template(
+        "archived.html", games=queries.home_games(archived=True), systems=rules.SYSTEMS
+    )
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -146,7 +205,14 @@ def new() -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         options = list(house.options) if house else form.chosen_options(system)
         snapshot = house_rules.snapshot(house) if house else None
-        game_id = create_game(system.id, options, form.new_sides(), snapshot)
+        game_id = create_game(
+            system.id,
+            options,
+            form.new_sides(),
+            snapshot,
+            first_dealer=form.first_dealer.data or 0,
+            token=form.one_time_token(),
+        )
         return redirect(url_for("games.scoreboard", game_id=game_id))
     players = table[1]
     page = render_template(
@@ -161,9 +227,82 @@ def scoreboard(game_id: str) -> str | Response:
 
     def draw() -> kept.Drawn:
         board = presenters.scoreboard(game_with_sides(game_id))
-        return render_template("scoreboard.html", board=board, saved=saved), []
+        token = new_token()  # "Play again"'s one-time token, fresh for each visitor (kept.py)
+        return render_template("scoreboard.html", board=board, saved=saved, token=token), [token]
 
     return kept.game_page(game_id, draw)
+
+
+# --- managing a game: its name, archiving, deleting, playing again --------------------------------
+
+
+class RenameGameForm(FlaskForm):
+    name = StringField(_l("Name of the game"), validators=[Optional(), Length(max=NAME_LENGTH)])
+
+
+def _manage_page(game: Game, form: RenameGameForm, status: int = 200) -> tuple[str, int]:
+    return render_template(
+        "manage.html", game=game, title=presenters.game_title(game), rename=form
+    ), status
+
+
+@bp.get("/games/<game_id>/manage")
+def manage(game_id: str) -> tuple[str, int]:
+    game = game_with_sides(game_id)
+    form = RenameGameForm(prefix="game")
+    form.name.data = game.name or ""
+    return _manage_page(game, form)
+
+
+@bp.post("/games/<game_id>/rename")
+def rename(game_id: str) -> Response | tuple[str, int]:
+    game = game_with_sides(game_id)
+    form = RenameGameForm(prefix="game")
+    if form.validate_on_submit():
+        services.rename_game(game_id, form.name.data or "")
+        flash(_("Renamed.") if (form.name.data or "").strip() else _("The name is taken away."))
+        return redirect(url_for("games.manage", game_id=game_id))
+    return _manage_page(game, form, 422)
+
+
+@bp.post("/games/<game_id>/archive")
+def archive(game_id: str) -> Response:
+    services.archive_game(game_id)
+    flash(_("Archived: the game is off the home page, and still in the history."))
+    return redirect(url_for("games.manage", game_id=game_id))
+
+
+@bp.post("/games/<game_id>/unarchive")
+def unarchive(game_id: str) -> Response:
+    services.archive_game(game_id, archived=False)
+    flash(_("Brought back to the home page."))
+    return redirect(url_for("games.manage", game_id=game_id))
+
+
+@bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: str) -> str | Response:
+    """Asks first; deleting is for good (a game is not kept anywhere once deleted).
+
+    The button pressed twice (a double tap) deletes once: the second press finds the game gone
+    and goes to the home page too, where the first one's notice is.
+    """
+    if request.method == "GET":
+        game = game_with_sides(game_id)
+        return render_template("game_delete.html", game=game, title=presenters.game_title(game))
+    try:
+        title = presenters.game_title(game_with_sides(game_id))
+    except services.NotFound:
+        return redirect(url_for("games.index"))
+    if services.delete_game(game_id):
+        flash(_("The game %(title)s was deleted.", title=title))
+    return redirect(url_for("games.index"))
+
+
+@bp.post("/games/<game_id>/again")
+def play_again(game_id: str) -> Response:
+    """A new game for the same table; the form's one-time token makes a double tap start one."""
+    token = valid_token(request.form.get("token")) or new_token()
+    return redirect(url_for("games.scoreboard", game_id=services.play_again(game_id, token)))
 
 
 def on_this_site(path: str) -> bool:

@@ -72,6 +72,14 @@ class Game(Model):
     """A new random value at every write to the game (`services._remember`): what is worked out
     from the game (its replay, its scoreboard) is kept in memory under it, so it is right in
     every process and after a restore, where a counter could come round to a used number."""
+    name: Mapped[str | None] = mapped_column(String(NAME_LENGTH), default=None)
+    """A name the table gave the game; None shows it by its players."""
+    archived_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    """When it was put away: an archived game is off the home page, not out of the history."""
+    token: Mapped[str | None] = mapped_column(String(TOKEN_LENGTH), default=None, unique=True)
+    """The one-time token of the form that started it, so that a form sent twice starts one."""
+    first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Who dealt the first hand: a place in the order of play (`rules.seating`), from 0."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"

@@ -72,10 +72,27 @@ class Scoreboard:
 
 
 def player_name(game: Game, seat: rules.Seat) -> str:
-    """A player's name, or which player of which side when it was not given."""
+    """A player's name, or which player of which side when it was not given; a side of one
+    player goes by the player's name."""
     side = game.sides[seat.side]
     name = side.players[seat.player].name
-    return name or _("player %(number)s of %(side)s", number=seat.player + 1, side=side.name)
+    if name:
+        return name
+    if len(side.players) == 1:
+        return side.name
+    return _("player %(number)s of %(side)s", number=seat.player + 1, side=side.name)
+
+
+def who_played(game: Game) -> str:
+    """Who plays, side by side: each side's named players, or its name where they have none."""
+    return " · ".join(
+        " & ".join(p.name for p in side.players if p.name) or side.name for side in game.sides
+    )
+
+
+def game_title(game: Game) -> str:
+    """What a game goes by: the name the table gave it, or who plays it."""
+    return game.name or who_played(game)
 
 
 def scoreboard(game: Game) -> Scoreboard:
@@ -86,7 +103,7 @@ def scoreboard(game: Game) -> Scoreboard:
     sides = [
         SideTotal(
             name=side.name,
-            players=", ".join(p.name for p in side.players if p.name),
+            players=", ".join(p.name for p in side.players if p.name and p.name != side.name),
             total=result.totals[index],
             minimum=result.next_minimums[index],
             won=result.game_over and result.winner == index,
@@ -97,7 +114,7 @@ def scoreboard(game: Game) -> Scoreboard:
     return Scoreboard(
         game=game,
         system=system,
-        title=" · ".join(side.name for side in game.sides),
+        title=game_title(game),
         over=result.game_over,
         winner=sides[result.winner] if result.game_over and result.winner is not None else None,
         sides=sides,

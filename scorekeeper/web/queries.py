@@ -57,6 +57,26 @@ class GameRow(NamedTuple):
     over: bool
     winner: str | None  # None while playing, and for a tie
     sides: list[SideRow]
+    name: str | None = None
+    hands: int = 0
+    """The hands played (live ones)."""
+    archived: bool = False
+
+    @property
+    def players(self) -> str:
+        """Who played, side by side: each side's players, or its name where they have none.
+
+        >>> side = SideRow("Us", 0, False, ["Ana", "Bo"])
+        >>> GameRow("x", "classic", datetime(2026, 1, 1), False, None,
+        ...         [side, SideRow("Them", 0, False, [])]).players
+        'Ana & Bo · Them'
+        """
+        return " · ".join(" & ".join(side.players) or side.name for side in self.sides)
+
+    @property
+    def title(self) -> str:
+        """What the game goes by: its name, or who played it."""
+        return self.name or self.players
 
 
 class GamePage(NamedTuple):
@@ -77,7 +97,34 @@ def _row(game: Game) -> GameRow:
         for side in game.sides
     ]
     winner = next((side.name for side in sides if side.won), None)
-    return GameRow(game.id, game.system_id, game.created_at, game.over, winner, sides)
+    return GameRow(
+        game.id,
+        game.system_id,
+        game.created_at,
+        game.over,
+        winner,
+        sides,
+        name=game.name,
+        hands=max((side.hands or 0 for side in game.sides), default=0),
+        archived=game.archived_at is not None,
+    )
+
+
+HOME_GAMES = 50
+"""Games on the home page; the history lists them all."""
+
+
+def home_games(archived: bool = False) -> list[GameRow]:
+    """The games of the home page (the archived ones, with `archived`): in progress first, the
+    latest played first. Three statements: the games, their sides, the sides' players."""
+    query = (
+        select(Game)
+        .where(Game.archived_at.is_not(None) if archived else Game.archived_at.is_(None))
+        .options(selectinload(Game.sides).selectinload(Side.players))
+        .order_by(Game.over, Game.updated_at.desc(), Game.id)
+        .limit(HOME_GAMES)
+    )
+    return [_row(game) for game in db.session.scalars(query)]
 
 
 def _filtered(

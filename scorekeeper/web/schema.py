@@ -39,6 +39,8 @@ ROW_ID_LIMIT = 2**31 - 1
 """Row ids fit the smallest integer column a database gives (PostgreSQL's `integer`)."""
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 """A game id goes into URLs as it is: the letters `new_game_id` uses."""
+TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+"""A form's one-time token, as `services.new_token` makes them."""
 PROBLEM_LENGTH = 160
 
 
@@ -99,6 +101,16 @@ def _encodes(value: str) -> bool:
     except UnicodeEncodeError:  # a lone surrogate, which JSON can spell but UTF-8 cannot
         return False
     return True
+
+
+def maybe(check_value: Check) -> Check:
+    """None, or a value that `check_value` passes."""
+
+    def check(value: object) -> None:
+        if value is not None:
+            check_value(value)
+
+    return check
 
 
 def whole(least: int, most: int, none: bool = False) -> Check:
@@ -194,6 +206,10 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "updated_at": when(),
         "over": flag(),
         "revision": text(REVISION_LENGTH),
+        "name": maybe(text(NAME_LENGTH, empty=False)),
+        "archived_at": when(none=True),
+        "token": maybe(text(TOKEN_LENGTH, TOKEN, empty=False)),
+        "first_dealer": whole(0, LARGEST),
     },
     Side: {
         "id": ROW_ID,
@@ -306,6 +322,9 @@ def check_game(game: Game) -> rules.RuleSystem:
     if rules.check_table(table):
         layout = " + ".join(str(len(side.players)) for side in game.sides) or "no sides"
         raise SchemaError("sides", f"{system.id} is not played by a table of {layout} players")
+    seats = table.players
+    if isinstance(game.first_dealer, int) and game.first_dealer >= seats:
+        raise SchemaError("first_dealer", f"expected a seat from 0 to {seats - 1}")
     for index, hand in enumerate(game.hands):  # before comparing them, what they are
         for column in ("position", "token"):
             try:

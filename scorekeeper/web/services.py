@@ -5,6 +5,7 @@ Views call these; these call the rules engine to check and the database to keep.
 
 from __future__ import annotations
 
+import copy
 import json
 import secrets
 from collections.abc import Iterator, Sequence
@@ -131,6 +132,7 @@ def engine_game(game: Game, hands: Sequence[rules.Hand] | None = None) -> rules.
             rules.Side(side.name, len(side.players), side.start_score) for side in game.sides
         ),
         hands=tuple(engine_hand(h) for h in game.live_hands) if hands is None else tuple(hands),
+        first_dealer=game.first_dealer or 0,  # None on a row not stored yet (a restore's)
     )
 
 
@@ -384,19 +386,119 @@ def create_game(
     options: Sequence[str],
     sides: Sequence[NewSide],
     house_rules: dict[str, Any] | None = None,
+    *,
+    first_dealer: int = 0,
+    token: str | None = None,
 ) -> str:
-    """Set up a new game and return its id; refuses a table the system does not allow."""
-    game = Game(system_id=system_id, options=sorted(options), house_rules=house_rules)
+    """Set up a new game and return its id; refuses a table the system does not allow.
+
+    `token`: the form's one-time token. A token already used starts nothing: the answer is the
+    game it started, so a form sent twice (a double tap) starts one game.
+    """
+    game = Game(
+        system_id=system_id,
+        options=sorted(options),
+        house_rules=house_rules,
+        first_dealer=first_dealer,
+        token=token,
+    )
     game.sides = _side_rows(sides)
     result = rules.replay(engine_game(game, []))
     if result.game_violations:
         raise GameRefused(result.game_violations)
     _remember(game, result)
-    with writing():
-        db.session.add(game)
-        db.session.flush()
-        game_id = game.id  # read now: after the commit it would begin another transaction
+    return _start(game, token)
+
+
+def _start(game: Game, token: str | None) -> str:
+    """Store a new game, unless its form's token started one already; the game's id."""
+    try:
+        with writing():
+            if token is not None:
+                started = _started_by(token)
+                if started is not None:
+                    return started
+            db.session.add(game)
+            db.session.flush()
+            game_id = game.id  # read now: after the commit it would begin another transaction
+    except IntegrityError:
+        # Only a token taken between the check and the insert (on a server database): it won.
+        db.session.rollback()
+        started = _started_by(token) if token is not None else None
+        if started is None:
+            raise
+        return started
     return game_id
+
+
+def _started_by(token: str) -> str | None:
+    """The game a form's one-time token started, if any."""
+    return db.session.scalar(select(Game.id).where(Game.token == token))
+
+
+def play_again(game_id: str, token: str) -> str:
+    """A new game for the same table: the same system, options, house rules (the game's own
+    copy), sides, players and seats, every score back to 0; its id. NotFound if there is none.
+
+    The deal goes on round the table: whoever would have dealt the next hand deals the first.
+    """
+    old = game_with_sides(game_id)
+    started = _started_by(token)
+    if started is not None:
+        return started
+    seats = rules.seating(engine_game(old, []).sides)
+    sides = [NewSide(side.name, [p.name for p in side.players]) for side in old.sides]
+    return create_game(
+        old.system_id,
+        old.options,
+        sides,
+        copy.deepcopy(old.house_rules),
+        first_dealer=seats.index(kept_replay(old).next_dealer),
+        token=token,
+    )
+
+
+@contextmanager
+def _game_change(game_id: str) -> Iterator[Game]:
+    """One change to how a game is shown (its name, whether archived), not to its hands: the
+    game locked, then a new revision, under which its replay is kept as it was."""
+    with writing():
+        game = lock_game(game_id, everything=False)
+        result = kept_replay(game)
+        yield game
+        game.revision = new_revision()
+        revision = game.revision
+    _keep(game_id, revision, result)
+
+
+def rename_game(game_id: str, name: str) -> None:
+    """Give a game a name; an empty one takes the name away (the game goes by its players)."""
+    name = " ".join(name.split())
+    if len(name) > NAME_LENGTH:
+        raise ValueError(f"names are at most {NAME_LENGTH} characters: {name!r}")
+    with _game_change(game_id) as game:
+        game.name = name or None
+
+
+def archive_game(game_id: str, archived: bool = True) -> None:
+    """Put a game away from the home page (it stays in the history), or bring it back."""
+    with _game_change(game_id) as game:
+        if archived and game.archived_at is None:
+            game.archived_at = now()
+        elif not archived:
+            game.archived_at = None
+
+
+def delete_game(game_id: str) -> bool:
+    """Delete a game for good, with its sides, players, hands and their corrections; False if
+    there is no such game (deleted already, by a double tap or on another phone)."""
+    with writing():
+        try:
+            game = lock_game(game_id)
+        except NotFound:
+            return False
+        db.session.delete(game)
+    return True
 
 
 def new_token() -> str:
@@ -608,7 +710,10 @@ def import_game(data: object) -> str:
         names.append(players)
     house = rules.game_data(game).get("house_rules")
     record = Game(
-        system_id=game.system.id, options=sorted(game.system.options_on), house_rules=house
+        system_id=game.system.id,
+        options=sorted(game.system.options_on),
+        house_rules=house,
+        first_dealer=game.first_dealer,
     )
     record.sides = _side_rows(
         [

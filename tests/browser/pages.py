@@ -193,6 +193,7 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "new-game-names-black-samba": visit("/games/new?system=black-samba&table=2x2"),
         "new-game-table-fournier": visit("/games/new?system=fournier"),
         "new-game-names-refused": refused_names,
+        "new-game-names-alone": visit("/games/new?system=classic&table=5x1"),
         "scoreboard": visit(games.playing),
         "scoreboard-finished": visit(games.finished),
         "hand-form": visit(hand_form),
@@ -215,6 +216,9 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "house-rule-refused": refused_house_rule,
         "house-rule": visit(games.house_rule),
         "new-game-from-house-rule": visit("/games/new"),
+        "manage-game": visit(games.playing + "/manage"),
+        "delete-game": visit(games.playing + "/delete"),
+        "archived-games": visit("/games/archived"),
     }
 
 

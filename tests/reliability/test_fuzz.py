@@ -505,6 +505,20 @@ def hand_page(draw: Any, world: World) -> Request:
     return Request("GET", f"/games/{game_id}/hands/{hand_id}", queries(draw, "changed"))
 
 
+def game_form(draw: Any, world: World, action: str) -> Request:
+    """A game's own buttons and its name's form; the two games the world starts with are never
+    deleted, so that the other endpoints keep games to work on."""
+    # Everything drawn every time, whatever the world holds, so that Hypothesis can replay.
+    game_id, asked, query = a_game(draw, world), one_in(draw, 3), queries(draw)
+    form = draw(st.dictionaries(st.sampled_from(["token", "name", "x"]), VALUES, max_size=2))
+    path = f"/games/{game_id}/{action}"
+    if action == "delete" and (asked or game_id in world.games()[:2]):
+        return Request("GET", path, query)
+    if action == "rename":
+        form = fuzzed_form(draw, world.page(f"/games/{world.games()[0]}/manage"))
+    return Request("POST", path, form=form)
+
+
 MakeRequest = Callable[[Any, World], Request]
 
 FUZZED: dict[str, tuple[MakeRequest, int]] = {
@@ -519,6 +533,13 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "games.new": (new_game, 240),
     "games.scoreboard": (by_game(""), 80),
     "games.language": (language, 120),
+    "games.archived": (get("/games/archived"), 20),
+    "games.manage": (by_game("/manage"), 40),
+    "games.rename": (lambda d, w: game_form(d, w, "rename"), 120),
+    "games.archive": (lambda d, w: game_form(d, w, "archive"), 40),
+    "games.unarchive": (lambda d, w: game_form(d, w, "unarchive"), 40),
+    "games.delete": (lambda d, w: game_form(d, w, "delete"), 60),
+    "games.play_again": (lambda d, w: game_form(d, w, "again"), 60),
     "hands.new": (lambda d, w: hand_form(d, w, "new"), 240),
     "hands.edit": (lambda d, w: hand_form(d, w, "edit"), 200),
     "hands.preview": (lambda d, w: hand_form(d, w, "preview"), 160),
@@ -641,6 +662,7 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "house rule": lambda w: ("/house-rules/new?system=classic",) * 2,
     "house rule of Black Samba": lambda w: ("/house-rules/new?system=black-samba",) * 2,
     "house rule edited": lambda w: (f"/house-rules/{w.house_rules()[0]}/edit",) * 2,
+    "game name": lambda w: (f"/games/{w.games()[0]}/manage", f"/games/{w.games()[0]}/rename"),
     "rename": lambda w: (f"/players/{w.players()[0]}", f"/players/{w.players()[0]}/rename"),
     "merge": lambda w: (f"/players/{w.players()[0]}", f"/players/{w.players()[0]}/merge"),
 }

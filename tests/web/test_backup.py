@@ -100,7 +100,14 @@ def fill(app: Flask, client: FlaskClient, actions: Actions) -> list[str]:
         == 302
     )
     games.append(played)
-    games.append(actions.new_game("denexa"))
+    # Named, archived, dealt first by seat 2, its form's one-time token kept.
+    started = actions.post_new_game("denexa", players={"first_dealer": "2", "token": "one-time"})
+    named = started.headers["Location"].removeprefix("/games/")
+    assert (
+        client.post(f"/games/{named}/rename", data={"game-name": "Los jueves"}).status_code == 302
+    )
+    assert client.post(f"/games/{named}/archive").status_code == 302
+    games.append(named)
     with app.app_context():
         db.session.add(
             HouseRule(
@@ -118,7 +125,7 @@ def fill(app: Flask, client: FlaskClient, actions: Actions) -> list[str]:
 
 def page_of(actions: Actions, game_id: str) -> str:
     """The scoreboard, without its forms' one-time tokens."""
-    return re.sub(r'<input[^>]*name="csrf_token"[^>]*>', "", actions.scoreboard(game_id))
+    return re.sub(r'<input[^>]*name="(?:csrf_token|token)"[^>]*>', "", actions.scoreboard(game_id))
 
 
 def backup_of(app: Flask) -> dict[str, Any]:
@@ -168,6 +175,9 @@ def test_the_backup_keeps_what_the_scoreboard_does_not_show(
     assert played["hands"][0]["corrections"][0]["after"] is None
     assert data["games"][1]["house_rules"]["name"] == "Casa Núñez"
     assert [rule["name"] for rule in data["house_rules"]] == ["Los jueves"]
+    named = data["games"][3]
+    assert (named["name"], named["token"], named["first_dealer"]) == ("Los jueves", "one-time", 2)
+    assert named["archived_at"] is not None
     assert data["house_rules"][0]["created_at"] == "2024-05-02T20:15:01.123456"
     assert "total" not in played["sides"][0] and "totals" not in played
 
@@ -260,6 +270,13 @@ def _duplicate_game(data: dict[str, Any]) -> None:
         (_set("games.0.hands.0.entries", []), "games[0].hands[0].entries: 0 entries for 2 sides"),
         (_duplicate_game, "games[4].sides[0].players[0].id: 1 is already the id of games[0]"),
         (_set("house_rules.0.name", None), "house_rules[0].name: must not be null"),
+        (_set("games.3.first_dealer", 4), "games[3].first_dealer: expected a seat from 0 to 3"),
+        (_set("games.3.first_dealer", None), "games[3].first_dealer: must not be null"),
+        (_set("games.3.name", ""), "games[3].name: must not be empty"),
+        (_set("games.3.name", "n" * 41), "games[3].name: expected at most 40 characters"),
+        (_set("games.3.archived_at", "soon"), "games[3].archived_at: expected a date and time"),
+        (_set("games.3.token", "not a token!"), "games[3].token: not a valid value"),
+        (_set("games.2.token", "one-time"), "games[3].token: already the token of games[2]"),
     ],
 )
 def test_a_malformed_backup_is_refused_with_a_one_line_reason_and_stores_nothing(

@@ -234,9 +234,17 @@ def import_form(client: FlaskClient) -> Typed:
     return Typed("/games/import", "", {}, "Import", upload=json.dumps(GAME).encode())
 
 
+def game_rename_form(client: FlaskClient) -> Typed:
+    game_id, _ = imported(client)
+    typed = {"game-name": "Los jueves"}
+    path = f"/games/{game_id}/manage"
+    return Typed(path, f"/games/{game_id}/rename", typed, "Keep the name", shown=typed)
+
+
 # Every POST view with a form: after a CSRF failure it shows the form again.
 WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.new": new_game_form,
+    "games.rename": game_rename_form,
     "hands.new": hand_form,
     "hands.edit": correction_form,
     "house_rules.new": new_house_rule_form,
@@ -278,9 +286,31 @@ def house_rule_delete_button(client: FlaskClient) -> Typed:
     return Typed("/house-rules", f"/house-rules/{rule_id}/delete", {})
 
 
+def game_button(action: str, page: str = "/manage") -> Callable[[FlaskClient], Typed]:
+    """A button of a game's own (archive, delete, play again), on the page that shows it."""
+
+    def button(client: FlaskClient) -> Typed:
+        game_id, _ = imported(client)
+        return Typed(f"/games/{game_id}{page}", f"/games/{game_id}/{action}", {})
+
+    return button
+
+
+def unarchive_button(client: FlaskClient) -> Typed:
+    game_id, _ = imported(client)
+    path, action = f"/games/{game_id}/manage", f"/games/{game_id}/archive"
+    archived = client.post(action, data=dict(Forms(client.get(path).text).found[action]))
+    assert archived.status_code == 302, archived.text
+    return Typed(path, f"/games/{game_id}/unarchive", {})
+
+
 # Every POST view without a form of its own: after a CSRF failure, the error page.
 WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.language": language_button,
+    "games.archive": game_button("archive"),
+    "games.unarchive": unarchive_button,
+    "games.delete": game_button("delete", "/delete"),
+    "games.play_again": game_button("again", ""),
     "hands.delete": delete_button,
     "hands.preview": live_preview,  # the page's script ignores its failures
     "hands.restore": bring_back_button,

@@ -7,11 +7,17 @@ from pathlib import Path
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import inspect, select, text
+from sqlalchemy import func, inspect, select, text
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import TOKEN_LENGTH, Hand, Player, Side, db
-from scorekeeper.web.services import games_differing_from_replay, import_game, refresh_stale
+from scorekeeper.web.models import TOKEN_LENGTH, Game, Hand, Player, Side, db
+from scorekeeper.web.services import (
+    engine_game,
+    game_with_sides,
+    games_differing_from_replay,
+    import_game,
+    refresh_stale,
+)
 
 FIRST_REVISION = "04ba37d62669"
 GAME = {
@@ -115,3 +121,34 @@ def test_a_game_keeps_no_copy_of_its_totals_or_winner_beside_its_sides(tmp_path:
             select(Side.total).where(Side.game_id == game_id).order_by(Side.position)
         ).all()
         assert totals == [300 + 1000 + 200, 60 - 20]
+
+
+def test_games_from_before_names_and_dealers_upgrade_as_they_were_played_and_downgrade(
+    tmp_path: Path,
+) -> None:
+    """The revision that gave games a name, archiving, a one-time token and a first dealer."""
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'dealt.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+        game_id = import_game(GAME)
+        downgrade(revision="b7d3e1f5a2c8")
+        columns = {c["name"] for c in inspect(db.engine).get_columns("game")}
+        assert not columns & {"name", "archived_at", "token", "first_dealer"}
+        upgrade()
+        row = db.session.execute(
+            select(Game.name, Game.archived_at, Game.token, Game.first_dealer)
+        ).one()
+        assert tuple(row) == (None, None, None, 0)  # named by its players, on the home page,
+        assert engine_game(game_with_sides(game_id)).first_dealer == 0  # dealt as the app did
+        with app.test_client() as client:
+            assert client.get("/").text.count(f"/games/{game_id}") == 1
+            page = client.get(f"/games/{game_id}").text
+            assert "Next to deal: player 1 of Them" in page  # hand 2: seat 1, as before
+        db.session.execute(
+            text("UPDATE game SET name = 'Los jueves', first_dealer = 3, token = 'abc'")
+        )
+        db.session.commit()
+        downgrade(revision="b7d3e1f5a2c8")  # a downgrade with the new columns in use
+        assert db.session.scalar(select(func.count()).select_from(Side)) == 2
