@@ -132,7 +132,7 @@ def hands(system: rules.RuleSystem, sides: int, players: int) -> st.SearchStrate
 
 def _without_csrf(page: bytes) -> bytes:
     """A page without its forms' one-time tokens, which differ on every request."""
-    return re.sub(rb'<input[^>]*name="csrf_token"[^>]*>', b"", page)
+    return re.sub(rb'<input[^>]*name="(csrf_token|token)"[^>]*>', b"", page)
 
 
 class Table(RuleBasedStateMachine):
