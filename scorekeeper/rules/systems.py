@@ -214,8 +214,6 @@ class RuleSystem:
     options: tuple[str, ...] = ()
     options_on: frozenset[str] = frozenset()
     house_rules: HouseRules | None = None
-    readings: tuple[tuple[str, str], ...] = ()
-    """(topic, words): where the source is silent or ambiguous, the reading this app takes."""
 
     def cite(self, topic: str) -> Rule:
         """The section of this system's source that a topic comes from."""
@@ -322,13 +320,6 @@ def get_system(system_id: str, options: Iterable[str] = ()) -> RuleSystem:
 
 
 BASIC_SETS = {SetKind.NATURAL_CANASTA: 500, SetKind.MIXED_CANASTA: 300}
-TIE_AT_TARGET = (
-    "end-of-game",
-    N_(
-        "When more than one side passes the target after the same hand, the highest total wins; "
-        "if the highest totals are equal, play goes on until one side leads."
-    ),
-)
 STANDARD_MINIMUMS: tuple[tuple[int | None, int], ...] = (
     (None, 15),
     (0, 50),
@@ -361,13 +352,6 @@ CLASSIC = RuleSystem(
     opening_minimums=((None, 50), (1500, 90), (3000, 120), (7000, 150)),
     red_threes=RedThreeRule(
         plus_when=RedThreesPlus.WITH_TWO_SETS, all_of_them=1000, in_hand_per_player=750
-    ),
-    readings=(
-        (
-            "first-meld",
-            N_("The table starts at “up to 1,495”, so a side below zero also needs 50."),
-        ),
-        TIE_AT_TARGET,
     ),
 )
 
@@ -404,16 +388,6 @@ DENEXA = RuleSystem(
         Penalty.COULD_NOT_GO_OUT_AFTER_ASKING: 100,
         Penalty.TOOK_UNUSABLE_UPCARD: 50,
     },
-    readings=(
-        (
-            "sets",
-            N_(
-                "The text gives natural canastas and sambas 500 each, and we take it at its "
-                "word. A house rule can raise sambas to the 1,500 of the other texts."
-            ),
-        ),
-        TIE_AT_TARGET,
-    ),
 )
 
 BLACK_SAMBA = RuleSystem(
@@ -443,7 +417,6 @@ BLACK_SAMBA = RuleSystem(
         plus_when=RedThreesPlus.ONCE_MELDED, all_of_them=1200, minus_all_of_them=1200
     ),
     options=("low_samba_bonus", "one_red_set_to_go_out", "nine_jokers"),
-    readings=(TIE_AT_TARGET,),
 )
 
 SUPER_SAMBA = RuleSystem(
@@ -491,19 +464,6 @@ SUPER_SAMBA = RuleSystem(
     hands_in_game=4,
     all_sambas_bonus=2000,
     samba_limit=(4, 1),
-    readings=(
-        (
-            "sets",
-            N_("Set bonuses are added to the card values of the sets, as in the other texts."),
-        ),
-        (
-            "red-threes",
-            N_(
-                "A canasta of red threes earns its 1,000 on top of the 100 that each of its red "
-                "threes scores."
-            ),
-        ),
-    ),
 )
 
 FOURNIER = RuleSystem(
@@ -541,17 +501,6 @@ FOURNIER = RuleSystem(
         Penalty.TOOK_PILE_OUT_OF_TURN: 100,
         Penalty.MELDED_OUT_OF_TURN: 100,
     },
-    readings=(
-        (
-            "red-threes",
-            N_(
-                "The penalty table charges 500 for each red three on the table of a side "
-                "without two sets. We read that as the red three's value turning to −500, "
-                "not as 500 more on top of −100."
-            ),
-        ),
-        TIE_AT_TARGET,
-    ),
 )
 
 SYSTEMS: Mapping[str, RuleSystem] = {

@@ -15,6 +15,7 @@ from flask import Blueprint, abort, get_template_attribute, render_template, url
 from markupsafe import Markup
 
 from .. import rules
+from ..rules.readings import Reading, readings_of
 from ..rules.words import N_
 from .i18n import number, say
 from .models import Game, db
@@ -65,11 +66,36 @@ def minimums(system: rules.RuleSystem) -> list[Minimum]:
 
 
 @dataclass(frozen=True)
+class ReadingShown:
+    """One of our readings as its paragraph places it: the words, the source and the key."""
+
+    reading: Reading
+    says: str
+    take: str
+    otherwise: str
+    source: str
+    heading: str | None  # what the house-rule form calls the key; None if it has no such key yet
+
+
+def shown(reading: Reading) -> ReadingShown:
+    """A reading in the page's language."""
+    entry = rules.HOUSE_RULES_BY_KEY.get(reading.key)
+    return ReadingShown(
+        reading,
+        say(reading.says),
+        say(reading.take),
+        say(reading.otherwise),
+        str(reading.cite()),
+        None if entry is None else say(entry.heading),
+    )
+
+
+@dataclass(frozen=True)
 class Page:
     """What the topic partials of a rules page place, beyond the system's own numbers."""
 
     sources: dict[str, str]
-    readings: dict[str, list[str]]
+    readings: dict[str, list[ReadingShown]]
     decks: list[rules.Deck]
     cards: list[tuple[str, int]]
     set_bonuses: list[tuple[str, int]]
@@ -84,9 +110,9 @@ class Page:
 
 def page(system: rules.RuleSystem) -> Page:
     """The numbers of a system's rules page, topic by topic."""
-    readings: dict[str, list[str]] = {topic: [] for topic in TOPICS}
-    for topic, words in system.readings:
-        readings[topic].append(say(words))
+    readings: dict[str, list[ReadingShown]] = {topic: [] for topic in TOPICS}
+    for reading in readings_of(system.id):
+        readings[reading.topic].append(shown(reading))
     players_at = {s * p for s, p in system.tables}
     decks = sorted({system.deck(n) for n in players_at}, key=lambda deck: deck.decks)
     return Page(

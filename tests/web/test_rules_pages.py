@@ -57,24 +57,6 @@ def test_a_rules_page_shows_the_engines_numbers(
     assert words in section(client.get(f"/rules/{system_id}").text, topic)
 
 
-@pytest.mark.parametrize(
-    ("system_id", "topic", "words"),
-    [
-        ("classic", "first-meld", "below zero also needs 50"),
-        ("denexa", "sets", "take it at its word"),
-        ("fournier", "red-threes", "turning to −500"),
-        ("super-samba", "red-threes", "on top of the 100"),
-        ("classic", "end-of-game", "play goes on"),
-    ],
-)
-def test_each_reading_we_took_is_marked_as_ours(
-    client: FlaskClient, system_id: str, topic: str, words: str
-) -> None:
-    text = section(client.get(f"/rules/{system_id}").text, topic)
-    assert "Our reading: " in text
-    assert words in text
-
-
 def test_the_comparison_marks_what_one_system_does_differently(client: FlaskClient) -> None:
     page = client.get("/rules").text
     samba = re.search(r"<h2[^>]*>Samba</h2>.*?</dl>", page, re.S)
