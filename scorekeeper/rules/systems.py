@@ -190,6 +190,7 @@ class RuleSystem:
 
     id: str
     name: str
+    short_name: str  # where the system's name is said again and again (the comparison)
     summary: str
     source: str
     sections: Mapping[str, str]  # topic of the rules page → section of the source
@@ -331,6 +332,7 @@ STANDARD_MINIMUMS: tuple[tuple[int | None, int], ...] = (
 CLASSIC = RuleSystem(
     id="classic",
     name=N_("Samba (classic, 2–6 players)"),
+    short_name=N_("Classic"),
     summary=N_(
         "The common rules: sambas 1,500, two sets to go out, a red three in hand costs 750."
     ),
@@ -358,8 +360,9 @@ CLASSIC = RuleSystem(
 DENEXA = RuleSystem(
     id="denexa",
     name=N_("Samba (Denexa)"),
+    short_name=N_("Denexa"),
     summary=N_(
-        "Partnerships of two: sambas score only 500, first meld 160 from 7,000, three penalties."
+        "Partnerships of two: sambas score only 500, first meld 160 from 7,000, four penalties."
     ),
     source="Denexa Games, Samba",
     sections={
@@ -393,6 +396,7 @@ DENEXA = RuleSystem(
 BLACK_SAMBA = RuleSystem(
     id="black-samba",
     name=N_("Black Samba"),
+    short_name=N_("Black Samba"),
     summary=N_(
         "Adds the black samba (six in sequence and a wild card, 1,000); red threes count plus "
         "once the side has melded."
@@ -422,6 +426,7 @@ BLACK_SAMBA = RuleSystem(
 SUPER_SAMBA = RuleSystem(
     id="super-samba",
     name=N_("Samba with Super Sambas (six decks, four hands)"),
+    short_name=N_("Super Samba"),
     summary=N_(
         "Six decks, exactly four hands; super sambas 5,000, going out 2,000 and only with the book."
     ),
@@ -469,6 +474,7 @@ SUPER_SAMBA = RuleSystem(
 FOURNIER = RuleSystem(
     id="fournier",
     name=N_("Samba (Fournier)"),
+    short_name=N_("Fournier"),
     summary=N_(
         "The Spanish rules: one set is enough to go out, but red threes without two sets "
         "cost 500 each."

@@ -44,7 +44,7 @@ def test_every_topic_has_a_section_citing_its_source(client: FlaskClient, system
         ("fournier", "going-out", "at least 1 set (a canasta or a samba)"),
         ("super-samba", "going-out", "Going out earns 2,000"),
         ("fournier", "red-threes", "each costs 500"),
-        ("classic", "red-threes", "Each player caught holding red threes"),
+        ("classic", "red-threes", "each player caught holding red threes"),
         ("black-samba", "red-threes", "All 6 together are worth 1,200"),
         ("denexa", "penalties", "Took the upcard and could not use it 50"),
         ("super-samba", "end-of-game", "A game is 4 hands"),
