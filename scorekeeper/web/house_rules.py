@@ -364,7 +364,7 @@ def asked_for(system: rules.RuleSystem, args: Mapping[str, str]) -> rules.RuleSy
             continue
         try:
             value = json.loads(args[entry.key])
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON (or absurdly nested): taken as words
             value = args[entry.key]
         read, problems = rules.read_house_rule(entry, system, value)
         if read is not None and not problems:

@@ -132,6 +132,7 @@ def test_a_new_house_rule_is_prefilled_from_its_query(
         "going_out_bonus=%7B",
         "set_bonuses=x",
         "opening_minimums=%5B%5B1%5D%5D",
+        "set_bonuses=" + "%5B" * 100_000,
         "unknown=1",
     ],
 )
