@@ -7,9 +7,11 @@ page and scoring can never disagree. This module only gathers the numbers the pa
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Blueprint, abort, get_template_attribute, render_template, request, url_for
 from markupsafe import Markup
@@ -75,10 +77,11 @@ class ReadingShown:
     otherwise: str
     source: str
     heading: str | None  # what the house-rule form calls the key; None if it has no such key yet
+    played_otherwise: bool  # this table's house rules take the other reading
 
 
-def shown(reading: Reading) -> ReadingShown:
-    """A reading in the page's language."""
+def shown(reading: Reading, system: rules.RuleSystem) -> ReadingShown:
+    """A reading in the page's language, for a system that may have house rules."""
     entry = rules.HOUSE_RULES_BY_KEY.get(reading.key)
     return ReadingShown(
         reading,
@@ -87,7 +90,16 @@ def shown(reading: Reading) -> ReadingShown:
         say(reading.otherwise),
         str(reading.cite()),
         None if entry is None else say(entry.heading),
+        entry is not None and entry.has(system) and _takes(entry.of(system), reading.other),
     )
+
+
+def _takes(value: Any, other: Any) -> bool:
+    """Whether a key's value (file-shaped) is the other reading's: each of its parts, or all."""
+    value = json.loads(json.dumps(value))  # a first-meld table's pairs as lists, like `other`
+    if isinstance(other, dict):
+        return isinstance(value, dict) and all(value.get(k) == v for k, v in other.items())
+    return bool(value == other)
 
 
 @dataclass(frozen=True)
@@ -114,7 +126,7 @@ def page(system: rules.RuleSystem) -> Page:
     """The numbers of a system's rules page, topic by topic."""
     readings: dict[str, list[ReadingShown]] = {topic: [] for topic in TOPICS}
     for reading in readings_of(system.id):
-        readings[reading.topic].append(shown(reading))
+        readings[reading.topic].append(shown(reading, system))
     players_at = {s * p for s, p in system.tables}
     decks = sorted({system.deck(n) for n in players_at}, key=lambda deck: deck.decks)
     return Page(

@@ -41,15 +41,21 @@ def with_key(reading: Reading) -> rules.HouseRuleKey:
 
 def link_of(page: str, reading: Reading) -> str:
     """The href of the reading's "start a house rule" link in its section."""
-    found = re.search(rf'<section id="{reading.topic}".*?</section>', page, re.S)
-    assert found is not None
     links = [
         html.unescape(href)
-        for href in re.findall(r'href="(/house-rules/new\?[^"]*)"', found.group(0))
+        for href in re.findall(
+            r'href="(/house-rules/new\?[^"]*)"', raw_section(page, reading.topic)
+        )
         if f"{reading.key}=" in html.unescape(href)
     ]
     assert links, f"no link for {reading.key} in {reading.topic}"
     return links[0]
+
+
+def raw_section(page: str, topic: str) -> str:
+    found = re.search(rf'<section id="{topic}".*?</section>', page, re.S)
+    assert found is not None, topic
+    return found.group(0)
 
 
 def test_every_reading_is_of_a_known_system_and_section() -> None:
@@ -143,3 +149,28 @@ def test_a_query_the_system_cannot_take_opens_the_plain_form(
     assert page.status_code == 200
     assert re.search(r'<input[^>]*id="bonus_samba"[^>]*value="500"', page.text)
     assert re.search(r'<input[^>]*id="going_out_bonus"[^>]*value="200"', page.text)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "This table's house rules take the other reading."),
+        ("es", "Las reglas de la casa de esta mesa toman la otra lectura."),
+    ],
+)
+def test_a_game_played_by_the_other_reading_says_so_instead_of_linking(
+    client: FlaskClient, language: str, said: str
+) -> None:
+    game = {
+        "variant": "denexa",
+        "house_rules": {"set_bonuses": {"samba": 1500}},
+        "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    }
+    location = client.post("/games/import", json=game).headers["Location"]
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = client.get(location + "/rules").text
+    assert said in section(page, "sets")
+    assert "/house-rules/new?" not in raw_section(page, "sets")
+    plain = client.get("/rules/denexa").text
+    assert said not in section(plain, "sets")
+    assert "/house-rules/new?" in raw_section(plain, "sets")
