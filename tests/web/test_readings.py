@@ -23,7 +23,7 @@ SPANISH = {
     "Our reading": "Nuestra interpretación",
     "The text": "El texto",
     "We take": "Tomamos",
-    "The other reading": "La otra lectura",
+    "The other reading": "La otra interpretación",
 }
 
 
@@ -155,7 +155,7 @@ def test_a_query_the_system_cannot_take_opens_the_plain_form(
     ("language", "said"),
     [
         ("en", "This table's house rules take the other reading."),
-        ("es", "Las reglas de la casa de esta mesa toman la otra lectura."),
+        ("es", "Las reglas de la casa de esta mesa siguen la otra interpretación."),
     ],
 )
 def test_a_game_played_by_the_other_reading_says_so_instead_of_linking(
