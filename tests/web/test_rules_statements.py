@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import rules
 
-from .conftest import Actions
+from .conftest import GOES_OUT, STAYS_IN, Actions
 from .test_rules_pages import section
 
 SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
@@ -196,11 +196,15 @@ def test_the_header_rules_link_leads_to_the_games_rules_inside_a_game(
     assert 'href="/rules"' in rules_page.split("</header>", 1)[1]  # the comparison, one tap on
 
 
-def test_the_scoreboard_links_to_the_games_rules_in_its_heading(
+def test_the_scoreboard_links_to_the_games_rules_before_the_chart_and_the_hands(
     client: FlaskClient, actions: Actions
 ) -> None:
     game_id = actions.new_game()
+    for _hand in range(2):  # two hands: the chart shows
+        saved = actions.post_hand(game_id, [GOES_OUT, STAYS_IN])
+        assert saved.status_code == 302
     page = client.get(f"/games/{game_id}").text
-    heading = page[page.index('<h1 class="system-name">') : page.index("</h1>")]
-    assert f'<a href="/games/{game_id}/rules">The rules of this game</a>' in heading
-    assert page.count(f'href="/games/{game_id}/rules"') == 2  # and the header's "Rules"
+    link = page.index(f'<a href="/games/{game_id}/rules">The rules of this game</a>')
+    assert page.index(f'href="/games/{game_id}/hands/new"') < link  # the next hand comes first
+    assert link < page.index('id="chart-title"')
+    assert link < page.index('id="hands-title"')
