@@ -197,6 +197,7 @@ class RuleSystem:
 
     id: str
     name: str
+    short_name: str  # where the system's name is said again and again (the comparison)
     summary: str
     source: str
     sections: Mapping[str, str]  # topic of the rules page → section of the source
@@ -223,8 +224,6 @@ class RuleSystem:
     tie_at_target: str = "play_on"  # or "shared": a tie at the top past the target ends the game
     melded_points_for: str = "every_side"  # or "side_that_went_out" (house rule)
     house_rules: HouseRules | None = None
-    readings: tuple[tuple[str, str], ...] = ()
-    """(topic, words): where the source is silent or ambiguous, the reading this app takes."""
 
     def cite(self, topic: str) -> Rule:
         """The section of this system's source that a topic comes from."""
@@ -331,13 +330,6 @@ def get_system(system_id: str, options: Iterable[str] = ()) -> RuleSystem:
 
 
 BASIC_SETS = {SetKind.NATURAL_CANASTA: 500, SetKind.MIXED_CANASTA: 300}
-TIE_AT_TARGET = (
-    "end-of-game",
-    N_(
-        "When more than one side passes the target after the same hand, the highest total wins; "
-        "if the highest totals are equal, play goes on until one side leads."
-    ),
-)
 STANDARD_MINIMUMS: tuple[tuple[int | None, int], ...] = (
     (None, 15),
     (0, 50),
@@ -349,6 +341,7 @@ STANDARD_MINIMUMS: tuple[tuple[int | None, int], ...] = (
 CLASSIC = RuleSystem(
     id="classic",
     name=N_("Samba (classic, 2–6 players)"),
+    short_name=N_("Classic"),
     summary=N_(
         "The common rules: sambas 1,500, two sets to go out, a red three in hand costs 750."
     ),
@@ -374,20 +367,14 @@ CLASSIC = RuleSystem(
         in_hand_per_player=750,
         in_hand_by_player=True,
     ),
-    readings=(
-        (
-            "first-meld",
-            N_("The table starts at “up to 1,495”, so a side below zero also needs 50."),
-        ),
-        TIE_AT_TARGET,
-    ),
 )
 
 DENEXA = RuleSystem(
     id="denexa",
     name=N_("Samba (Denexa)"),
+    short_name=N_("Denexa"),
     summary=N_(
-        "Partnerships of two: sambas score only 500, first meld 160 from 7,000, three penalties."
+        "Partnerships of two: sambas score only 500, first meld 160 from 7,000, four penalties."
     ),
     source="Denexa Games, Samba",
     sections={
@@ -416,21 +403,12 @@ DENEXA = RuleSystem(
         Penalty.COULD_NOT_GO_OUT_AFTER_ASKING: 100,
         Penalty.TOOK_UNUSABLE_UPCARD: 50,
     },
-    readings=(
-        (
-            "sets",
-            N_(
-                "The text gives natural canastas and sambas 500 each, and we take it at its "
-                "word. A house rule can raise sambas to the 1,500 of the other texts."
-            ),
-        ),
-        TIE_AT_TARGET,
-    ),
 )
 
 BLACK_SAMBA = RuleSystem(
     id="black-samba",
     name=N_("Black Samba"),
+    short_name=N_("Black Samba"),
     summary=N_(
         "Adds the black samba (six in sequence and a wild card, 1,000); red threes count plus "
         "once the side has melded."
@@ -458,12 +436,12 @@ BLACK_SAMBA = RuleSystem(
         kept_in_hand=False,
     ),
     options=("low_samba_bonus", "one_red_set_to_go_out", "nine_jokers"),
-    readings=(TIE_AT_TARGET,),
 )
 
 SUPER_SAMBA = RuleSystem(
     id="super-samba",
     name=N_("Samba with Super Sambas (six decks, four hands)"),
+    short_name=N_("Super Samba"),
     summary=N_(
         "Six decks, exactly four hands; super sambas 5,000, going out 2,000 and only with the book."
     ),
@@ -506,24 +484,12 @@ SUPER_SAMBA = RuleSystem(
     hands_in_game=4,
     all_sambas_bonus=2000,
     samba_limit=(4, 1),
-    readings=(
-        (
-            "sets",
-            N_("Set bonuses are added to the card values of the sets, as in the other texts."),
-        ),
-        (
-            "red-threes",
-            N_(
-                "A canasta of red threes earns its 1,000 on top of the 100 that each of its red "
-                "threes scores."
-            ),
-        ),
-    ),
 )
 
 FOURNIER = RuleSystem(
     id="fournier",
     name=N_("Samba (Fournier)"),
+    short_name=N_("Fournier"),
     summary=N_(
         "The Spanish rules: one set is enough to go out, but red threes without two sets "
         "cost 500 each."
@@ -556,25 +522,6 @@ FOURNIER = RuleSystem(
         Penalty.TOOK_PILE_OUT_OF_TURN: 100,
         Penalty.MELDED_OUT_OF_TURN: 100,
     },
-    readings=(
-        (
-            "red-threes",
-            N_(
-                "The penalty table charges 500 for each red three on the table of a side "
-                "without two sets. We read that as the red three's value turning to −500, "
-                "not as 500 more on top of −100."
-            ),
-        ),
-        (
-            "scoring",
-            N_(
-                "The scoring paragraph speaks only of the cards laid down by the pair that "
-                "went out. We let every side score the cards it laid down, as the other texts "
-                "do and as this one does when the stock runs out."
-            ),
-        ),
-        TIE_AT_TARGET,
-    ),
 )
 
 SYSTEMS: Mapping[str, RuleSystem] = {

@@ -7,6 +7,7 @@ changes a game already played under it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -30,6 +31,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
+from ..rules.readings import Reading
 from .converters import whole_number
 from .database import writing
 from .i18n import say
@@ -253,25 +255,6 @@ def _prefill(
             form[field_name(entry)].data = value
 
 
-def _prefill_asked(form: FlaskForm, system: rules.RuleSystem, asked: Mapping[str, str]) -> None:
-    """Values a link asks to start with, by field name (`?melded_points_for=side_that_went_out`,
-    `?red_three_values_each_minus=600`): a rules page starts a house rule from one reading."""
-    for entry in house_rule_keys(system):
-        if entry.kind is Kind.CHOICE:
-            value = asked.get(field_name(entry))
-            if value in entry.choices:
-                form[field_name(entry)].data = value
-        elif entry.kind is Kind.POINTS_BY_PART:
-            for part in entry.parts(system):
-                points = whole_number(asked.get(field_name(entry, part)), least=0)
-                if points is not None:
-                    form[field_name(entry, part)].data = points
-        elif entry.kind in (Kind.POINTS, Kind.COUNT):
-            points = whole_number(asked.get(field_name(entry)), least=0)
-            if points is not None:
-                form[field_name(entry)].data = points
-
-
 def _rows(form: FlaskForm, entry: rules.HouseRuleKey) -> FieldList[FormField[MinimumRow]]:
     return cast("FieldList[FormField[MinimumRow]]", form[field_name(entry)])
 
@@ -373,15 +356,49 @@ def read_form(form: FlaskForm, system: rules.RuleSystem) -> Sent:
     return Sent(entered["name"], options, changes, row_errors, problems, ok)
 
 
+def asked_for(system: rules.RuleSystem, args: Mapping[str, str]) -> rules.RuleSystem:
+    """The system with the house-rule values a link asks for, each key by its own name and its
+    value as a game file writes it (`?red_three_values={"each_minus": 600}`; words may go bare:
+    `?tie_at_target=shared`). A value the system cannot take is left out."""
+    values: dict[str, Any] = {}
+    for entry in house_rule_keys(system):
+        if entry.key not in args:
+            continue
+        try:
+            value = json.loads(args[entry.key])
+        except (ValueError, RecursionError):  # not JSON (or absurdly nested): taken as words
+            value = args[entry.key]
+        read, problems = rules.read_house_rule(entry, system, value)
+        if read is not None and not problems:
+            values[entry.key] = read
+    if not values:
+        return system
+    return rules.with_house_rules(system, rules.HouseRules(**values))
+
+
+@bp.app_template_global()
+def start_house_rule(reading: Reading) -> str | None:
+    """The link that opens a new house rule reading it the other way, at that key's field; None
+    while the system has no such house-rule key."""
+    system = rules.SYSTEMS[reading.system]
+    entry = rules.HOUSE_RULES_BY_KEY.get(reading.key)
+    if entry is None or not entry.has(system):
+        return None
+    part = next(iter(reading.other)) if entry.kind is Kind.POINTS_BY_PART else None
+    value = reading.other if isinstance(reading.other, str) else json.dumps(reading.other)
+    query: dict[str, Any] = {"system": system.id, entry.key: value}
+    return url_for("house_rules.new", _anchor=field_name(entry, part), **query)
+
+
 def _edit(profile: HouseRule | None, system: rules.RuleSystem) -> str | Response | tuple[str, int]:
-    """Show the form for a new or edited profile, or keep it and go back to the list."""
-    shown = system if profile is None else derived_system(profile)
+    """Show the form for a new or edited profile, or keep it and go back to the list; a new one
+    opens with the values its link asks for."""
+    shown = asked_for(system, request.args) if profile is None else derived_system(profile)
     form = house_rule_form(system, len(shown.opening_minimums) + EMPTY_ROWS)
     sent = read_form(form, system) if form.is_submitted() else None
     if sent is None:
-        _prefill(form, shown, "" if profile is None else profile.name, shown.options_on)
-        if profile is None:
-            _prefill_asked(form, system, request.args)
+        name = profile.name if profile else (shown.house_rules and shown.house_rules.name)
+        _prefill(form, shown, name or "", shown.options_on)
     elif sent.valid:
         rule_id = None if profile is None else profile.id
         rule_id = save_house_rule(rule_id, sent.name, system.id, sent.options, sent.changes)

@@ -7,14 +7,17 @@ page and scoring can never disagree. This module only gathers the numbers the pa
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from flask import Blueprint, abort, get_template_attribute, render_template, url_for
+from flask import Blueprint, abort, get_template_attribute, render_template, request, url_for
 from markupsafe import Markup
 
 from .. import rules
+from ..rules.readings import Reading, readings_of
 from ..rules.words import N_
 from .i18n import number, say
 from .models import Game, db
@@ -65,11 +68,46 @@ def minimums(system: rules.RuleSystem) -> list[Minimum]:
 
 
 @dataclass(frozen=True)
+class ReadingShown:
+    """One of our readings as its paragraph places it: the words, the source and the key."""
+
+    reading: Reading
+    says: str
+    take: str
+    otherwise: str
+    source: str
+    heading: str | None  # what the house-rule form calls the key; None if it has no such key yet
+    played_otherwise: bool  # this table's house rules take the other reading
+
+
+def shown(reading: Reading, system: rules.RuleSystem) -> ReadingShown:
+    """A reading in the page's language, for a system that may have house rules."""
+    entry = rules.HOUSE_RULES_BY_KEY.get(reading.key)
+    return ReadingShown(
+        reading,
+        say(reading.says),
+        say(reading.take),
+        say(reading.otherwise),
+        str(reading.cite()),
+        None if entry is None else say(entry.heading),
+        entry is not None and entry.has(system) and _takes(entry.of(system), reading.other),
+    )
+
+
+def _takes(value: Any, other: Any) -> bool:
+    """Whether a key's value (file-shaped) is the other reading's: each of its parts, or all."""
+    value = json.loads(json.dumps(value))  # a first-meld table's pairs as lists, like `other`
+    if isinstance(other, dict):
+        return isinstance(value, dict) and all(value.get(k) == v for k, v in other.items())
+    return bool(value == other)
+
+
+@dataclass(frozen=True)
 class Page:
     """What the topic partials of a rules page place, beyond the system's own numbers."""
 
     sources: dict[str, str]
-    readings: dict[str, list[str]]
+    readings: dict[str, list[ReadingShown]]
     decks: list[rules.Deck]
     cards: list[tuple[str, int]]
     set_bonuses: list[tuple[str, int]]
@@ -80,13 +118,15 @@ class Page:
     penalties: list[tuple[str, int]]
     black_samba: bool
     wild_canasta: bool
+    super_samba: bool
+    variations: list[str]  # what the text offers besides, chosen when a game starts
 
 
 def page(system: rules.RuleSystem) -> Page:
     """The numbers of a system's rules page, topic by topic."""
-    readings: dict[str, list[str]] = {topic: [] for topic in TOPICS}
-    for topic, words in system.readings:
-        readings[topic].append(say(words))
+    readings: dict[str, list[ReadingShown]] = {topic: [] for topic in TOPICS}
+    for reading in readings_of(system.id):
+        readings[reading.topic].append(shown(reading, system))
     players_at = {s * p for s, p in system.tables}
     decks = sorted({system.deck(n) for n in players_at}, key=lambda deck: deck.decks)
     return Page(
@@ -101,9 +141,11 @@ def page(system: rules.RuleSystem) -> Page:
         minimums=minimums(system),
         to_go_out=say(system.going_out_requirement()),
         red_threes_in_deck=decks[0].red_threes,
-        penalties=[(say(p.label).capitalize(), points) for p, points in system.penalties.items()],
+        penalties=penalties(system),
         black_samba=system.has(rules.SetKind.BLACK_SAMBA),
         wild_canasta=system.has(rules.SetKind.WILD_CANASTA),
+        super_samba=system.has(rules.SetKind.SUPER_SAMBA),
+        variations=[say(rules.OPTIONS[o].label) for o in system.options],
     )
 
 
@@ -183,6 +225,10 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
     def bonus(kind: rules.SetKind) -> Callable[[rules.RuleSystem], int | None]:
         return lambda s: s.set_bonuses[kind] if s.has(kind) else None
 
+    def by_total(total: int) -> Callable[[rules.RuleSystem], int | None]:
+        """The first meld at that total; None where it goes by the hand's number instead."""
+        return lambda s: None if s.opening_minimums_by_hand else s.opening_minimum(total, 1)
+
     return [
         fact("tables", lambda s: s.tables),
         fact("decks", lambda s: s.decks),
@@ -191,15 +237,13 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
         fact("super-samba", bonus(rules.SetKind.SUPER_SAMBA)),
         fact("going-out", lambda s: s.going_out_bonus),
         fact("to-go-out", lambda s: say(s.going_out_requirement())),
-        fact("first-meld-below-0", lambda s: s.opening_minimum(-5, 1)),
-        fact("first-meld-from-7000", lambda s: s.opening_minimum(7000, 4)),
+        fact("first-meld-below-0", by_total(-5)),
+        fact("first-meld-from-7000", by_total(7000)),
+        fact("first-meld-by-hand", lambda s: s.opening_minimums_by_hand or None),
         fact("red-threes-plus", lambda s: s.red_threes.plus_when.name),
-        fact("red-three-minus", lambda s: -s.red_threes.minus_each),
-        fact(
-            "red-three-in-hand",
-            lambda s: -(s.red_threes.in_hand_each or s.red_threes.in_hand_per_player),
-        ),
-        fact("penalties", lambda s: len(s.penalties)),
+        fact("red-three-minus", red_three_minus),
+        fact("red-three-in-hand", red_three_in_hand),
+        fact("penalties", lambda s: len(penalties(s))),
         fact(
             "game-ends",
             lambda s: (s.hands_in_game, None) if s.hands_in_game else (None, s.target or 0),
@@ -207,8 +251,49 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
     ]
 
 
+def red_three_minus(system: rules.RuleSystem) -> int | None:
+    """What a red three counting minus costs; None where red threes always count plus."""
+    if system.red_threes.plus_when is rules.RedThreesPlus.ALWAYS:
+        return None
+    return -system.red_threes.minus_each
+
+
+def red_three_in_hand(system: rules.RuleSystem) -> tuple[int, bool] | None:
+    """What red threes left in hand cost, and whether per player caught holding (not per red
+    three); None where they are all laid down at once."""
+    rule = system.red_threes
+    if rule.in_hand_per_player:
+        return -rule.in_hand_per_player, True
+    return (-rule.in_hand_each, False) if rule.in_hand_each else None
+
+
+def penalties(system: rules.RuleSystem) -> list[tuple[str, int]]:
+    """The penalties a system charges, red threes left in hand among them where they cost."""
+    found = [(say(p.label).capitalize(), points) for p, points in system.penalties.items()]
+    in_hand = red_three_in_hand(system)
+    if in_hand is not None:
+        points, per_player = in_hand
+        label = RED_THREES_HELD if per_player else RED_THREE_LEFT
+        found.insert(0, (say(label), -points))
+    return found
+
+
+RED_THREES_HELD = N_("Caught holding red threes, per player")
+RED_THREE_LEFT = N_("Each red three left in hand")
+
+
 bp = Blueprint("rulebook", __name__)
 bp.add_app_template_global(card_values)  # the hand form's card counter and its script read it
+
+
+@bp.app_template_global()
+def rules_url() -> str:
+    """Where the header's "Rules" leads: inside a game, that game's rules (the comparison is
+    one tap further); anywhere else, the comparison."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id:
+        return url_for("rulebook.game_rules", game_id=game_id)
+    return url_for("rulebook.index")
 
 
 @bp.get("/rules")

@@ -310,12 +310,12 @@ def test_a_side_that_laid_nothing_down_saves_a_first_meld_of_0(
     ("asked", "choice", "each_minus"),
     [
         (
-            "melded_points_for=side_that_went_out&red_three_values_each_minus=600",
+            'melded_points_for=side_that_went_out&red_three_values={"each_minus": 600}',
             "side_that_went_out",
             "600",
         ),
-        ("melded_points_for=winners&red_three_values_each_minus=-5", "every_side", "500"),
-        ("red_three_values_each_minus=abc", "every_side", "500"),
+        ('melded_points_for=winners&red_three_values={"each_minus": -5}', "every_side", "500"),
+        ("red_three_values=abc", "every_side", "500"),
     ],
 )
 def test_a_link_starts_a_house_rule_with_a_reading_filled_in(

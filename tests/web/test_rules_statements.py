@@ -1,0 +1,210 @@
+"""What the rules pages say, statement by statement, in English and Spanish: each row is one
+thing a page once said wrong or left out (issue 10)."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorekeeper import rules
+
+from .conftest import GOES_OUT, STAYS_IN, Actions
+from .test_rules_pages import section
+
+SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
+
+
+def text_of(page: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def fact(page: str, topic: str) -> dict[str, str]:
+    """One row of the comparison: each system's short name → its value in words."""
+    found = re.search(rf'<section class="fact" id="fact-{topic}".*?</section>', page, re.S)
+    assert found is not None, topic
+    pairs = re.findall(r"<dt>(.*?)</dt>\s*<dd[^>]*>(.*?)</dd>", found.group(0), re.S)
+    return {
+        text_of(name): text_of(re.sub(r'<span class="mark">.*?</span>', "", value))
+        for name, value in pairs
+    }
+
+
+def get(client: FlaskClient, url: str, language: str) -> str:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.text
+
+
+@pytest.mark.parametrize(
+    ("language", "topic", "system", "shown"),
+    [
+        ("en", "red-three-minus", "Super Samba", "never counts minus"),
+        ("es", "red-three-minus", "Super samba", "nunca resta"),
+        ("en", "red-three-minus", "Fournier", "−500"),
+        ("en", "first-meld-below-0", "Super Samba", "by hand"),
+        ("es", "first-meld-below-0", "Super samba", "según la mano"),
+        ("en", "first-meld-from-7000", "Super Samba", "by hand"),
+        ("en", "first-meld-by-hand", "Super Samba", "50 · 90 · 120 · 150"),
+        ("es", "first-meld-by-hand", "Super samba", "50 · 90 · 120 · 150"),
+        ("en", "first-meld-by-hand", "Classic", "by total"),
+        ("en", "first-meld-from-7000", "Denexa", "160"),
+        ("en", "red-three-in-hand", "Classic", "−750 per player holding any"),
+        ("es", "red-three-in-hand", "Clásica", "−750 por jugador que tenga alguno"),
+        ("en", "red-three-in-hand", "Black Samba", "none left in hand"),
+        ("en", "red-three-in-hand", "Denexa", "−500 each"),
+        ("en", "penalties", "Denexa", "4"),
+        ("es", "penalties", "Denexa", "4"),
+        ("en", "penalties", "Black Samba", "0"),
+    ],
+)
+def test_the_comparison_says_what_each_system_does(
+    client: FlaskClient, language: str, topic: str, system: str, shown: str
+) -> None:
+    assert fact(get(client, "/rules", language), topic)[system] == shown
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_comparison_opens_with_a_jump_list_and_names_systems_shortly(
+    client: FlaskClient, language: str
+) -> None:
+    page = get(client, "/rules", language)
+    jumps = re.findall(r'<a href="#(fact-[\w-]+)">', page)
+    sections = re.findall(r'<section class="fact" id="(fact-[\w-]+)"', page)
+    assert jumps == sections
+    assert len(sections) > 10
+    assert page.index('href="#fact-') < page.index('class="choices"')
+    names = re.findall(r"<dt>(.*?)</dt>", page)
+    long_name = "Samba with Super Sambas" if language == "en" else "Samba con super sambas"
+    assert all(long_name not in name for name in names)
+    assert page.count(long_name) == 1  # once, in the list of systems at the top
+
+
+@pytest.mark.parametrize(
+    ("language", "system_id", "topic", "words"),
+    [
+        ("en", "super-samba", "sets", "one suit from the ace down to the 4, eleven cards"),
+        ("es", "super-samba", "sets", "un palo del as bajando hasta el 4, once cartas"),
+        ("en", "super-samba", "sets", "Sambas, super sambas and canastas of sevens take no wild"),
+        ("es", "super-samba", "sets", "las canastas de sietes no admiten comodines"),
+        ("en", "super-samba", "sets", "at most 4 sambas, no two in the same suit, and only one"),
+        ("es", "super-samba", "sets", "como mucho 4 sambas, nunca dos del mismo palo"),
+        *(
+            (language, system_id, "sets", words)
+            for system_id in rules.SYSTEMS
+            for language, words in (
+                ("en", "a canasta (seven or more cards of one rank)"),
+                ("es", "una canasta (siete cartas o más de un mismo valor)"),
+            )
+        ),
+        ("en", "classic", "red-threes", "Laying a red three down is up to the player"),
+        ("es", "classic", "red-threes", "Bajar un tres rojo es decisión del jugador"),
+        ("en", "denexa", "penalties", "Each red three left in hand 500"),
+        ("es", "denexa", "penalties", "Cada tres rojo que queda en la mano 500"),
+        ("en", "fournier", "penalties", "Each red three left in hand 1,500"),
+        ("en", "classic", "penalties", "Caught holding red threes, per player 750"),
+        ("en", "black-samba", "penalties", "This system charges no penalties."),
+        ("es", "black-samba", "penalties", "Este sistema no tiene penalidades."),
+        ("es", "fournier", "penalties", "Robar del mazo cuando no le tocaba 100"),
+        ("es", "fournier", "penalties", "Llevarse el pozo cuando no le tocaba 100"),
+    ],
+)
+def test_a_rules_page_says_it(
+    client: FlaskClient, language: str, system_id: str, topic: str, words: str
+) -> None:
+    assert words in section(get(client, f"/rules/{system_id}", language), topic)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_denexa_has_four_penalties_on_its_page_and_in_its_summary(
+    client: FlaskClient, language: str
+) -> None:
+    page = get(client, "/rules/denexa", language)
+    penalties = re.search(r'<section id="penalties".*?</section>', page, re.S)
+    assert penalties is not None
+    assert penalties.group(0).count("<tr>") == 4
+    summary = "four penalties" if language == "en" else "cuatro penalidades"
+    assert summary in text_of(page)
+    assert summary in text_of(get(client, "/rules", language))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_black_samba_lists_its_variations_and_never_speaks_of_red_threes_in_hand_as_a_cost(
+    client: FlaskClient, language: str
+) -> None:
+    page = get(client, "/rules/black-samba", language)
+    variations = re.search(r'<section class="variations".*?</section>', page, re.S)
+    assert variations is not None
+    with client.application.test_request_context(headers={"Accept-Language": language}):
+        from scorekeeper.web.i18n import say
+
+        labels = [say(rules.OPTIONS[o].label) for o in rules.SYSTEMS["black-samba"].options]
+    assert len(labels) == 3
+    for label in labels:
+        assert label in text_of(variations.group(0))
+    in_hand = "left in hand" if language == "en" else "en la mano"
+    assert in_hand not in section(page, "penalties")
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule texts are not here")
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_no_rules_page_repeats_six_words_of_a_rule_text(client: FlaskClient, language: str) -> None:
+    """Our own words: quoted citations aside, no run of six words is the same as a text's."""
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"\w+", text.casefold())
+
+    def runs(found: list[str]) -> set[tuple[str, ...]]:
+        return {tuple(found[i : i + 6]) for i in range(len(found) - 5)}
+
+    texts: set[tuple[str, ...]] = set()
+    for path in SEEDS.glob("*.txt"):
+        texts |= runs(words(path.read_text()))
+    for url in ["/rules", *(f"/rules/{system_id}" for system_id in rules.SYSTEMS)]:
+        page = re.sub(r"<cite>.*?</cite>", "|", get(client, url, language), flags=re.S)
+        page = re.sub(r"“[^”]*”", "|", page)  # a few words quoted, as a citation
+        copied: set[tuple[str, ...]] = set()
+        for part in html.unescape(re.sub(r"<[^>]+>", "|", page)).split("|"):
+            copied |= runs(words(part)) & texts
+        assert not copied, (url, sorted(" ".join(run) for run in copied))
+
+
+def test_the_header_rules_link_leads_to_the_comparison_outside_a_game(
+    client: FlaskClient,
+) -> None:
+    for url in ("/", "/rules", "/rules/denexa", "/house-rules", "/games/new"):
+        assert re.search(r'<a class="nav" href="/rules">', client.get(url).text), url
+
+
+def test_the_header_rules_link_leads_to_the_games_rules_inside_a_game(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    actions.post_hand(game_id, [{"melded_points": "0"}, {"melded_points": "0"}])
+    for url in (
+        f"/games/{game_id}",
+        f"/games/{game_id}/hands/new",
+        f"/games/{game_id}/rules",
+    ):
+        page = client.get(url).text
+        assert f'<a class="nav" href="/games/{game_id}/rules">' in page, url
+    rules_page = client.get(f"/games/{game_id}/rules").text
+    assert 'href="/rules"' in rules_page.split("</header>", 1)[1]  # the comparison, one tap on
+
+
+def test_the_scoreboard_links_to_the_games_rules_before_the_chart_and_the_hands(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    for _hand in range(2):  # two hands: the chart shows
+        saved = actions.post_hand(game_id, [GOES_OUT, STAYS_IN])
+        assert saved.status_code == 302
+    page = client.get(f"/games/{game_id}").text
+    link = page.index(f'<a href="/games/{game_id}/rules">The rules of this game</a>')
+    assert page.index(f'href="/games/{game_id}/hands/new"') < link  # the next hand comes first
+    assert link < page.index('id="chart-title"')
+    assert link < page.index('id="hands-title"')
