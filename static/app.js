@@ -47,26 +47,32 @@
     form.querySelectorAll("button[name=count]").forEach(function (button) { button.hidden = true; });
   }
 
-  // Live preview of the scores while typing: the server scores, never this script.
+  // As you type, the server scores the hand (never this script) and answers with the page it
+  // would show for Preview: its parts marked data-live (the summary, the breakdown, the problem
+  // next to each control) replace those here; what is typed is left alone.
   function livePreview(form) {
-    var preview = document.getElementById("preview");
     var timer = null;
+    var asked = 0;
+    form.classList.add("live");
+    form.querySelectorAll(".preview-button").forEach(function (button) { button.hidden = true; });
     function refresh() {
       var data = new FormData(form);
-      fetch(form.dataset.preview, { method: "POST", body: data, credentials: "same-origin" })
-        .then(function (response) { return response.ok ? response.text() : null; })
+      data.set("action", "preview");
+      var mine = ++asked;
+      fetch(address(form), { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (response) { return response.status < 500 ? response.text() : null; })
         .then(function (html) {
-          if (html === null) return;
-          var body = preview.querySelector(".preview-body");
-          if (!body) {
-            body = document.createElement("div");
-            body.className = "preview-body";
-            Array.prototype.slice.call(preview.children, 1).forEach(function (child) { child.remove(); });
-            preview.appendChild(body);
-          }
-          body.innerHTML = html;
+          if (html === null || mine !== asked) return; // a newer answer is on its way
+          var page = new DOMParser().parseFromString(html, "text/html");
+          page.querySelectorAll("[data-live]").forEach(function (fresh) {
+            var here = document.getElementById(fresh.id);
+            if (!here || here.innerHTML === fresh.innerHTML) return;
+            here.innerHTML = fresh.innerHTML;
+            var folded = here.closest("details.more");
+            if (folded && fresh.textContent.trim()) folded.open = true; // a problem inside
+          });
         })
-        .catch(function () { /* offline or server gone: the Preview button still works */ });
+        .catch(function () { /* offline or server gone: Save says so when pressed */ });
     }
     function schedule() {
       clearTimeout(timer);
@@ -74,6 +80,18 @@
     }
     form.addEventListener("input", schedule);
     form.addEventListener("change", schedule);
+    // The summary's "N problems" leads to the first; one folded away is unfolded first.
+    form.addEventListener("click", function (event) {
+      var link = event.target.closest("a.problems");
+      var target = link && document.getElementById(link.hash.slice(1));
+      var folded = target && target.closest("details");
+      if (folded) folded.open = true;
+    });
+  }
+
+  // Not form.action: the buttons named "action" hide that property.
+  function address(form) {
+    return form.getAttribute("action") || location.href.split("#")[0];
   }
 
   // Enter (a phone's Go key) moves to the next field; on the last one it does nothing. It never
@@ -116,9 +134,7 @@
       problem.textContent = "";
       var data = new FormData(form);
       data.append(button.name, button.value);
-      // Not form.action: the buttons named "action" hide that property.
-      var address = form.getAttribute("action") || location.href;
-      fetch(address, { method: "POST", body: data, credentials: "same-origin" })
+      fetch(address(form), { method: "POST", body: data, credentials: "same-origin" })
         .then(function (response) {
           if (response.redirected) {
             location.assign(response.url);

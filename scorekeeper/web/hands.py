@@ -79,9 +79,10 @@ class Row:
 
     ref: FieldRef
     label: str
-    kind: str  # "points", "counter" or "check"
+    kind: str  # "points", "counter", "pick" (a count picked in one tap) or "check"
     rule_topic: str
     counter: str | None = None  # the card counter's prefix, `melded` for `melded_cards`
+    group: str = "main"  # "main", or folded away as rare: "more-sets" or "penalties"
 
     @property
     def field(self) -> str:
@@ -90,6 +91,16 @@ class Row:
 
 
 ROW_KINDS = {FieldKind.FLAG: "check", FieldKind.POINTS: "points"}
+COMMON_SETS = frozenset(
+    {rules.SetKind.NATURAL_CANASTA, rules.SetKind.MIXED_CANASTA, rules.SetKind.SAMBA}
+)
+"""The sets of most hands; a system's others fold under "More sets", but for its book's."""
+PICKED = frozenset({"red_threes"})
+"""Counts small enough to pick in one tap (0 to the red threes in the deck), not count up..."""
+PICK_MOST = 6
+"""...when the numbers to pick from fit on one line of a phone: up to three decks' red threes."""
+PENALTY_FIELDS = frozenset({"red_threes_in_hand", "players_holding_red_threes", "penalties"})
+"""What a side pays for, rare at the table: folded under "Penalties"."""
 
 
 def label_of(ref: FieldRef) -> str:
@@ -105,6 +116,21 @@ def row_label(ref: FieldRef, system: rules.RuleSystem) -> str:
     return label if cost is None else f"{label} ({say(cost)})"
 
 
+def _group(ref: FieldRef, system: rules.RuleSystem) -> str:
+    if ref.field in PENALTY_FIELDS:
+        return "penalties"
+    booked = {kind for kinds, _count in system.book for kind in kinds}
+    if isinstance(ref.key, rules.SetKind) and ref.key not in COMMON_SETS | booked:
+        return "more-sets"
+    return "main"
+
+
+def _kind(ref: FieldRef, system: rules.RuleSystem) -> str:
+    if ref.field in PICKED and rules.Deck(system.decks, 0).red_threes <= PICK_MOST:
+        return "pick"
+    return ROW_KINDS.get(ref.entry_field.kind, "counter")
+
+
 def rows_for(system: rules.RuleSystem, players: int | None = None) -> list[Row]:
     """The form's lines for a system (its fields, sets and penalties), check boxes last;
     `players` (the most on a side) leaves out what means nothing at that table."""
@@ -112,9 +138,10 @@ def rows_for(system: rules.RuleSystem, players: int | None = None) -> list[Row]:
         Row(
             ref,
             row_label(ref, system),
-            ROW_KINDS.get(ref.entry_field.kind, "counter"),
+            _kind(ref, system),
             ref.entry_field.topic,
             ref.name.removesuffix("_points") if ref.entry_field.cards else None,
+            _group(ref, system),
         )
         for ref in refs(system, players=players)
         if not ref.entry_field.by_ending
@@ -166,8 +193,12 @@ for _card in rules.Card:
     setattr(CardsForm, _card.value, _count())
 
 
-def _control(field: EntryField) -> Field:
+def _control(field: EntryField, kind: str, red_threes: int) -> Field:
     """The form control for one field of a side's entry."""
+    if kind == "pick":
+        return RadioField(
+            choices=[SelectChoice(n, str(n)) for n in range(red_threes + 1)], coerce=int, default=0
+        )
     if field.kind is FieldKind.FLAG:
         return BooleanField()
     if field.kind is FieldKind.POINTS:
@@ -177,14 +208,15 @@ def _control(field: EntryField) -> Field:
     return IntegerField(default=0, validators=[Optional(), Within(0, field.most)], render_kw=NUMBER)
 
 
-def entry_form_class(system: rules.RuleSystem) -> type[Form]:
-    """A side's part of the hand form: a control per row, and a card counter where it helps."""
+def entry_form_class(system: rules.RuleSystem, red_threes: int) -> type[Form]:
+    """A side's part of the hand form: a control per row, and a card counter where it helps;
+    `red_threes`: how many the table's deck holds, the most a side can pick."""
 
     class EntryForm(SubForm):
         pass
 
     for row in rows_for(system):
-        setattr(EntryForm, row.field, _control(row.ref.entry_field))
+        setattr(EntryForm, row.field, _control(row.ref.entry_field, row.kind, red_threes))
         if row.counter is not None:
             setattr(EntryForm, f"{row.counter}_cards", FormField(CardsForm))
     return EntryForm
@@ -206,7 +238,8 @@ def hand_form(game: Game, formdata: Any = None, data: Any = None) -> HandFields:
         (ending_value(ending), ending_label(ending, game))
         for ending in Ending.every(len(game.sides))
     )
-    form_class = _hand_form_class(system_key(game), endings)
+    red_threes = system_of(game).deck(sum(len(side.players) for side in game.sides)).red_threes
+    form_class = _hand_form_class(system_key(game), endings, red_threes)
     if formdata is not None:
         return form_class(formdata=formdata)
     return form_class(
@@ -215,9 +248,11 @@ def hand_form(game: Game, formdata: Any = None, data: Any = None) -> HandFields:
 
 
 @lru_cache(maxsize=64)
-def _hand_form_class(key: SystemKey, endings: tuple[tuple[str, str], ...]) -> type[HandFields]:
-    """The hand form of one system, for sides whose endings read `endings` (value, label):
-    made once, since making a form class costs more than filling one in."""
+def _hand_form_class(
+    key: SystemKey, endings: tuple[tuple[str, str], ...], red_threes: int
+) -> type[HandFields]:
+    """The hand form of one system, for sides whose endings read `endings` (value, label) and
+    a deck of `red_threes`: made once, since making a form class costs more than filling one in."""
     side_count = len(endings) - 1  # each side going out, and the stock running out
 
     class HandForm(HandFields):
@@ -237,7 +272,7 @@ def _hand_form_class(key: SystemKey, endings: tuple[tuple[str, str], ...]) -> ty
         version = HiddenField()
         after = HiddenField()  # the last hand's number when a new hand's form was opened
         sides = FieldList(
-            FormField(entry_form_class(system_for(key))),
+            FormField(entry_form_class(system_for(key), red_threes)),
             min_entries=side_count,
             max_entries=side_count,
         )
@@ -356,6 +391,37 @@ def _preview(game: Game, hand: rules.Hand, replacing: int | None) -> rules.HandR
     return rules.replay(engine_game(game, hands)).hands[replacing]
 
 
+@dataclass(frozen=True)
+class SummarySide:
+    """One side in the summary under the hand form: its score of the hand, once known, and
+    its total with it."""
+
+    name: str
+    hand: int | None
+    total: int
+
+
+def problem_places(form: HandFields, rows: Sequence[Row], loose: Sequence[str]) -> list[str]:
+    """Where each problem of the form is, in the order of the page: the id of the control's
+    place for those next to one, `problems` (the top of the page) for the others."""
+    places = [f"cell-{form.ending.id}"] * len(form.ending.errors)
+    for row in rows:
+        for side in form.sides:
+            field = side.form[row.field]
+            places += [f"cell-{field.id}"] * len(field.errors)
+    return ["problems"] * len(loose) + places
+
+
+def opened(form: HandFields, rows: Sequence[Row]) -> set[str]:
+    """The folded groups of rows that hold something: a value or a problem."""
+    return {
+        row.group
+        for row in rows
+        for side in form.sides
+        if side.form[row.field].data or side.form[row.field].errors
+    }
+
+
 def _form_page(
     game: Game,
     system: rules.RuleSystem,
@@ -366,30 +432,48 @@ def _form_page(
     preview: rules.HandResult | None = None,
     theirs: rules.HandResult | None = None,
     taken: bool = False,
+    refused: bool = False,
     status: int = 200,
 ) -> tuple[str, int]:
+    """The hand form; `refused`: a Save that did not save (a preview's problems are not)."""
     result = kept_replay(game)
     if hand is None:
-        number, minimums = result.next_hand, result.next_minimums
+        number, minimums, totals = result.next_hand, result.next_minimums, result.totals
     else:
         number = with_hands(game).live_hands.index(hand) + 1
-        minimums = tuple(side.min_opening_meld for side in result.hands[number - 1].sides)
+        scored = result.hands[number - 1].sides
+        minimums = tuple(side.min_opening_meld for side in scored)
+        totals = tuple(side.total - side.hand_score for side in scored)
+    if preview is not None:
+        summary = [
+            SummarySide(side.name, score.hand_score, score.total)
+            for side, score in zip(game.sides, preview.sides, strict=True)
+        ]
+    else:
+        summary = [
+            SummarySide(side.name, None, total)
+            for side, total in zip(game.sides, totals, strict=True)
+        ]
+    rows = rows_for(system, max(len(side.players) for side in game.sides))
+    loose = loose or []
     return (
         render_template(
             "hand_form.html",
             game=game,
             system=system,
             form=form,
-            rows=rows_for(system, max(len(side.players) for side in game.sides)),
+            rows=rows,
+            opened=opened(form, rows),
             hand=hand,
             number=number,
             minimums=minimums,
-            loose=loose or [],
+            loose=loose,
             preview=preview,
+            summary=summary,
+            problems=problem_places(form, rows, loose),
             theirs=theirs,
             taken=taken,
-            # FieldList keeps the errors it found in validate(), not those placed after it.
-            refused=status >= 400,
+            refused=refused,
         ),
         status,
     )
@@ -408,12 +492,16 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     if not form.validate():
         # A hidden field: its message has no place of its own.
         loose: Sequence[str] = list(form.token.errors)
-        return _form_page(game, system, form, hand=hand, loose=loose, status=422)
+        saving = action != "preview"
+        return _form_page(game, system, form, hand=hand, loose=loose, refused=saving, status=422)
     engine = hand_from_form(form, system)
     index = with_hands(game).live_hands.index(hand) if hand is not None else None
     if action == "preview":
+        # Also what the page's script asks for as you type: the scores of the hand, and each
+        # problem next to what it is about.
         result = _preview(game, engine, index)
-        return _form_page(game, system, form, hand=hand, preview=result)
+        loose = place_violations(form, list(result.violations), game.id)
+        return _form_page(game, system, form, hand=hand, loose=loose, preview=result)
     if hand is None:
         return _record(game, system, form, engine)
     game_id = game.id
@@ -422,7 +510,9 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, index)
-        return _form_page(game, system, form, hand=hand, loose=loose, preview=result, status=422)
+        return _form_page(
+            game, system, form, hand=hand, loose=loose, preview=result, refused=True, status=422
+        )
     except HandChanged as changed:
         current = changed.current
         form.version.data = str(current.version)
@@ -434,9 +524,11 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         ]
         if current.deleted_at is not None:
             loose = [_("Someone deleted this hand while you were correcting it.")]
-            return _form_page(game, system, form, hand=hand, loose=loose, status=409)
+            return _form_page(game, system, form, hand=hand, loose=loose, refused=True, status=409)
         theirs = _preview(game, engine_hand(current), index)
-        return _form_page(game, system, form, hand=hand, loose=loose, theirs=theirs, status=409)
+        return _form_page(
+            game, system, form, hand=hand, loose=loose, theirs=theirs, refused=True, status=409
+        )
     # game_id, not game.id: after the commit, reading the game would load all of it again.
     return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved.id}"))
 
@@ -453,7 +545,7 @@ def _record(
     except HandRefused as refused:
         loose: Sequence[str] = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, None)
-        return _form_page(game, system, form, loose=loose, preview=result, status=422)
+        return _form_page(game, system, form, loose=loose, preview=result, refused=True, status=422)
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game.id))
@@ -467,7 +559,9 @@ def _record(
                 number=first + 1,
             )
         ]
-        return _form_page(game, system, form, loose=loose, theirs=theirs, taken=True, status=409)
+        return _form_page(
+            game, system, form, loose=loose, theirs=theirs, taken=True, refused=True, status=409
+        )
     except HandSaved as already:
         saved = already.saved
         number = number_of(game, saved)
@@ -515,20 +609,6 @@ def edit(game_id: str, hand_id: int) -> tuple[str, int] | Response:
     if hand.deleted_at is not None:
         return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
     return _handle(game, system, hand)
-
-
-@bp.post("/preview")
-def preview(game_id: str) -> tuple[str, int]:
-    """The live preview's fragment, for the page's JavaScript."""
-    game, system = _game(game_id)
-    form = hand_form(game, formdata=request.form)
-    if not form.validate():
-        return render_template("_preview.html", preview=None, game=game), 200
-    hand_id = request.form.get("hand_id", type=int)
-    live = with_hands(game).live_hands if hand_id else []
-    index = next((i for i, h in enumerate(live) if h.id == hand_id), None)
-    result = _preview(game, hand_from_form(form, system), index)
-    return render_template("_preview.html", preview=result, game=game), 200
 
 
 @bp.get("/<id:hand_id>")

@@ -169,7 +169,17 @@ def hand_with_preview(path: str) -> Callable[[Any, str], None]:
         page.locator("#sides-0-set_natural_canasta").fill("1")
         page.locator("#sides-0-melded_points").fill("260")
         page.locator("#sides-1-melded_points").fill("150")
-        page.locator("#preview .side-score").first.wait_for()
+        preview = page.locator(".preview-button")
+        if preview.is_visible():  # without JavaScript, Preview asks for the scores
+            with page.expect_navigation():
+                preview.click()
+        # With it, the summary at the bottom scores the hand as it is typed.
+        page.locator("#summary .hand-score", has_text="+").first.wait_for()
+        # Every point of the hand, unfolded, so that the checks see it too.
+        breakdown = page.locator("#breakdown")
+        if not breakdown.evaluate("d => d.open"):
+            breakdown.locator("summary").click()
+        breakdown.locator(".side-score").first.wait_for()
 
     return open_preview
 

@@ -34,7 +34,8 @@ CUT_OFF = """() => {
   for (const el of document.querySelectorAll('body *')) {
     // The file chooser draws its own text (the chosen file's name) and elides it itself, and a
     // field scrolls what was typed into it; a placeholder must fit.
-    if (el.getClientRects().length === 0 || el.matches('input[type=file]')) continue;
+    // Text for screen readers only (.sr-only) is never seen, so never cut off.
+    if (el.getClientRects().length === 0 || el.matches('input[type=file], .sr-only')) continue;
     if (el.matches('input') && el.value !== '') continue;
     const style = getComputedStyle(el);
     const control = el.matches('button, .button, input, select');

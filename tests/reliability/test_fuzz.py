@@ -367,7 +367,6 @@ def hand_form(draw: Any, world: World, action: str) -> Request:
     path = {
         "new": f"/games/{game_id}/hands/new",
         "edit": f"/games/{game_id}/hands/{hand_id}/edit",
-        "preview": f"/games/{game_id}/hands/preview",
         "delete": f"/games/{game_id}/hands/{hand_id}/delete",
         "restore": f"/games/{game_id}/hands/{hand_id}/restore",
     }[action]
@@ -375,8 +374,6 @@ def hand_form(draw: Any, world: World, action: str) -> Request:
         return Request("GET", path, queries(draw))
     page = world.page(f"/games/{world.games()[0]}/hands/new")
     form = fuzzed_form(draw, page)
-    if action == "preview" and not one_in(draw, 3):
-        form["hand_id"] = an_id(draw, world.hands(game_id))
     if action in ("delete", "restore"):
         form = {} if one_in(draw, 4) else {"version": draw(VALUES)}
     return Request("POST", path, form=form)
@@ -548,7 +545,6 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "games.play_again": (lambda d, w: game_form(d, w, "again"), 60),
     "hands.new": (lambda d, w: hand_form(d, w, "new"), 240),
     "hands.edit": (lambda d, w: hand_form(d, w, "edit"), 200),
-    "hands.preview": (lambda d, w: hand_form(d, w, "preview"), 160),
     "hands.show": (hand_page, 60),
     "hands.delete": (lambda d, w: hand_form(d, w, "delete"), 80),
     "hands.restore": (lambda d, w: hand_form(d, w, "restore"), 60),
@@ -661,10 +657,6 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "new game from a house rule": lambda w: (f"/games/new?house={w.house_rules()[0]}",) * 2,
     "hand": lambda w: (f"/games/{w.games()[0]}/hands/new",) * 2,
     "correction": lambda w: (f"/games/{w.games()[0]}/hands/{w.hands(w.games()[0])[0]}/edit",) * 2,
-    "preview": lambda w: (
-        f"/games/{w.games()[0]}/hands/new",
-        f"/games/{w.games()[0]}/hands/preview",
-    ),
     "house rule": lambda w: ("/house-rules/new?system=classic",) * 2,
     "house rule of Black Samba": lambda w: ("/house-rules/new?system=black-samba",) * 2,
     "house rule edited": lambda w: (f"/house-rules/{w.house_rules()[0]}/edit",) * 2,

@@ -131,8 +131,10 @@ def hidden(page: str, name: str) -> str:
 
 
 def input_value(page: str, field_id: str) -> str | None:
-    """The value an input shows, found by its id."""
-    found = re.search(rf'<input[^>]*id="{re.escape(field_id)}"[^>]*>', page)
+    """The value an input shows, found by its id; a group of radio buttons', the one checked."""
+    found = re.search(rf'<input[^>]*id="{re.escape(field_id)}"[^>]*>', page) or re.search(
+        rf'<input checked[^>]*name="{re.escape(field_id)}"[^>]*>', page
+    )
     assert found, f"no input #{field_id} on the page"
     value = re.search(r'value="([^"]*)"', found.group(0))
     return value.group(1) if value else None

@@ -265,13 +265,6 @@ def delete_button(client: FlaskClient) -> Typed:
     return Typed(path, path, {})
 
 
-def live_preview(client: FlaskClient) -> Typed:
-    game_id, _ = imported(client)
-    path = f"/games/{game_id}/hands/new"
-    preview = f"/games/{game_id}/hands/preview"
-    return Typed(path, "", hand_fields([GOES_OUT, STAYS_IN]), script_posts_to=preview)
-
-
 def bring_back_button(client: FlaskClient) -> Typed:
     game_id, hand_id = imported(client)
     path = f"/games/{game_id}/hands/{hand_id}"
@@ -312,7 +305,6 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.delete": game_button("delete", "/delete"),
     "games.play_again": game_button("again", ""),
     "hands.delete": delete_button,
-    "hands.preview": live_preview,  # the page's script ignores its failures
     "hands.restore": bring_back_button,
     "house_rules.delete": house_rule_delete_button,
 }

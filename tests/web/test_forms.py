@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -102,36 +104,57 @@ def test_preview_shows_the_scores_and_records_nothing(
     assert actions.result(game_id)["hands"] == []
 
 
-def test_the_live_preview_returns_the_scores_as_a_fragment(
+def summary_of(page: str) -> str:
+    """The summary under the hand form, its tags taken out."""
+    found = re.search(r'<div class="summary" id="summary" data-live>(.*?)</div>', page, re.S)
+    assert found, "no summary on the page"
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())
+
+
+def test_the_summary_shows_each_sides_hand_score_and_new_total(
     client: FlaskClient, actions: Actions
 ) -> None:
     game_id = actions.new_game()
-    response = client.post(
-        f"/games/{game_id}/hands/preview", data=hand_fields([GOES_OUT, STAYS_IN])
-    )
-    assert response.status_code == 200
-    assert "+2,460" in response.text
-    assert "<html" not in response.text
-    assert actions.result(game_id)["hands"] == []
+    blank = client.get(f"/games/{game_id}/hands/new").text
+    assert summary_of(blank) == "Us — 0 Them — 0"
+    data = hand_fields([GOES_OUT, STAYS_IN], action="preview")
+    page = client.post(f"/games/{game_id}/hands/new", data=data).text
+    assert summary_of(page) == "Us +2,460 2,460 Them +420 420"
+    assert "This hand was not saved" not in page
 
 
-def test_the_live_preview_of_a_correction_scores_that_hand(
+def test_a_correction_previews_that_hand_in_its_place(
     client: FlaskClient, actions: Actions
 ) -> None:
     game_id = actions.new_game()
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
-    (hand_id,) = actions.hand_ids(game_id)
-    data = hand_fields([{**GOES_OUT, "melded_points": "300"}, STAYS_IN], hand_id=str(hand_id))
-    response = client.post(f"/games/{game_id}/hands/preview", data=data)
-    assert "+2,500" in response.text
-    assert "Total after this hand: 2,500" in response.text
+    actions.record_hand(game_id, [STAYS_IN, GOES_OUT], ending="out-1")
+    first_id, _ = actions.hand_ids(game_id)
+    edit = f"/games/{game_id}/hands/{first_id}/edit"
+    assert summary_of(client.get(edit).text) == "Us — 0 Them — 0"
+    data = hand_fields([{**GOES_OUT, "melded_points": "300"}, STAYS_IN], action="preview")
+    page = client.post(edit, data=data).text
+    assert summary_of(page) == "Us +2,500 2,500 Them +420 420"
+    assert "Total after this hand: 2,500" in page
 
 
-def test_the_live_preview_of_an_unfinished_form_asks_for_more(
+def test_a_preview_puts_each_problem_next_to_its_control_and_counts_them(
     client: FlaskClient, actions: Actions
 ) -> None:
     game_id = actions.new_game()
-    data = hand_fields([{"melded_points": "abc"}, {}])
-    response = client.post(f"/games/{game_id}/hands/preview", data=data)
-    assert response.status_code == 200
-    assert "Fill in the numbers to see the scores." in response.text
+    one_set = {"set_natural_canasta": "1", "melded_points": "200"}
+    data = hand_fields([one_set, {"melded_points": "33"}], action="preview")
+    page = client.post(f"/games/{game_id}/hands/new", data=data).text
+    assert "multiple of 5" in errors_of(page, "sides-1-melded_points")
+    assert "This hand was not saved" not in page
+    assert "went out with 1 set" in errors_of(page, "ending")
+    # Counted in the order of the page, the first one first.
+    assert '<a class="problems" href="#cell-ending">2 problems</a>' in page
+    data = hand_fields([one_set, {"melded_points": "35"}], action="preview")
+    page = client.post(f"/games/{game_id}/hands/new", data=data).text
+    assert errors_of(page, "sides-1-melded_points") == ""
+    assert '<a class="problems" href="#cell-ending">1 problem</a>' in page
+    data = hand_fields([GOES_OUT, {"melded_points": "35"}], action="preview")
+    page = client.post(f"/games/{game_id}/hands/new", data=data).text
+    assert errors_of(page, "ending") == ""
+    assert 'class="problems"' not in page
