@@ -537,9 +537,7 @@ def _record(
     except HandRefused as refused:
         loose: Sequence[str] = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, None)
-        return _form_page(
-            game, system, form, loose=loose, preview=result, refused=True, status=422
-        )
+        return _form_page(game, system, form, loose=loose, preview=result, refused=True, status=422)
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game.id))

@@ -71,8 +71,8 @@ def test_every_visible_field_has_a_visible_label(browser: Any, server: str) -> N
                 const heads = input.closest('form')?.querySelector('.side-names');
                 if (!cell || !heads) return null;
                 const head = heads.children[[...cell.parentElement.children].indexOf(cell)];
-                return head && shown(head) && shown(cell.closest('fieldset').querySelector('legend'))
-                    ? head.textContent.trim() : null;
+                const legend = cell.closest('fieldset').querySelector('legend');
+                return head && shown(head) && shown(legend) ? head.textContent.trim() : null;
             };
             const labelled = input => [...input.labels].some(label =>
                 label.textContent.trim().length > 0 && (shown(label)

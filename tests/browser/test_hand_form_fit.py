@@ -22,7 +22,7 @@ SUMMARY_ON_SCREEN = """() => {
 
 
 def game_of(system: str, names: tuple[str, str] = ("Us", "Them")) -> dict[str, Any]:
-    sides, players = next(t for t in rules.SYSTEMS[system].tables if t[0] == 2)
+    _sides, players = next(t for t in rules.SYSTEMS[system].tables if t[0] == 2)
     return {"variant": system, "sides": [{"name": n, "players": players} for n in names]}
 
 

@@ -158,5 +158,3 @@ def test_a_preview_puts_each_problem_next_to_its_control_and_counts_them(
     page = client.post(f"/games/{game_id}/hands/new", data=data).text
     assert errors_of(page, "ending") == ""
     assert 'class="problems"' not in page
-
-
