@@ -56,13 +56,17 @@
     form.classList.add("live");
     form.querySelectorAll(".preview-button").forEach(function (button) { button.hidden = true; });
     function refresh() {
+      // A form replaced meanwhile (Save's answer shown in its place) asks nothing.
+      if (!form.isConnected) return;
       var data = new FormData(form);
       data.set("action", "preview");
       var mine = ++asked;
       fetch(address(form), { method: "POST", body: data, credentials: "same-origin" })
         .then(function (response) { return response.status < 500 ? response.text() : null; })
         .then(function (html) {
-          if (html === null || mine !== asked) return; // a newer answer is on its way
+          // A newer answer is on its way, or Save's answer already replaced the page: this
+          // one would overwrite what Save said (e.g. "This hand was not saved").
+          if (html === null || mine !== asked || !form.isConnected) return;
           var page = new DOMParser().parseFromString(html, "text/html");
           page.querySelectorAll("[data-live]").forEach(function (fresh) {
             var here = document.getElementById(fresh.id);

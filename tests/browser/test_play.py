@@ -96,7 +96,13 @@ def fill_sides(player: Player, us_melded: int | None) -> None:
 
 
 def one_more(player: Player, row: str, side: str = "Us") -> None:
-    player.count(player.button(f"One more: {row} for {side}"))
+    button = player.button(f"One more: {row} for {side}")
+    folded = player.page.locator(
+        f'details.more:not([open]):has(button[aria-label="One more: {row} for {side}"])'
+    )
+    if folded.count():  # a set rare at the table is folded under "More sets": unfold it first
+        player.tap(folded.locator("summary"), navigates=False)
+    player.count(button)
 
 
 def expect_hand(player: Player, number: int, side: int, score: str, total_after: str) -> None:
@@ -180,7 +186,7 @@ def test_a_game_to_10000_is_refused_fixed_corrected_and_won_on_a_phone(
     open_hand(player, 1)
     lines = page.locator(".side-score").first.locator(".lines li")
     expect(lines.filter(has_text="Cards melded")).to_contain_text(f"+{game.melded + 40}")
-    expect(lines.filter(has_text="natural canasta, 500 each")).to_contain_text("+500")
+    expect(lines.filter(has_text="1 × natural canasta, 500")).to_contain_text("+500")
     going_out = lines.filter(has_text="Going out")
     expect(going_out).to_contain_text("+200")
     expect(going_out.locator("cite")).to_contain_text(game.citation)
@@ -242,7 +248,7 @@ def test_a_super_samba_game_is_refused_fixed_corrected_and_won_after_four_hands_
     open_hand(player, 1)
     lines = page.locator(".side-score").first.locator(".lines li")
     expect(lines.filter(has_text="Cards melded")).to_contain_text("+140")
-    canasta = lines.filter(has_text="1 × natural canasta, 500 each")
+    canasta = lines.filter(has_text="1 × natural canasta, 500")
     expect(canasta).to_contain_text("+500")
     expect(canasta.locator("cite")).to_contain_text("Samba with Super Sambas rule sheet")
     expect(lines.filter(has_text="Going out")).to_have_count(0)
