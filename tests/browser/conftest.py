@@ -94,6 +94,25 @@ def new_page(
     return context.new_page()
 
 
+ON_SCREEN = """selector => {
+  const found = document.querySelector(selector);
+  if (!found) return null;
+  const box = found.getBoundingClientRect();
+  return [box.top, box.bottom, window.innerHeight];
+}"""
+
+
+def summary_at_the_bottom(page: Any) -> None:
+    """On a hand form, its summary and Save are on screen at its bottom, where the thumb is:
+    checked after every step a player takes there (not merely that they are on the page)."""
+    for selector in ("#summary", ".bar button[value=save]"):
+        box = page.evaluate(ON_SCREEN, selector)
+        if box is None:
+            return  # not a hand form
+        top, bottom, height = box
+        assert height / 2 < top and bottom <= height + 1, f"{selector} at {top}-{bottom}/{height}"
+
+
 class Player:
     """A person at the table with one thumb: every tap and every filled field is counted."""
 
@@ -114,6 +133,7 @@ class Player:
                 locator.tap()
         else:
             locator.tap()
+        summary_at_the_bottom(self.page)
 
     def count(self, locator: Any) -> None:
         """Tap a − / + counter button: in place with JavaScript, a form post without."""
@@ -122,6 +142,7 @@ class Player:
     def fill(self, locator: Any, value: str) -> None:
         self.interactions += 1
         locator.fill(value)
+        summary_at_the_bottom(self.page)
 
     def button(self, name: str) -> Any:
         return self.page.get_by_role("button", name=name, exact=True)

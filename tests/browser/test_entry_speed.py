@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Player, new_page
+from .conftest import Player, new_page, summary_at_the_bottom
 
 FLOOR = {True: 13, False: 11}  # with the first melds noted, without
 
@@ -22,11 +22,6 @@ US_HAND = 310 + 500 + 1500 + 2 * 100 + 200
 # Them: a mixed canasta, 150 melded, 85 in hand, 1 red three (minus: Them has one set).
 THEM_HAND = 150 - 85 + 300 - 100
 
-ON_SCREEN = """selector => {
-  const box = document.querySelector(selector).getBoundingClientRect();
-  return [box.top, box.bottom, window.innerHeight];
-}"""
-
 
 @pytest.fixture(params=[True, False], ids=["js", "no-js"])
 def player(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterator[Player]:
@@ -34,13 +29,6 @@ def player(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterato
     page = new_page(browser, "360x740", javascript=javascript)
     yield Player(page, server, javascript=javascript)
     page.context.close()
-
-
-def summary_at_the_bottom(page: Any) -> None:
-    """The summary and Save are on screen, at its bottom: where the thumb is."""
-    for selector in ("#summary", ".bar button[value=save]"):
-        top, bottom, height = page.evaluate(ON_SCREEN, selector)
-        assert height / 2 < top and bottom <= height + 1, f"{selector} at {top}-{bottom}/{height}"
 
 
 @pytest.mark.parametrize("first_melds", [True, False], ids=["first-melds", "no-first-melds"])
