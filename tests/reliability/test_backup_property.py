@@ -159,6 +159,7 @@ class Table(RuleBasedStateMachine):
             form[f"side_list-{i}-start_score"] = str(data.draw(st.integers(-100_000, 100_000)))
             for j in range(players):
                 form[f"side_list-{i}-players-{j}"] = data.draw(names(least=0))
+        form["first_dealer"] = str(data.draw(st.integers(0, sides * players - 1)))
         response = self.client.post(f"{url}&table={sides}x{players}", data=form)
         assert response.status_code == 302, response.text
         self.games.append(response.headers["Location"].removeprefix("/games/"))
@@ -279,6 +280,28 @@ class Table(RuleBasedStateMachine):
             f"/games/{game_id}/hands/{hand_id}/delete", data={"version": version}
         )
         assert response.status_code == 302, response.text
+        self.steps += 1
+
+    @precondition(lambda self: self.games)
+    @rule(
+        data=st.data(),
+        action=st.sampled_from(["rename", "archive", "unarchive", "again", "delete"]),
+    )
+    def manage_game(self, data: st.DataObject, action: str) -> None:
+        """Name a game, archive it or bring it back, play it again, or delete it."""
+        game_id = data.draw(st.sampled_from(self.games))
+        form = {
+            "rename": {"game-name": data.draw(names(least=0))},
+            "again": {"token": data.draw(st.sampled_from(["one", "two", "three"]))},
+        }.get(action, {})
+        response = self.client.post(f"/games/{game_id}/{action}", data=form)
+        assert response.status_code == 302, response.text
+        if action == "again":
+            started = response.headers["Location"].removeprefix("/games/")
+            if started not in self.games:  # a token used before answers with its game
+                self.games.append(started)
+        if action == "delete":
+            self.games.remove(game_id)
         self.steps += 1
 
     def _keys(self) -> list[str]:
