@@ -94,7 +94,8 @@ ROW_KINDS = {FieldKind.FLAG: "check", FieldKind.POINTS: "points"}
 COMMON_SETS = frozenset(
     {rules.SetKind.NATURAL_CANASTA, rules.SetKind.MIXED_CANASTA, rules.SetKind.SAMBA}
 )
-"""The sets of most hands; a system's others fold under "More sets", but for its book's."""
+"""The sets of most hands; a system's others fold under "More sets", but for those its book asks
+for and the one it is named after (black-samba's black samba)."""
 PICKED = frozenset({"red_threes"})
 """Counts small enough to pick in one tap (0 to the red threes in the deck), not count up..."""
 PICK_MOST = 6
@@ -120,7 +121,12 @@ def _group(ref: FieldRef, system: rules.RuleSystem) -> str:
     if ref.field in PENALTY_FIELDS:
         return "penalties"
     booked = {kind for kinds, _count in system.book for kind in kinds}
-    if isinstance(ref.key, rules.SetKind) and ref.key not in COMMON_SETS | booked:
+    named_after = ref.key is not None and ref.key.value == system.id.replace("-", "_")
+    if (
+        isinstance(ref.key, rules.SetKind)
+        and ref.key not in COMMON_SETS | booked
+        and not named_after
+    ):
         return "more-sets"
     return "main"
 

@@ -158,3 +158,33 @@ def test_a_preview_puts_each_problem_next_to_its_control_and_counts_them(
     page = client.post(f"/games/{game_id}/hands/new", data=data).text
     assert errors_of(page, "ending") == ""
     assert 'class="problems"' not in page
+
+
+@pytest.mark.parametrize(
+    ("system", "table", "shown", "folded"),
+    [
+        ("classic", "2x2", ["set_samba", "set_mixed_canasta"], []),
+        ("black-samba", "2x2", ["set_black_samba"], []),  # the set it is named after
+        (
+            "super-samba",
+            "2x2",
+            ["set_super_samba", "set_sevens_canasta"],
+            ["set_red_three_canasta"],
+        ),
+    ],
+)
+def test_rare_sets_fold_under_more_sets(
+    client: FlaskClient,
+    actions: Actions,
+    system: str,
+    table: str,
+    shown: list[str],
+    folded: list[str],
+) -> None:
+    game_id = actions.new_game(system, table)
+    page = client.get(f"/games/{game_id}/hands/new").text
+    main, _, more = page.partition('<details class="more"')
+    for name in shown:
+        assert f'id="sides-0-{name}"' in main
+    for name in folded:
+        assert f'id="sides-0-{name}"' in more and f'id="sides-0-{name}"' not in main
