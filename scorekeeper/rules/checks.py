@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from .fields import ENTRY_FIELDS, NUMBER_FIELDS, POINTS_FIELDS, FieldRef
 from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
-from .systems import Deck, Penalty, RuleSystem, SetKind
-from .words import N_, P_, Plural, Rule, Text, number
+from .scoring import HOLDERS
+from .systems import Deck, Penalty, RuleSystem, SetKind, kinds_text
+from .words import N_, P_, Plural, Rule, Text, join, number
 
 
 @dataclass(frozen=True)
@@ -194,12 +195,6 @@ def _check_entry(
     return found
 
 
-HOLDERS = P_(
-    "%(count)s player caught holding red threes",
-    "%(count)s players caught holding red threes",
-)
-
-
 def _why_not_held(side: Side, entry: Entry) -> Text | None:
     """Why the players recorded as caught holding red threes cannot be (classic), or None: a
     player is caught only with a red three left in hand, and each holds one at least."""
@@ -267,7 +262,9 @@ def _why_not_out(
             for kinds, n in system.book
             if sum(entry.count(k) for k in kinds) < n
         ]
-        return N_("%(side)s went out without the book: %(short)s"), {"short": _join(short)}
+        return N_("%(side)s went out without the book: %(short)s"), {
+            "short": join(short, N_("%(a)s; %(b)s"))
+        }
     count = entry.sets_of(system)
     if system.natural_set_to_go_out and count >= (system.sets_to_go_out or 0):
         template = (
@@ -295,7 +292,7 @@ def _short(kinds: frozenset[SetKind], needed: int, entry: Entry) -> Text:
     has = sum(entry.count(k) for k in kinds)
     ordered = [k for k in SetKind if k in kinds]
     if needed == 1 or len(ordered) > 1:
-        what = _listing([Text(k.label) for k in ordered], N_("%(a)s or %(b)s"))
+        what = kinds_text(kinds)
         if needed == 1:
             return Text(N_("needs a %(what)s, has none"), {"what": what})
         what = Text(N_("%(count)s × %(what)s"), {"count": needed, "what": what})
@@ -304,23 +301,6 @@ def _short(kinds: frozenset[SetKind], needed: int, entry: Entry) -> Text:
     if has:
         return Text(N_("needs %(what)s, has %(has)s"), {"what": what, "has": has})
     return Text(N_("needs %(what)s, has none"), {"what": what})
-
-
-def _listing(parts: Sequence[str | Text], last: str = N_("%(a)s and %(b)s")) -> str | Text:
-    """Names or things in a row: “Us, Them and You”."""
-    joined = parts[0]
-    for index, part in enumerate(parts[1:], start=2):
-        pair = last if index == len(parts) else N_("%(a)s, %(b)s")
-        joined = Text(pair, {"a": joined, "b": part})
-    return joined
-
-
-def _join(parts: Sequence[Text]) -> Text:
-    """Parts of a sentence one after another: “needs …, has 4; needs …, has none”."""
-    joined = parts[0]
-    for part in parts[1:]:
-        joined = Text(N_("%(a)s; %(b)s"), {"a": joined, "b": part})
-    return joined
 
 
 def _check_across(game: Game, hand: Hand) -> list[Violation]:
@@ -336,7 +316,7 @@ def _check_across(game: Game, hand: Hand) -> list[Violation]:
             "several-went-out",
             "going-out",
             N_("Only one side can go out, yet %(names)s each went out"),
-            names=_listing([game.sides[i].name for i in out]),
+            names=join([game.sides[i].name for i in out], last=N_("%(a)s and %(b)s")),
         )
     if hand.ended_by is EndedBy.GOING_OUT and not out:
         report(

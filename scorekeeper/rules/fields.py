@@ -92,6 +92,18 @@ class EntryField:
         return False if self.kind is FieldKind.FLAG else 0
 
 
+def _each(points: int) -> Text | None:
+    return Text(N_("%(points)s each"), {"points": -points}) if points else None
+
+
+def _in_hand_cost(system: RuleSystem) -> Text | None:
+    """What red threes left in hand cost: each, or (classic) each player holding any."""
+    rule = system.red_threes
+    if rule.in_hand_by_player and rule.in_hand:
+        return Text(N_("%(points)s for each player holding any"), {"points": -rule.in_hand})
+    return _each(rule.in_hand)
+
+
 ENTRY_FIELDS: tuple[EntryField, ...] = (
     EntryField("went_out", FieldKind.FLAG, N_("Went out"), "going-out", by_ending=True),
     EntryField(
@@ -132,7 +144,7 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         FieldKind.COUNT,
         N_("Red threes left in hand"),
         "red-threes",
-        cost=lambda system: _in_hand_cost(system),
+        cost=_in_hand_cost,
     ),
     # One player alone is the only one who can be caught, and then it costs as "left in hand"
     # says: the number of players caught means something only on a side of two or more.
@@ -152,20 +164,6 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
 """Every field of a hand entry, in the order of `Entry` and of a game file's entry."""
 
 FIELDS = {field.name: field for field in ENTRY_FIELDS}
-
-
-def _each(points: int) -> Text | None:
-    return Text(N_("%(points)s each"), {"points": -points}) if points else None
-
-
-def _in_hand_cost(system: RuleSystem) -> Text | None:
-    """What red threes left in hand cost: each, or (classic) each player holding any."""
-    rule = system.red_threes
-    if rule.in_hand_by_player and rule.in_hand_per_player:
-        return Text(
-            N_("%(points)s for each player holding any"), {"points": -rule.in_hand_per_player}
-        )
-    return _each(rule.in_hand_each)
 
 
 NUMBER_FIELDS = tuple(f.name for f in ENTRY_FIELDS if f.kind in (FieldKind.COUNT, FieldKind.POINTS))

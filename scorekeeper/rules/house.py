@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
-from .systems import RedThreeRule, RedThreesPlus, RuleSystem, SetKind
+from .systems import RedThreeRule, RuleSystem, SetKind
 from .words import N_, Rule, Text
 
 LARGEST = 10**9
@@ -73,7 +73,7 @@ def _red_three_parts(system: RuleSystem) -> tuple[str, ...]:
     """The red-three values a system has: no minus and no all-of-them where red threes always
     count plus (super-samba), nothing in hand where they are all laid down at once."""
     rule = system.red_threes
-    counts_minus = rule.plus_when is not RedThreesPlus.ALWAYS
+    counts_minus = rule.counts_minus
     return tuple(
         part
         for part in RED_THREE_PARTS

@@ -12,6 +12,12 @@ from .hands import EndedBy, Entry
 from .systems import Deck, RedThreesPlus, RuleSystem, SetKind
 from .words import N_, P_, Plural, Rule, Text
 
+HOLDERS = P_(
+    "%(count)s player caught holding red threes",
+    "%(count)s players caught holding red threes",
+)
+"""Classic's players caught holding red threes: a line of the score, and what a check names."""
+
 
 @dataclass(frozen=True)
 class Line:
@@ -75,10 +81,7 @@ def score_entry(system: RuleSystem, entry: Entry, ended_by: EndedBy, deck: Deck)
     add(
         -holders * rule.in_hand_per_player,
         "penalties",
-        P_(
-            "%(count)s player caught holding red threes",
-            "%(count)s players caught holding red threes",
-        ),
+        HOLDERS,
         count=holders,
     )
     for penalty, count in entry.penalties.items():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from .words import N_, P_, Rule, Text
+from .words import N_, P_, Rule, Text, join
 
 if TYPE_CHECKING:
     from .house import HouseRules
@@ -181,6 +181,11 @@ class RedThreeRule:
         """What red threes left in hand cost: per red three, or per player caught holding any."""
         return self.in_hand_per_player if self.in_hand_by_player else self.in_hand_each
 
+    @property
+    def counts_minus(self) -> bool:
+        """Whether a red three on the table can ever count minus (not in super-samba)."""
+        return self.plus_when is not RedThreesPlus.ALWAYS
+
 
 @dataclass(frozen=True)
 class Option:
@@ -264,10 +269,10 @@ class RuleSystem:
         """What a side needs before it may go out, for people."""
         if self.book:
             parts = [
-                Text(N_("%(count)s × %(kinds)s"), {"count": n, "kinds": _kinds_text(kinds)})
+                Text(N_("%(count)s × %(kinds)s"), {"count": n, "kinds": kinds_text(kinds)})
                 for kinds, n in self.book
             ]
-            return Text(N_("the book: %(parts)s"), {"parts": _join(parts)})
+            return Text(N_("the book: %(parts)s"), {"parts": join(parts)})
         needed = self.sets_to_go_out or 0
         if self.natural_set_to_go_out:
             return Text(
@@ -286,16 +291,9 @@ class RuleSystem:
         )
 
 
-def _kinds_text(kinds: frozenset[SetKind]) -> Text:
-    ordered = [k for k in SetKind if k in kinds]
-    return _join([Text(k.label) for k in ordered], N_("%(a)s or %(b)s"))
-
-
-def _join(parts: list[Text], pair: str = N_("%(a)s, %(b)s")) -> Text:
-    joined = parts[0]
-    for part in parts[1:]:
-        joined = Text(pair, {"a": joined, "b": part})
-    return joined
+def kinds_text(kinds: frozenset[SetKind]) -> str | Text:
+    """Set kinds as alternatives: “a natural canasta or a samba”."""
+    return join([Text(k.label) for k in SetKind if k in kinds], N_("%(a)s or %(b)s"))
 
 
 class UnknownSystem(KeyError, ValueError):

@@ -7,7 +7,7 @@ web layer translates the template and fills in the values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -77,6 +77,18 @@ class Text:
 
     def __str__(self) -> str:
         return self.render()
+
+
+def join(
+    parts: Sequence[str | Text], pair: str = N_("%(a)s, %(b)s"), last: str | None = None
+) -> str | Text:
+    """Parts in a row, each pair joined by the template `pair`, the last by `last` if given:
+    “Us, Them and You”, “a canasta of sevens or a samba”, “needs …; needs …”."""
+    joined = parts[0]
+    for index, part in enumerate(parts[1:], start=2):
+        template = last if last is not None and index == len(parts) else pair
+        joined = Text(template, {"a": joined, "b": part})
+    return joined
 
 
 class Translate(Protocol):

@@ -377,13 +377,10 @@ def asked_for(system: rules.RuleSystem, args: Mapping[str, str]) -> rules.RuleSy
 
 
 @bp.app_template_global()
-def start_house_rule(reading: Reading) -> str | None:
-    """The link that opens a new house rule reading it the other way, at that key's field; None
-    while the system has no such house-rule key."""
+def start_house_rule(reading: Reading) -> str:
+    """The link that opens a new house rule reading it the other way, at that key's field."""
     system = rules.SYSTEMS[reading.system]
-    entry = rules.HOUSE_RULES_BY_KEY.get(reading.key)
-    if entry is None or not entry.has(system):
-        return None
+    entry = rules.HOUSE_RULES_BY_KEY[reading.key]
     part = next(iter(reading.other)) if entry.kind is Kind.POINTS_BY_PART else None
     value = reading.other if isinstance(reading.other, str) else json.dumps(reading.other)
     query: dict[str, Any] = {"system": system.id, entry.key: value}

@@ -76,21 +76,21 @@ class ReadingShown:
     take: str
     otherwise: str
     source: str
-    heading: str | None  # what the house-rule form calls the key; None if it has no such key yet
+    heading: str  # what the house-rule form calls the key
     played_otherwise: bool  # this table's house rules take the other reading
 
 
 def shown(reading: Reading, system: rules.RuleSystem) -> ReadingShown:
     """A reading in the page's language, for a system that may have house rules."""
-    entry = rules.HOUSE_RULES_BY_KEY.get(reading.key)
+    entry = rules.HOUSE_RULES_BY_KEY[reading.key]
     return ReadingShown(
         reading,
         say(reading.says),
         say(reading.take),
         say(reading.otherwise),
         str(reading.cite()),
-        None if entry is None else say(entry.heading),
-        entry is not None and entry.has(system) and _takes(entry.of(system), reading.other),
+        say(entry.heading),
+        _takes(entry.of(system), reading.other),
     )
 
 
@@ -243,7 +243,7 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
         fact("red-threes-plus", lambda s: s.red_threes.plus_when.name),
         fact("red-three-minus", red_three_minus),
         fact("red-three-in-hand", red_three_in_hand),
-        fact("penalties", lambda s: len(penalties(s))),
+        fact("penalties", lambda s: len(s.penalties) + (red_three_in_hand(s) is not None)),
         fact(
             "game-ends",
             lambda s: (s.hands_in_game, None) if s.hands_in_game else (None, s.target or 0),
@@ -253,18 +253,14 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
 
 def red_three_minus(system: rules.RuleSystem) -> int | None:
     """What a red three counting minus costs; None where red threes always count plus."""
-    if system.red_threes.plus_when is rules.RedThreesPlus.ALWAYS:
-        return None
-    return -system.red_threes.minus_each
+    return -system.red_threes.minus_each if system.red_threes.counts_minus else None
 
 
 def red_three_in_hand(system: rules.RuleSystem) -> tuple[int, bool] | None:
     """What red threes left in hand cost, and whether per player caught holding (not per red
     three); None where they are all laid down at once."""
     rule = system.red_threes
-    if rule.in_hand_per_player:
-        return -rule.in_hand_per_player, True
-    return (-rule.in_hand_each, False) if rule.in_hand_each else None
+    return (-rule.in_hand, rule.in_hand_by_player) if rule.in_hand else None
 
 
 def penalties(system: rules.RuleSystem) -> list[tuple[str, int]]:

@@ -77,10 +77,14 @@ def _show(value: object) -> str:
 Check = Callable[[object], None]
 
 
-def text(length: int, pattern: re.Pattern[str] | None = None, empty: bool = True) -> Check:
+def text(
+    length: int, pattern: re.Pattern[str] | None = None, empty: bool = True, none: bool = False
+) -> Check:
     """A string of at most `length` characters that any database can keep."""
 
     def check(value: object) -> None:
+        if value is None and none:
+            return
         if not isinstance(value, str):
             raise SchemaError("", f"expected a string, got {_show(value)}")
         if len(value) > length:
@@ -101,16 +105,6 @@ def _encodes(value: str) -> bool:
     except UnicodeEncodeError:  # a lone surrogate, which JSON can spell but UTF-8 cannot
         return False
     return True
-
-
-def maybe(check_value: Check) -> Check:
-    """None, or a value that `check_value` passes."""
-
-    def check(value: object) -> None:
-        if value is not None:
-            check_value(value)
-
-    return check
 
 
 def whole(least: int, most: int, none: bool = False) -> Check:
@@ -206,9 +200,9 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "updated_at": when(),
         "over": flag(),
         "revision": text(REVISION_LENGTH),
-        "name": maybe(text(NAME_LENGTH, empty=False)),
+        "name": text(NAME_LENGTH, empty=False, none=True),
         "archived_at": when(none=True),
-        "token": maybe(text(TOKEN_LENGTH, TOKEN, empty=False)),
+        "token": text(TOKEN_LENGTH, TOKEN, empty=False, none=True),
         "first_dealer": whole(0, LARGEST),
     },
     Side: {
