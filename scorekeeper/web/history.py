@@ -104,11 +104,9 @@ def _player_page(
     system = _system()
     theirs = [row for row in found.players if row.key == key]
     if not theirs:
-        if system and queries.known_player(key):  # no game in this system: say so
-            theirs = [queries.PlayerRow(key, queries.NO_GAMES)]
-            found.names.setdefault(key, queries.name_of(key))
-        else:
+        if not (system and key in found.names):  # a player with no game in this system: say so
             abort(404)
+        theirs = [queries.PlayerRow(key, queries.NO_GAMES)]
     recent = queries.game_page(player=key, system=system, side_names=False).rows
     return render_template(
         "history/player.html",

@@ -224,6 +224,7 @@ class _Team(NamedTuple):
     add up to; `last_played` is when the latest of their games began."""
 
     players: frozenset[tuple[str, str]]
+    system_id: str
     last_played: datetime
     tally: TallyRow
 
@@ -287,10 +288,10 @@ def _unspelled(spelled: str) -> str:
     return bytes.fromhex(spelled).decode("utf-8")
 
 
-def _teams(system: str) -> list[_Team]:
-    """Sides added up by who played on them, under what names and in which system (all, or
-    only `system`): one statement whatever the number of games, and a row for each team of
-    names and system (far fewer than games)."""
+def _teams() -> list[_Team]:
+    """Sides added up by who played on them, under what names and in which system: one
+    statement whatever the number of games, and a row for each team of names and system (far
+    fewer than games)."""
     members = (
         select(
             Player.side_id,
@@ -308,30 +309,29 @@ def _teams(system: str) -> list[_Team]:
         .join(Game, Game.id == Side.game_id)
         .group_by(members.c.members, Game.system_id)
     )
-    if system:
-        query = query.where(Game.system_id == system)
     teams = []
     for row in db.session.execute(query):
         players = frozenset(
             (_unspelled(key), _unspelled(name))
             for key, name in (member.split(":") for member in row[0].split(","))
         )
-        teams.append(_Team(players, row[2], _tally(row[3:], row[1])))
+        teams.append(_Team(players, row[1], row[2], _tally(row[3:], row[1])))
     return teams
 
 
 def statistics(system: str = "") -> Statistics:
     """What each named player and partnership (two named players or more on a side) did, in
     every system or in `system` alone, and the name each player went by in their most recent
-    game (of that system); one statement."""
-    teams = _teams(system)
+    game (of any system, so that a filter changes no one's name); one statement."""
     latest: dict[str, tuple[datetime, str]] = {}
     players: dict[str, list[TallyRow]] = {}
     partnerships: dict[tuple[str, ...], list[TallyRow]] = {}
-    for team in teams:
+    for team in _teams():
         for key, name in team.players:
             if key not in latest or (team.last_played, name) > latest[key]:
                 latest[key] = (team.last_played, name)
+        if system and team.system_id != system:
+            continue
         keys = tuple(sorted({key for key, _name in team.players}))
         for key in keys:  # a player written twice on a side counts once
             players.setdefault(key, []).append(team.tally)
@@ -371,16 +371,3 @@ def _added(tallies: list[TallyRow]) -> TallyRow:
 def known_player(key: str) -> bool:
     """Whether any game has a player of this key."""
     return db.session.scalar(select(Player.id).where(Player.key == key).limit(1)) is not None
-
-
-def name_of(key: str) -> str:
-    """The name a player went by in their most recent game."""
-    latest = (
-        select(Player.name)
-        .join(Side, Side.id == Player.side_id)
-        .join(Game, Game.id == Side.game_id)
-        .where(Player.key == key)
-        .order_by(Game.created_at.desc())
-        .limit(1)
-    )
-    return " ".join((db.session.scalar(latest) or key).split())

@@ -283,3 +283,16 @@ def test_a_player_page_filters_by_system(client: FlaskClient, three_systems: str
     assert "<h1>ana · Samba (Denexa)</h1>" in never.text
     assert listed(never.text) == []
     assert client.get("/players/nobody?system=denexa").status_code == 404
+
+
+def test_a_filtered_player_page_still_offers_everyone_to_merge_into(
+    client: FlaskClient, three_systems: str
+) -> None:
+    def offered(path: str) -> list[str]:
+        page = client.get(path).text
+        return re.findall(r'<option[^>]*value="([^"]*)"', page)
+
+    everyone = offered("/players/ana")
+    assert everyone  # Bo, Cy, Di, Eve
+    assert offered("/players/ana?system=denexa") == everyone  # a system Ana never played
+    assert offered("/players/ana?system=fournier") == everyone
