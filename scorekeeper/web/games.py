@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 from wtforms import (
     BooleanField,
@@ -25,7 +22,8 @@ from .. import rules
 from . import house_rules, kept, presenters, queries, services
 from .converters import Within
 from .i18n import COOKIE, LANGUAGES, number
-from .models import NAME_LENGTH, START_SCORE_LIMIT, TOKEN_LENGTH, Game, HouseRule, db
+from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, HouseRule
+from .schema import one_time_token
 from .services import NewSide, create_game, game_with_sides, new_token
 
 bp = Blueprint("games", __name__)
@@ -90,7 +88,7 @@ class GameFields(FlaskForm):
 
     def one_time_token(self) -> str | None:
         """The token sent, if it is one this app makes (anything else is not remembered)."""
-        return valid_token(self.token.data)
+        return one_time_token(self.token.data)
 
     def chosen_options(self, system: rules.RuleSystem) -> list[str]:
         return [o for o in system.options if self[f"option_{o}"].data]
@@ -148,14 +146,6 @@ def seat_choices(sides: int, players: int) -> list[tuple[int, str]]:
     ]
 
 
-TOKEN = re.compile(rf"[A-Za-z0-9_-]{{1,{TOKEN_LENGTH}}}")
-
-
-def valid_token(value: object) -> str | None:
-    """A one-time token as `new_token` makes them, or None."""
-    return value if isinstance(value, str) and TOKEN.fullmatch(value) else None
-
-
 def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | None:
     """A table written '2x2' (sides x players), if the system allows it."""
     if len(system.tables) == 1 and not value:
@@ -169,11 +159,10 @@ def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | Non
 
 @bp.get("/")
 def index() -> str:
-    archived = select(Game.id).where(Game.archived_at.is_not(None)).limit(1)
     return render_template(
         "index.html",
         games=queries.home_games(),
-        any_archived=db.session.scalar(archived) is not None,
+        any_archived=queries.any_archived(),
         systems=rules.SYSTEMS,
     )
 
@@ -256,13 +245,12 @@ def manage(game_id: str) -> tuple[str, int]:
 
 @bp.post("/games/<game_id>/rename")
 def rename(game_id: str) -> Response | tuple[str, int]:
-    game = game_with_sides(game_id)
     form = RenameGameForm(prefix="game")
     if form.validate_on_submit():
         services.rename_game(game_id, form.name.data or "")
         flash(_("Renamed.") if (form.name.data or "").strip() else _("The name is taken away."))
         return redirect(url_for("games.manage", game_id=game_id))
-    return _manage_page(game, form, 422)
+    return _manage_page(game_with_sides(game_id), form, 422)
 
 
 @bp.post("/games/<game_id>/archive")
@@ -301,7 +289,7 @@ def delete(game_id: str) -> str | Response:
 @bp.post("/games/<game_id>/again")
 def play_again(game_id: str) -> Response:
     """A new game for the same table; the form's one-time token makes a double tap start one."""
-    token = valid_token(request.form.get("token")) or new_token()
+    token = one_time_token(request.form.get("token")) or new_token()
     return redirect(url_for("games.scoreboard", game_id=services.play_again(game_id, token)))
 
 

@@ -83,16 +83,10 @@ def player_name(game: Game, seat: rules.Seat) -> str:
     return _("player %(number)s of %(side)s", number=seat.player + 1, side=side.name)
 
 
-def who_played(game: Game) -> str:
-    """Who plays, side by side: each side's named players, or its name where they have none."""
-    return " · ".join(
-        " & ".join(p.name for p in side.players if p.name) or side.name for side in game.sides
-    )
-
-
 def game_title(game: Game) -> str:
     """What a game goes by: the name the table gave it, or who plays it."""
-    return game.name or who_played(game)
+    sides = ((side.name, [p.name for p in side.players if p.name]) for side in game.sides)
+    return game.name or queries.who_played(sides)
 
 
 def scoreboard(game: Game) -> Scoreboard:

@@ -9,7 +9,7 @@ number of games.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -71,12 +71,18 @@ class GameRow(NamedTuple):
         ...         [side, SideRow("Them", 0, False, [])]).players
         'Ana & Bo · Them'
         """
-        return " · ".join(" & ".join(side.players) or side.name for side in self.sides)
+        return who_played((side.name, side.players) for side in self.sides)
 
     @property
     def title(self) -> str:
         """What the game goes by: its name, or who played it."""
         return self.name or self.players
+
+
+def who_played(sides: Iterable[tuple[str, Sequence[str]]]) -> str:
+    """Who played, side by side, from (side name, its named players): each side's players, or
+    its name where they have none."""
+    return " · ".join(" & ".join(players) or name for name, players in sides)
 
 
 class GamePage(NamedTuple):
@@ -112,6 +118,12 @@ def _row(game: Game) -> GameRow:
 
 HOME_GAMES = 50
 """Games on the home page; the history lists them all."""
+
+
+def any_archived() -> bool:
+    """Whether any game is archived (the home page then links to them)."""
+    archived = select(Game.id).where(Game.archived_at.is_not(None)).limit(1)
+    return db.session.scalar(archived) is not None
 
 
 def home_games(archived: bool = False) -> list[GameRow]:
