@@ -446,10 +446,16 @@ def _form_page(
     if hand is None:
         number, minimums, totals = result.next_hand, result.next_minimums, result.totals
     else:
-        number = with_hands(game).live_hands.index(hand) + 1
-        scored = result.hands[number - 1].sides
-        minimums = tuple(side.min_opening_meld for side in scored)
-        totals = tuple(side.total - side.hand_score for side in scored)
+        # Counted by place, not looked up: a hand deleted meanwhile is shown where it was, with
+        # the totals and minimums before that place.
+        before = sum(1 for h in with_hands(game).live_hands if h.position < hand.position)
+        number = before + 1
+        if before < len(result.hands):
+            scored = result.hands[before].sides
+            minimums = tuple(side.min_opening_meld for side in scored)
+            totals = tuple(side.total - side.hand_score for side in scored)
+        else:
+            minimums, totals = result.next_minimums, result.totals
     if preview is not None:
         summary = [
             SummarySide(side.name, score.hand_score, score.total)
@@ -529,14 +535,21 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
             )
         ]
         if current.deleted_at is not None:
-            loose = [_("Someone deleted this hand while you were correcting it.")]
-            return _form_page(game, system, form, hand=hand, loose=loose, refused=True, status=409)
+            return _deleted_meanwhile(game, system, form, hand)
         theirs = _preview(game, engine_hand(current), index)
         return _form_page(
             game, system, form, hand=hand, loose=loose, theirs=theirs, refused=True, status=409
         )
     # game_id, not game.id: after the commit, reading the game would load all of it again.
     return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved.id}"))
+
+
+def _deleted_meanwhile(
+    game: Game, system: rules.RuleSystem, form: HandFields, hand: Hand
+) -> tuple[str, int]:
+    """The correction of a hand someone deleted meanwhile, not saved: what was typed stays."""
+    loose = [_("Someone deleted this hand while you were correcting it.")]
+    return _form_page(game, system, form, hand=hand, loose=loose, refused=True, status=409)
 
 
 def _record(
@@ -612,9 +625,13 @@ def _hand(game: Game, hand_id: int) -> Hand:
 def edit(game_id: str, hand_id: int) -> tuple[str, int] | Response:
     game, system = _game(game_id)
     hand = _hand(game, hand_id)
-    if hand.deleted_at is not None:
+    if hand.deleted_at is None:
+        return _handle(game, system, hand)
+    if request.method == "GET":
         return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
-    return _handle(game, system, hand)
+    # Its form was open on another phone: whatever was pressed, nothing is saved or scored.
+    form = hand_form(game, formdata=adjust(request.form, system))
+    return _deleted_meanwhile(game, system, form, hand)
 
 
 @bp.get("/<id:hand_id>")

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import html
+from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
+
+from scorekeeper.web import hands, services
 
 from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value
 
@@ -180,3 +184,58 @@ def test_a_correction_of_who_went_out_is_told_in_words(
     scoreboard = html.unescape(actions.scoreboard(game_id))
     assert "How the hand ended: Us went out → Them went out" in scoreboard
     assert "Them · Card points left in hand: 30 → 0" in scoreboard
+
+
+DELETED = "Someone deleted this hand while you were correcting it."
+
+
+@pytest.mark.parametrize(
+    ("pressed", "field", "shown"),
+    [
+        ({}, "melded_points", "300"),
+        ({"action": "preview"}, "melded_points", "300"),
+        ({"bump": "sides-0-set_samba:1"}, "set_samba", "2"),
+        ({"count": "sides-0-melded"}, "melded_points", "0"),
+    ],
+)
+def test_a_correction_sent_after_another_phone_deleted_the_hand_keeps_what_was_typed(
+    client: FlaskClient, actions: Actions, pressed: dict[str, str], field: str, shown: str
+) -> None:
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    (hand_id,) = actions.hand_ids(game_id)
+    version = hidden(client.get(edit_url(game_id, hand_id)).text, "version")
+    deleted = client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"version": version})
+    assert deleted.status_code == 302
+
+    typed = hand_fields([{**GOES_OUT, "melded_points": "300"}, STAYS_IN], version=version)
+    response = client.post(edit_url(game_id, hand_id), data={**typed, **pressed})
+    assert response.status_code == 409
+    assert DELETED in response.text
+    assert "Correct hand 1" in response.text
+    assert input_value(response.text, f"sides-0-{field}") == shown
+    assert actions.result(game_id)["hands"] == []
+
+
+def test_a_hand_deleted_between_reading_it_and_saving_its_correction_is_a_conflict(
+    client: FlaskClient, actions: Actions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    actions.record_hand(game_id, [STAYS_IN, STAYS_IN], ending="stock")
+    first_id, _second_id = actions.hand_ids(game_id)
+    correct = hands.correct_hand
+
+    def deleted_first(*args: Any) -> Any:
+        # Another phone's delete commits after this view read the hand, before its own write.
+        services.delete_hand(game_id, first_id, 1)
+        return correct(*args)
+
+    monkeypatch.setattr(hands, "correct_hand", deleted_first)
+    typed = hand_fields([{**GOES_OUT, "melded_points": "300"}, STAYS_IN], version="1")
+    response = client.post(edit_url(game_id, first_id), data=typed)
+    assert response.status_code == 409
+    assert DELETED in response.text
+    assert "Correct hand 1" in response.text
+    assert input_value(response.text, "sides-0-melded_points") == "300"
+    assert actions.result(game_id)["totals"] == [420, 420]
