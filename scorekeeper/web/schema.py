@@ -10,7 +10,8 @@ of its game's system, a correction's hands have one entry per side of its game.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -441,6 +442,40 @@ def _same(a: object, b: object) -> bool:
         assert isinstance(b, list)
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return a == b
+
+
+def check_game_file(game: Game) -> None:
+    """A game read from a game file, not stored yet, and every row it holds, each problem placed
+    as the file places it (`house_rules.name`, `sides[1].player_names[0]`).
+
+    The engine reads any name; the database keeps names of a bounded length that it can encode.
+    An import checks here before its write, so such a file is refused naming the key, not
+    stopped by the flush.
+    """
+    system = check_game(game)
+    for i, side in enumerate(game.sides):
+        with _at(f"sides[{i}]"):
+            check_columns(side)
+        for j, player in enumerate(side.players):
+            try:
+                check_columns(player)  # its name; its key is made from the name
+            except SchemaError as error:
+                raise SchemaError(f"sides[{i}].player_names[{j}]", error.problem) from None
+    for i, hand in enumerate(game.hands):
+        with _at(f"hands[{i}]"):
+            check_hand(hand, len(game.sides))
+        for j, entry in enumerate(hand.entries):
+            with _at(f"hands[{i}].entries[{j}]"):
+                check_entry(entry, system)
+
+
+@contextmanager
+def _at(where: str) -> Iterator[None]:
+    """A problem found inside, placed at `where`."""
+    try:
+        yield
+    except SchemaError as error:
+        raise error.inside(where) from None
 
 
 def check_house_rule(rule: HouseRule) -> None:

@@ -24,6 +24,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from .. import rules
 from ..rules.fields import ENTRY_FIELDS, FieldRef, entry_of, held, plain, value_of
 from ..rules.gamefile import hand_data, read_hand
+from . import schema
 from .database import writing
 from .models import (
     NAME_LENGTH,
@@ -686,7 +687,8 @@ def _broken(hands: Sequence[Hand], result: rules.GameResult) -> set[tuple[int, s
 
 
 def import_game(data: object) -> str:
-    """Store a game file as a new game if it breaks no rule; GameFileError or GameRefused if not."""
+    """Store a game file as a new game if it breaks no rule and the database can keep it;
+    GameFileError, GameRefused or SchemaError if not."""
     game = rules.read_game(data)
     result = rules.replay(game)
     if result.has_violations:
@@ -695,15 +697,10 @@ def import_game(data: object) -> str:
         )
     raw: dict[str, Any] = data  # type: ignore[assignment]
     names: list[list[str]] = []
-    for i, (side, side_data) in enumerate(zip(game.sides, raw["sides"], strict=True)):
+    for i, side_data in enumerate(raw["sides"]):
         players = side_data.get("player_names") or []
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise rules.GameFileError(f"sides[{i}].player_names", "expected a list of names")
-        for where, name in [("name", side.name), *(("player_names", p) for p in players)]:
-            if len(name) > NAME_LENGTH:
-                raise rules.GameFileError(
-                    f"sides[{i}].{where}", f"names are at most {NAME_LENGTH} characters"
-                )
         names.append(players)
     house = rules.game_data(game).get("house_rules")
     record = Game(
@@ -722,6 +719,7 @@ def import_game(data: object) -> str:
         hand_record = Hand(position=position, token=new_token())
         _fill(hand_record, hand)
         record.hands.append(hand_record)
+    schema.check_game_file(record)  # what the engine read but the database must not keep
     _remember(record, result)
     with writing():
         db.session.add(record)

@@ -22,6 +22,7 @@ from .backup import backup
 from .extensions import csrf
 from .i18n import number, say
 from .models import START_SCORE_LIMIT, Game, now
+from .schema import SchemaError
 from .services import (
     GameRefused,
     export_game,
@@ -170,6 +171,9 @@ def import_bytes(body: bytes) -> str:
     except GameRefused as refused:
         lines = [f"{say(v.message)} ({v.rule})" for v in refused.violations]
         raise ImportRefused(422, lines, refused.violations) from None
+    except SchemaError as error:  # a game file, but beyond what the database keeps
+        line = _("This game cannot be kept here: %(problem)s", problem=str(error))
+        raise ImportRefused(422, [line]) from None
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
