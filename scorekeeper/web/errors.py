@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, current_app, make_response, render_template, request
+from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -39,6 +40,10 @@ def _wants_json() -> bool:
 def _page(status: int, title: str, detail: str) -> ResponseReturnValue:
     if _wants_json():
         return {"error": title, "detail": detail}, status
+    if request_ctx.url_adapter is None:
+        # The Host header is no host name (a label over 63 characters, an empty one): werkzeug
+        # answers 400, and no address can be built for this request, so the page has no links.
+        return f"{title}\n\n{detail}\n", status, {"Content-Type": "text/plain; charset=utf-8"}
     return render_template("error.html", status=status, title=title, detail=detail), status
 
 
