@@ -44,7 +44,7 @@ SETTINGS = (
     Setting(
         "DATABASE_URL",
         "SQLite: `scorekeeper.sqlite3` in the instance folder",
-        "The database, as an SQLAlchemy URL (`postgresql+psycopg://user:pass@host/name`). "
+        "The database, as an SQLAlchemy URL (`sqlite:////srv/samba/scores.sqlite3`). "
         "Plain `DATABASE_URL`, the usual name on hosting services, is read when this is not set.",
     ),
     Setting(
