@@ -1,5 +1,6 @@
-"""The `scorekeeper` command: `check` a game file; `serve` the web app; `backup` and `restore`
-the database (DATABASE_URL chooses it); `doctor` repairs its stored totals.
+"""The `scorekeeper` command: `check` a game file; `upgrade` the database and `serve` the web
+app; `backup` and `restore` the database; `doctor` repairs its stored totals. The app's settings
+(scorekeeper/web/settings.py: SCOREKEEPER_DATABASE_URL and the rest) choose the database.
 
 `check` must start fast, so the web app (Flask, SQLAlchemy) is imported only by the commands
 that need it.
@@ -135,9 +136,26 @@ def doctor() -> int:
     return 0
 
 
+def upgrade() -> int:
+    """Bring the configured database up to date, without serving it; 0, or 2 on error."""
+    from alembic.util import CommandError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .web import create_app
+    from .web.serving import upgrade as upgrade_database
+
+    try:
+        refreshed = upgrade_database(create_app())
+    except (SQLAlchemyError, CommandError) as error:
+        print(f"cannot upgrade the database: {_one_line(error)}", file=sys.stderr)
+        return 2
+    print(f"The database is up to date ({refreshed} games' stored totals refreshed).")
+    return 0
+
+
 @contextmanager
 def _database() -> Iterator[None]:
-    """The configured database (DATABASE_URL), brought up to date, in an app context."""
+    """The configured database, brought up to date, in an app context."""
     import logging
 
     import flask_migrate
@@ -160,9 +178,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     check_cmd = commands.add_parser("check", help="score and check a game file (- for stdin)")
     check_cmd.add_argument("game_file", help="a game file (cases/FORMAT.md), or - for stdin")
-    serve_cmd = commands.add_parser("serve", help="run the web app (waitress)")
-    serve_cmd.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from phones")
-    serve_cmd.add_argument("--port", type=int, default=5000)
+    commands.add_parser("upgrade", help="bring the database up to date (the migrations)")
+    serve_cmd = commands.add_parser("serve", help="upgrade the database and run the web app")
+    serve_cmd.add_argument(
+        "--host", help="0.0.0.0 to reach it from phones (default: SCOREKEEPER_HOST, 127.0.0.1)"
+    )
+    serve_cmd.add_argument("--port", type=int, help="default: SCOREKEEPER_PORT, 5000")
     backup_cmd = commands.add_parser("backup", help="write every game and house rule as JSON")
     backup_cmd.add_argument("file", nargs="?", default="-", help="where to write it (- for stdout)")
     restore_cmd = commands.add_parser("restore", help="load a backup into an empty database")
@@ -179,6 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return restore(args.file)
     if args.command == "doctor":
         return doctor()
+    if args.command == "upgrade":
+        return upgrade()
     if args.command == "serve":
         from .web.serving import serve
 

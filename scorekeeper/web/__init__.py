@@ -1,57 +1,47 @@
-"""The web app: `create_app` builds it; blueprints for games, hands and game files."""
+"""The web app: `create_app` builds it; blueprints for games, hands and game files.
+
+`create_app()` is also the WSGI entry point, `scorekeeper.web:create_app()`, for any WSGI server
+(`waitress-serve --call scorekeeper.web:create_app`, `gunicorn 'scorekeeper.web:create_app()'`);
+it takes its settings from the environment (settings.py) and expects `scorekeeper upgrade` to
+have brought the database up to date.
+"""
 
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-from . import compress, converters, database, errors, i18n
+from . import compress, converters, database, errors, i18n, settings
 from .extensions import csrf, migrate
 from .models import db
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = Path(__file__).resolve().parents[1]
-
-
-def _secret_key(instance: Path) -> str:
-    """The configured secret key, or one made once and kept in instance/ (never committed)."""
-    key_file = instance / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_hex(32))
-        key_file.chmod(0o600)
-    return key_file.read_text().strip()
+PACKAGE = settings.PACKAGE
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app; `test_config` replaces the instance configuration."""
+    """Build the app from the settings; `test_config` replaces the environment's."""
+    config = settings.read(test_config)
+    instance = Path(config["INSTANCE_PATH"]).expanduser().absolute()
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
-        instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        instance_path=str(instance),
+        template_folder=str(settings.shipped("templates")),
+        static_folder=str(settings.shipped("static")),
     )
-    instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
+        SQLALCHEMY_DATABASE_URI=config.get("DATABASE_URL")
         or f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
         MAX_CONTENT_LENGTH=1024 * 1024,  # 500 full hands, indented, are about 300 kB
         WTF_CSRF_TIME_LIMIT=None,  # a game lasts longer than an hour
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
         SEND_FILE_MAX_AGE_DEFAULT=3600,
     )
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        app.config.setdefault("SECRET_KEY", os.environ.get("SECRET_KEY"))
-        if not app.config["SECRET_KEY"]:
-            app.config["SECRET_KEY"] = _secret_key(instance)
-    else:
-        app.config.from_mapping(test_config)
+    app.config.update(config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = settings.secret_key(instance)
 
     db.init_app(app)
     with app.app_context():

@@ -1,4 +1,5 @@
-"""`scorekeeper serve`: bring the database up to date and serve the app with waitress."""
+"""`scorekeeper upgrade` brings the database up to date; `scorekeeper serve` does that too and
+then serves the app with waitress."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import socket
 from typing import TypedDict
 
 import waitress
-from flask_migrate import upgrade
+from flask import Flask
+from flask_migrate import upgrade as run_migrations
 
 from . import create_app
 from .services import refresh_stale
@@ -70,14 +72,25 @@ def addresses(host: str, port: int) -> list[str]:
     return [f"http://{ip}:{port}/" for ip in sorted(found, key=lambda ip: ip.startswith("127."))]
 
 
-def serve(host: str, port: int) -> int:
-    app = create_app()
+def upgrade(app: Flask) -> int:
+    """Run the migrations, then store the figures of games that an upgrade left without them;
+    the number of games refreshed."""
     with app.app_context():
-        upgrade()
-        refresh_stale()
+        run_migrations()
+        return refresh_stale()
+
+
+def serve(host: str | None = None, port: int | None = None) -> int:
+    """Upgrade the database and serve the app; host and port default to the settings'."""
+    app = create_app()
+    upgrade(app)
+    listen: tuple[str, int] = (
+        app.config["HOST"] if host is None else host,
+        app.config["PORT"] if port is None else port,
+    )
     print("Samba Scorekeeper is running. Open it on a phone on the same network:")
-    for address in addresses(host, port):
+    for address in addresses(*listen):
         print(f"  {address}")
     print("Stop it with Ctrl+C.", flush=True)
-    waitress.serve(app, host=host, port=port, _quiet=True, **WAITRESS)
+    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **WAITRESS)
     return 0

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-import scorekeeper.web
 from scorekeeper.web import create_app, serving
 from scorekeeper.web.serving import addresses
 
@@ -24,9 +23,9 @@ def test_serving_on_one_address_lists_only_that_one() -> None:
 def test_an_app_without_test_config_makes_its_secret_key_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scorekeeper.web, "ROOT", tmp_path)
-    monkeypatch.setenv("DATABASE_URL", "sqlite://")
-    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", "sqlite://")
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
     app = create_app()
     key_file = tmp_path / "instance" / "secret_key"
     assert key_file.stat().st_mode & 0o777 == 0o600
