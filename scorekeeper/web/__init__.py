@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import Flask
 
-from . import compress, converters, database, errors, i18n, settings
-from .extensions import csrf, migrate
+from . import caching, compress, converters, csrf, database, door, errors, i18n, settings
+from .extensions import migrate
 from .models import db
 
 PACKAGE = settings.PACKAGE
@@ -47,6 +47,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         database.set_up(db.engine)
     migrate.init_app(app, db, directory=str(PACKAGE / "migrations"))
+    door.init_app(app)  # first: the game's door comes before every check and every view
+    caching.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, make_response, render_template, request
+from flask import Flask, make_response, render_template, request
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -13,24 +13,6 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .models import db
 from .services import GameRefused, NotFound
-
-# Views that validate a FlaskForm before they write anything. After a CSRF failure (a lost or
-# expired session cookie) such a view is run again: its form fails the same CSRF check, so it
-# writes nothing and shows the form as it was posted, with a fresh token and the csrf_token
-# field's error ("Your session expired; press ... again", from _fields.html). A new POST view
-# with a form belongs here; tests/web/test_csrf.py lists every POST view so none is forgotten.
-FORM_VIEWS = frozenset(
-    {
-        "games.new",
-        "games.rename",
-        "hands.new",
-        "hands.edit",
-        "house_rules.new",
-        "house_rules.edit",
-        "history.rename",
-        "history.merge",
-    }
-)
 
 
 def _wants_json() -> bool:
@@ -47,27 +29,9 @@ def _page(status: int, title: str, detail: str) -> ResponseReturnValue:
     return render_template("error.html", status=status, title=title, detail=detail), status
 
 
-def _form_again() -> ResponseReturnValue:
-    """The posted form back from its own view, refused for its CSRF token: status 400."""
-    view = current_app.view_functions[str(request.endpoint)]
-    try:
-        response = current_app.make_response(
-            current_app.ensure_sync(view)(**(request.view_args or {}))
-        )
-    except (HTTPException, NotFound) as error:  # e.g. the game is gone: its own error page
-        http = exceptions.NotFound() if isinstance(error, NotFound) else error
-        answer = current_app.handle_http_exception(http)
-        return answer.get_response() if isinstance(answer, HTTPException) else answer
-    if not 300 <= response.status_code < 400:
-        response.status_code = 400
-    return response
-
-
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> ResponseReturnValue:
-        if request.method == "POST" and request.endpoint in FORM_VIEWS and not _wants_json():
-            return _form_again()
         return _page(
             400,
             _("This form has expired"),

@@ -6,6 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import (
     BooleanField,
@@ -19,12 +20,13 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
-from . import house_rules, kept, presenters, queries, services
+from . import caching, door, house_rules, presenters, queries, services
 from .converters import Within
+from .csrf import form_view
 from .i18n import COOKIE, LANGUAGES, number
 from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, HouseRule
 from .schema import one_time_token
-from .services import NewSide, create_game, game_with_sides, new_token
+from .services import NewSide, create_game, new_token
 
 bp = Blueprint("games", __name__)
 
@@ -176,6 +178,7 @@ def archived() -> str:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@form_view
 def new() -> str | Response | tuple[str, int]:
     """Step by step, so it works without JavaScript: the system, the table, then the names.
 
@@ -211,15 +214,16 @@ def new() -> str | Response | tuple[str, int]:
 
 
 @bp.get("/games/<game_id>")
-def scoreboard(game_id: str) -> str | Response:
+def scoreboard() -> str:
     saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
 
-    def draw() -> kept.Drawn:
-        board = presenters.scoreboard(game_with_sides(game_id))
-        token = new_token()  # "Play again"'s one-time token, fresh for each visitor (kept.py)
-        return render_template("scoreboard.html", board=board, saved=saved, token=token), [token]
+    def draw() -> caching.Drawn:
+        board = presenters.scoreboard(door.game())
+        body = render_template("_scoreboard.html", board=board, saved=saved)
+        return caching.Drawn(board.title, Markup(body))
 
-    return kept.game_page(game_id, draw)
+    # "Play again"'s one-time token, fresh for each visitor.
+    return render_template("scoreboard.html", drawn=caching.part(draw), token=new_token())
 
 
 # --- managing a game: its name, archiving, deleting, playing again --------------------------------
@@ -236,61 +240,61 @@ def _manage_page(game: Game, form: RenameGameForm, status: int = 200) -> tuple[s
 
 
 @bp.get("/games/<game_id>/manage")
-def manage(game_id: str) -> tuple[str, int]:
-    game = game_with_sides(game_id)
+def manage() -> tuple[str, int]:
+    game = door.game()
     form = RenameGameForm(prefix="game")
     form.name.data = game.name or ""
     return _manage_page(game, form)
 
 
 @bp.post("/games/<game_id>/rename")
-def rename(game_id: str) -> Response | tuple[str, int]:
+@form_view
+def rename() -> Response | tuple[str, int]:
     form = RenameGameForm(prefix="game")
     if form.validate_on_submit():
-        services.rename_game(game_id, form.name.data or "")
+        services.rename_game(door.game_id(), form.name.data or "")
         flash(_("Renamed.") if (form.name.data or "").strip() else _("The name is taken away."))
-        return redirect(url_for("games.manage", game_id=game_id))
-    return _manage_page(game_with_sides(game_id), form, 422)
+        return redirect(url_for("games.manage", game_id=door.game_id()))
+    return _manage_page(door.game(), form, 422)
 
 
 @bp.post("/games/<game_id>/archive")
-def archive(game_id: str) -> Response:
-    services.archive_game(game_id)
+def archive() -> Response:
+    services.archive_game(door.game_id())
     flash(_("Archived: the game is off the home page, and still in the history."))
-    return redirect(url_for("games.manage", game_id=game_id))
+    return redirect(url_for("games.manage", game_id=door.game_id()))
 
 
 @bp.post("/games/<game_id>/unarchive")
-def unarchive(game_id: str) -> Response:
-    services.archive_game(game_id, archived=False)
+def unarchive() -> Response:
+    services.archive_game(door.game_id(), archived=False)
     flash(_("Brought back to the home page."))
-    return redirect(url_for("games.manage", game_id=game_id))
+    return redirect(url_for("games.manage", game_id=door.game_id()))
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
-def delete(game_id: str) -> str | Response:
+@door.when_gone("games.index")
+def delete() -> str | Response:
     """Asks first; deleting is for good (a game is not kept anywhere once deleted).
 
     The button pressed twice (a double tap) deletes once: the second press finds the game gone
     and goes to the home page too, where the first one's notice is.
     """
+    game = door.game()
+    title = presenters.game_title(game)
     if request.method == "GET":
-        game = game_with_sides(game_id)
-        return render_template("game_delete.html", game=game, title=presenters.game_title(game))
-    try:
-        title = presenters.game_title(game_with_sides(game_id))
-    except services.NotFound:
-        return redirect(url_for("games.index"))
-    if services.delete_game(game_id):
+        return render_template("game_delete.html", game=game, title=title)
+    if services.delete_game(door.game_id()):
         flash(_("The game %(title)s was deleted.", title=title))
     return redirect(url_for("games.index"))
 
 
 @bp.post("/games/<game_id>/again")
-def play_again(game_id: str) -> Response:
+def play_again() -> Response:
     """A new game for the same table; the form's one-time token makes a double tap start one."""
     token = one_time_token(request.form.get("token")) or new_token()
-    return redirect(url_for("games.scoreboard", game_id=services.play_again(game_id, token)))
+    new_id = services.play_again(door.game_id(), token)
+    return redirect(url_for("games.scoreboard", game_id=new_id))
 
 
 def on_this_site(path: str) -> bool:

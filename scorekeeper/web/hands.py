@@ -41,8 +41,9 @@ from wtforms.validators import InputRequired, Length, Optional
 from .. import rules
 from ..rules.fields import EntryField, FieldKind, FieldRef, entry_of, held, refs, value_of
 from ..rules.hands import Ending
-from . import kept
+from . import caching, door
 from .converters import Within, whole_number
+from .csrf import form_view
 from .i18n import Translator, say
 from .models import TOKEN_LENGTH, Game, Hand
 from .rulebook import cite
@@ -56,7 +57,6 @@ from .services import (
     delete_hand,
     engine_game,
     engine_hand,
-    game_with_sides,
     kept_replay,
     last_position,
     new_token,
@@ -382,9 +382,9 @@ def number_of(game: Game, hand: Hand) -> int | None:
     return live.index(hand) + 1 if hand in live else None
 
 
-def _game(game_id: str) -> tuple[Game, rules.RuleSystem]:
+def _game() -> tuple[Game, rules.RuleSystem]:
     """The game with its sides; its hands are loaded only by the pages that show them."""
-    game = game_with_sides(game_id)
+    game = door.game()
     return game, system_of(game)
 
 
@@ -433,15 +433,33 @@ def _form_page(
     system: rules.RuleSystem,
     form: HandFields,
     *,
+    status: int = 200,
+    **shown: Any,
+) -> tuple[str, int]:
+    """The hand form as this visitor gets it: drawn afresh (a posted form), with its tokens."""
+    return _page(_drawn_form(game, system, form, **shown), form.token.data), status
+
+
+def _page(drawn: caching.Drawn, token: str | None) -> str:
+    """The page around a drawn hand form: the visitor's CSRF token and the form's one-time
+    token are written here, never into what is kept (`caching.part`)."""
+    return render_template("hand_form.html", drawn=drawn, token=token)
+
+
+def _drawn_form(
+    game: Game,
+    system: rules.RuleSystem,
+    form: HandFields,
+    *,
     hand: Hand | None = None,
     loose: Sequence[str] | None = None,
     preview: rules.HandResult | None = None,
     theirs: rules.HandResult | None = None,
     taken: bool = False,
     refused: bool = False,
-    status: int = 200,
-) -> tuple[str, int]:
-    """The hand form; `refused`: a Save that did not save (a preview's problems are not)."""
+) -> caching.Drawn:
+    """The hand form, the same for every visitor; `refused`: a Save that did not save (a
+    preview's problems are not)."""
     result = kept_replay(game)
     if hand is None:
         number, minimums, totals = result.next_hand, result.next_minimums, result.totals
@@ -468,27 +486,31 @@ def _form_page(
         ]
     rows = rows_for(system, max(len(side.players) for side in game.sides))
     loose = loose or []
-    return (
-        render_template(
-            "hand_form.html",
-            game=game,
-            system=system,
-            form=form,
-            rows=rows,
-            opened=opened(form, rows),
-            hand=hand,
-            number=number,
-            minimums=minimums,
-            loose=loose,
-            preview=preview,
-            summary=summary,
-            problems=problem_places(form, rows, loose),
-            theirs=theirs,
-            taken=taken,
-            refused=refused,
-        ),
-        status,
+    title = (
+        _("Correct hand %(number)s", number=number)
+        if hand is not None
+        else _("Hand %(number)s", number=number)
     )
+    body = render_template(
+        "_hand_form.html",
+        game=game,
+        system=system,
+        form=form,
+        rows=rows,
+        opened=opened(form, rows),
+        hand=hand,
+        number=number,
+        title=title,
+        minimums=minimums,
+        loose=loose,
+        preview=preview,
+        summary=summary,
+        problems=problem_places(form, rows, loose),
+        theirs=theirs,
+        taken=taken,
+        refused=refused,
+    )
+    return caching.Drawn(title, Markup(body))
 
 
 def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[str, int] | Response:
@@ -596,21 +618,20 @@ def _record(
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new(game_id: str) -> str | tuple[str, int] | Response:
+@form_view
+def new() -> str | tuple[str, int] | Response:
     if request.method == "GET":
-        return kept.game_page(game_id, lambda: _blank_form(game_id))
+        if door.over():
+            return redirect(url_for("games.scoreboard", game_id=door.game_id()))
+        return _page(caching.part(_blank_form), new_token())
     # A form sent again after it ended the game is still answered as the first time was.
-    return _handle(*_game(game_id), None)
+    return _handle(*_game(), None)
 
 
-def _blank_form(game_id: str) -> kept.Drawn | Response:
-    """A new hand's form, and its one-time token."""
-    game, system = _game(game_id)
-    if game.over:
-        return redirect(url_for("games.scoreboard", game_id=game.id))
-    form = hand_form(game)
-    page, _status = _form_page(game, system, form)
-    return page, [str(form.token.data)]
+def _blank_form() -> caching.Drawn:
+    """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
+    game, system = _game()
+    return _drawn_form(game, system, hand_form(game))
 
 
 def _hand(game: Game, hand_id: int) -> Hand:
@@ -622,8 +643,9 @@ def _hand(game: Game, hand_id: int) -> Hand:
 
 
 @bp.route("/<id:hand_id>/edit", methods=["GET", "POST"])
-def edit(game_id: str, hand_id: int) -> tuple[str, int] | Response:
-    game, system = _game(game_id)
+@form_view
+def edit(hand_id: int) -> tuple[str, int] | Response:
+    game, system = _game()
     hand = _hand(game, hand_id)
     if hand.deleted_at is None:
         return _handle(game, system, hand)
@@ -635,9 +657,9 @@ def edit(game_id: str, hand_id: int) -> tuple[str, int] | Response:
 
 
 @bp.get("/<id:hand_id>")
-def show(game_id: str, hand_id: int) -> str:
+def show(hand_id: int) -> str:
     """A hand's breakdown: every line of every side's score, with its rule."""
-    game, system = _game(game_id)
+    game, system = _game()
     hand = _hand(game, hand_id)
     number = number_of(game, hand)
     scored = kept_replay(game).hands[number - 1] if number is not None else None
@@ -647,9 +669,10 @@ def show(game_id: str, hand_id: int) -> str:
 
 
 @bp.route("/<id:hand_id>/delete", methods=["GET", "POST"])
-def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
+def delete(hand_id: int) -> Response | tuple[str, int] | str:
     """Asks once (a page, no script needed), then takes the hand out of the game."""
-    game, _system = _game(game_id)
+    game, _system = _game()
+    game_id = game.id
     hand = _hand(game, hand_id)
     number = number_of(game, hand)
     if number is None:
@@ -664,9 +687,10 @@ def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
 
 
 @bp.post("/<id:hand_id>/restore")
-def restore(game_id: str, hand_id: int) -> Response | tuple[str, int]:
+def restore(hand_id: int) -> Response | tuple[str, int]:
     """Bring a deleted hand back in its place, unless that would break a rule."""
-    game, system = _game(game_id)
+    game, system = _game()
+    game_id = game.id
     hand = _hand(game, hand_id)
     try:
         restore_hand(game.id, hand.id)

@@ -18,6 +18,7 @@ from wtforms.validators import DataRequired, Length
 from .. import rules
 from . import presenters, queries, services
 from .converters import whole_number
+from .csrf import form_view
 from .models import NAME_LENGTH
 
 bp = Blueprint("history", __name__)
@@ -130,6 +131,7 @@ def player(key: str) -> tuple[str, int]:
 
 
 @bp.post("/players/<path:key>/rename")
+@form_view
 def rename(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)
@@ -155,6 +157,7 @@ def rename(key: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/players/<path:key>/merge")
+@form_view
 def merge(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)

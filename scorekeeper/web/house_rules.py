@@ -33,6 +33,7 @@ from wtforms.validators import DataRequired, Length, Optional
 from .. import rules
 from ..rules.readings import Reading
 from .converters import whole_number
+from .csrf import form_view
 from .database import writing
 from .i18n import say
 from .models import NAME_LENGTH, HouseRule, db
@@ -428,6 +429,7 @@ def index() -> str:
 
 
 @bp.route("/house-rules/new", methods=["GET", "POST"])
+@form_view
 def new() -> str | Response | tuple[str, int]:
     """First the system the house rule starts from, then its numbers."""
     system_id = request.args.get("system")
@@ -437,6 +439,7 @@ def new() -> str | Response | tuple[str, int]:
 
 
 @bp.route("/house-rules/<id:rule_id>/edit", methods=["GET", "POST"])
+@form_view
 def edit(rule_id: int) -> str | Response | tuple[str, int]:
     profile = db.get_or_404(HouseRule, rule_id)
     return _edit(profile, rules.SYSTEMS[profile.system_id])

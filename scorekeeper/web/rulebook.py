@@ -13,14 +13,15 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, get_template_attribute, render_template, request, url_for
+from flask import Blueprint, abort, get_template_attribute, render_template, url_for
 from markupsafe import Markup
 
 from .. import rules
 from ..rules.readings import Reading, readings_of
 from ..rules.words import N_
+from . import door
 from .i18n import number, say
-from .models import Game, db
+from .models import Game
 from .services import system_of
 
 TOPICS = (
@@ -286,9 +287,8 @@ bp.add_app_template_global(card_values)  # the hand form's card counter and its 
 def rules_url() -> str:
     """Where the header's "Rules" leads: inside a game, that game's rules (the comparison is
     one tap further); anywhere else, the comparison."""
-    game_id = (request.view_args or {}).get("game_id")
-    if game_id:
-        return url_for("rulebook.game_rules", game_id=game_id)
+    if door.inside():
+        return url_for("rulebook.game_rules", game_id=door.game_id())
     return url_for("rulebook.index")
 
 
@@ -306,9 +306,9 @@ def system_page(system_id: str) -> str:
 
 
 @bp.get("/games/<game_id>/rules")
-def game_rules(game_id: str) -> str:
+def game_rules() -> str:
     """The rules a game is played under: its system with its options and house rules."""
-    game = db.get_or_404(Game, game_id)
+    game = door.game()
     return render_rules(system_of(game), game)
 
 

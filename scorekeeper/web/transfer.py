@@ -18,15 +18,15 @@ from werkzeug.wrappers import Response
 
 from .. import rules
 from ..rules.fields import refs, value_of
+from . import door
 from .backup import backup
-from .extensions import csrf
+from .csrf import form_view, json_api
 from .i18n import number, say
 from .models import START_SCORE_LIMIT, Game, now
 from .schema import SchemaError
 from .services import (
     GameRefused,
     export_game,
-    game_with_sides,
     import_game,
     kept_replay,
     system_of,
@@ -177,7 +177,8 @@ def import_bytes(body: bytes) -> str:
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
-@csrf.exempt
+@form_view
+@json_api
 def import_file() -> ResponseReturnValue:
     """A game file as JSON (201 Created) or uploaded from the form (redirect to the game)."""
     if request.method == "POST" and not request.files:
@@ -210,17 +211,17 @@ def _import_json() -> ResponseReturnValue:
 
 
 @bp.get("/games/<game_id>/export.json")
-def export_json(game_id: str) -> Response:
-    game = with_hands(game_with_sides(game_id))
+def export_json() -> Response:
+    game = with_hands(door.game())
     response = jsonify(export_game(game))
     response.headers["Content-Disposition"] = f'attachment; filename="samba-{game.id}.json"'
     return response
 
 
 @bp.get("/games/<game_id>/result.json")
-def result_json(game_id: str) -> Response:
+def result_json() -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
-    return jsonify(rules.result_data(kept_replay(game_with_sides(game_id))))
+    return jsonify(rules.result_data(kept_replay(door.game())))
 
 
 def csv_header(system: rules.RuleSystem) -> list[str]:
@@ -273,9 +274,9 @@ def csv_rows(game: Game) -> list[list[Any]]:
 
 
 @bp.get("/games/<game_id>/export.csv")
-def export_csv(game_id: str) -> Response:
+def export_csv() -> Response:
     """The game's hands as a spreadsheet: UTF-8 with a BOM, so that Excel reads the accents."""
-    game = with_hands(game_with_sides(game_id))
+    game = with_hands(door.game())
     text = io.StringIO()
     writer = csv.writer(text)
     writer.writerow(csv_header(system_of(game)))

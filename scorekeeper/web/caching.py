@@ -1,0 +1,107 @@
+"""Caching of game pages, as HTTP does it: ETags from the game's revision, and costly parts kept.
+
+Every page of a game is drawn from the game as it is at one revision (`models.Game.revision`),
+in one language, for one session. So a page carries a weak ETag made of these three, asks the
+browser to check it each time (`Cache-Control: no-cache`), and a request whose `If-None-Match`
+still holds is answered `304 Not Modified` before the game is read or anything is drawn.
+
+What costs to draw and is the same for every visitor (the scoreboard, the blank hand form) is
+drawn by a partial template and kept in memory under the revision (`part`). What depends on the
+visitor (the CSRF token, a form's one-time token, a flashed notice) is written around it by the
+page's own template on every request, so nothing of one visitor is ever shown to another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from threading import Lock
+from typing import NamedTuple
+
+from cachetools import LRUCache
+from flask import Flask, current_app, g, request, session
+from flask_babel import get_locale
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from . import door
+
+
+def _session_mark() -> str:
+    """A short mark of the visitor's session token: a page holds that token in its forms, so a
+    page kept by a browser is good only for the session that got it."""
+    token = session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+    if not token:
+        return "-"
+    return hashlib.blake2s(str(token).encode(), digest_size=6).hexdigest()
+
+
+def etag() -> str:
+    """The ETag of this request's game page: the game's revision, the language, the session."""
+    return f"{door.revision()}.{get_locale()}.{_session_mark()}"
+
+
+def _conditional() -> bool:
+    """Whether this request's answer may be validated by its ETag: a read of a game's page that
+    shows no one-time notice (a flashed message is shown once, so its page is never kept)."""
+    return request.method in door.READS and door.inside() and not g.get("flashed", False)
+
+
+def not_modified() -> Response | None:
+    """`304 Not Modified` to a read whose browser holds the page as it still is."""
+    g.flashed = bool(session.get("_flashes"))
+    if _conditional() and request.if_none_match.contains_weak(etag()):
+        response = current_app.response_class(status=304)
+        return _tagged(response)
+    return None
+
+
+def _tagged(response: Response) -> Response:
+    response.set_etag(etag(), weak=True)
+    response.cache_control.no_cache = True
+    return response
+
+
+def tag(response: Response) -> Response:
+    """Give a game page drawn now its ETag (errors and redirects get none)."""
+    if _conditional() and response.status_code == 200:
+        return _tagged(response)
+    return response
+
+
+class Drawn(NamedTuple):
+    """A part of a page that is the same for every visitor: the page's title and its body."""
+
+    title: str
+    body: Markup
+
+
+PARTS: LRUCache[tuple[str, ...], Drawn] = LRUCache(512)
+"""Parts of game pages, by page, game, revision, language and query."""
+PARTS_LOCK = Lock()
+
+
+def part(draw: Callable[[], Drawn]) -> Drawn:
+    """What `draw` draws of this game's page, kept under the game's revision, the language and
+    the address; only a read is kept (a posted form is drawn as it was sent)."""
+    if request.method not in door.READS or not door.inside():
+        return draw()
+    key = (
+        str(request.endpoint),
+        door.game_id(),
+        door.revision(),
+        str(get_locale()),
+        request.query_string.decode("latin-1"),
+    )
+    with PARTS_LOCK:
+        drawn = PARTS.get(key)
+    if drawn is None:
+        drawn = draw()
+        with PARTS_LOCK:
+            PARTS[key] = drawn
+    return drawn
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(not_modified)
+    app.after_request(tag)

@@ -1,0 +1,94 @@
+"""The one door to a game: every route with a game in its address comes in here.
+
+Before any view or `before_request` hook runs, `enter` takes `game_id` out of the address, reads
+the game's revision and whether it is over (404 when there is no such game) and keeps them for
+the request; views ask `game()` for the game itself, loaded once with its sides and players.
+This is also where the table's access check goes, so that no route of a game can pass it by:
+`tests/web/test_door.py` fails for a route with a game in its address that does not come in.
+
+A read of a game sees one state. SQLite's WAL gives a read transaction one snapshot; on
+PostgreSQL a read of a game is begun REPEATABLE READ for the same, so that the cached replay of
+the revision read and the hands read beside it are of the same moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask, abort, current_app, g, redirect, request, url_for
+from sqlalchemy import select
+
+from .models import Game, db
+from .services import NotFound, game_with_sides
+
+READS = frozenset({"GET", "HEAD"})
+GONE = "when_the_game_is_gone"
+View = TypeVar("View", bound=Callable[..., object])
+
+
+def when_gone(endpoint: str) -> Callable[[View], View]:
+    """A view whose write, sent again for a game it deleted (a double tap), goes to `endpoint`
+    rather than to "no such game"."""
+
+    def mark(view: View) -> View:
+        setattr(view, GONE, endpoint)
+        return view
+
+    return mark
+
+
+def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Come in to the game the address names: its id and revision kept for this request."""
+    if not values or "game_id" not in values:
+        return
+    game_id = values.pop("game_id")
+    if request.method in READS and db.engine.dialect.name == "postgresql":
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    state = db.session.execute(
+        select(Game.revision, Game.over).where(Game.id == game_id)
+    ).one_or_none()
+    if state is None:
+        gone = getattr(current_app.view_functions.get(endpoint or ""), GONE, None)
+        if gone is not None and request.method not in READS:
+            abort(redirect(url_for(gone)))
+        raise NotFound(f"no game {game_id!r}")
+    g.game_id, g.revision, g.over = game_id, state.revision, state.over
+
+
+def inside() -> bool:
+    """Whether this request came in through the door (its address names a game)."""
+    return "game_id" in g
+
+
+def game_id() -> str:
+    """The id of the game this request is about."""
+    return str(g.game_id)
+
+
+def revision() -> str:
+    """The game's revision as this request read it when it came in."""
+    return str(g.revision)
+
+
+def over() -> bool:
+    """Whether the game was over when this request came in."""
+    return bool(g.over)
+
+
+def game() -> Game:
+    """The game with its sides and players, read once per request (its hands on demand)."""
+    if "game" not in g:
+        g.game = game_with_sides(game_id())
+    loaded: Game = g.game
+    return loaded
+
+
+def fresh_game() -> Game:
+    """The game read again, after a write that was refused (its rollback expired what was read)."""
+    g.pop("game", None)
+    return game()
+
+
+def init_app(app: Flask) -> None:
+    app.url_value_preprocessor(enter)

@@ -1,0 +1,126 @@
+"""Game pages are cached as HTTP does it: a weak ETag from the game's revision, and 304."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from flask import Flask, template_rendered
+from flask.testing import FlaskClient
+
+from scorekeeper import rules
+
+from .conftest import GOES_OUT, STAYS_IN, Actions, hidden
+from .test_queries import game_of, statements
+
+GAME_PAGES = [
+    "/games/{game}",
+    "/games/{game}/hands/new",
+    "/games/{game}/hands/{hand}",
+    "/games/{game}/rules",
+    "/games/{game}/result.json",
+]
+
+
+@contextmanager
+def rendered(app: Flask) -> Iterator[list[str]]:
+    names: list[str] = []
+
+    def seen(_sender: Flask, template: object, **_extra: object) -> None:
+        names.append(str(getattr(template, "name", template)))
+
+    template_rendered.connect(seen, app)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(seen, app)
+
+
+def a_game_with_a_hand(client: FlaskClient, actions: Actions) -> tuple[str, int]:
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    page = client.get(f"/games/{game_id}").text
+    return game_id, int(page.split('<tr id="hand-', 1)[1].split('"', 1)[0])
+
+
+@pytest.mark.parametrize("page", GAME_PAGES)
+def test_a_game_page_unchanged_is_answered_304_without_replaying_or_drawing(
+    app: Flask,
+    client: FlaskClient,
+    actions: Actions,
+    monkeypatch: pytest.MonkeyPatch,
+    page: str,
+) -> None:
+    game_id, hand_id = a_game_with_a_hand(client, actions)
+    url = page.format(game=game_id, hand=hand_id)
+    first = client.get(url)
+    etag = first.headers["ETag"]
+    assert etag.startswith('W/"') and "no-cache" in first.headers["Cache-Control"]
+
+    def no_replay(*_args: object) -> None:
+        raise AssertionError("a 304 replays nothing")
+
+    monkeypatch.setattr(rules, "replay", no_replay)
+    monkeypatch.setattr(rules, "extend", no_replay)
+    with statements(app) as seen, rendered(app) as drawn:
+        again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == etag
+    assert drawn == []
+    assert len([s for s in seen if s.lstrip().upper().startswith("SELECT")]) == 1
+
+
+def test_a_hand_recorded_elsewhere_changes_the_etag(client: FlaskClient, actions: Actions) -> None:
+    game_id, _hand = a_game_with_a_hand(client, actions)
+    etag = client.get(f"/games/{game_id}").headers["ETag"]
+    actions.record_hand(game_id, [STAYS_IN, GOES_OUT], ending="out-1")
+    after = client.get(f"/games/{game_id}", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
+    assert "Hand 3" in after.text
+
+
+def test_the_etag_differs_by_language(client: FlaskClient, actions: Actions) -> None:
+    game_id, _hand = a_game_with_a_hand(client, actions)
+    english = client.get(f"/games/{game_id}").headers["ETag"]
+    spanish = client.get(f"/games/{game_id}", headers={"Accept-Language": "es"})
+    assert spanish.headers["ETag"] != english
+    answer = client.get(
+        f"/games/{game_id}", headers={"Accept-Language": "es", "If-None-Match": english}
+    )
+    assert answer.status_code == 200 and "Mano" in answer.text
+
+
+def test_a_page_with_a_notice_shown_once_is_never_answered_304(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    renamed = client.post(f"/games/{game_id}/rename", data={"game-name": "Friday"})
+    assert renamed.status_code == 302
+    page = client.get(f"/games/{game_id}/manage")
+    assert "Renamed." in page.text and "ETag" not in page.headers
+    assert "Renamed." not in client.get(f"/games/{game_id}/manage").text
+
+
+def test_errors_and_redirects_carry_no_etag(client: FlaskClient, actions: Actions) -> None:
+    game_id = actions.new_game()
+    assert "ETag" not in client.get("/games/no-such-game").headers
+    saved = actions.post_hand(game_id, [GOES_OUT, STAYS_IN], "out-0")
+    assert saved.status_code == 302 and "ETag" not in saved.headers
+
+
+def test_each_visitor_gets_the_kept_hand_form_with_tokens_of_their_own(csrf_app: Flask) -> None:
+    first, second = csrf_app.test_client(), csrf_app.test_client()
+    game_id = game_of(first, 5)
+    pages = [client.get(f"/games/{game_id}/hands/new").text for client in (first, second)]
+    tokens = [(hidden(p, "csrf_token"), hidden(p, "token")) for p in pages]
+    assert tokens[0][0] != tokens[1][0] and tokens[0][1] != tokens[1][1]
+    again = first.get(f"/games/{game_id}/hands/new").text
+    assert hidden(again, "token") not in {tokens[0][1], tokens[1][1]}  # one-time: fresh each time
+
+    def without_tokens(page: str) -> str:
+        for csrf, token in tokens:
+            page = page.replace(csrf, "").replace(token, "")
+        return page.replace(hidden(again, "token"), "")
+
+    assert without_tokens(pages[0]) == without_tokens(pages[1])
