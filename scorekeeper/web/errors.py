@@ -11,7 +11,7 @@ from werkzeug import exceptions
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .models import db
-from .services import GameRefused, NotFound
+from .services.errors import GameRefused, NotFound
 
 # Views that validate a FlaskForm before they write anything. After a CSRF failure (a lost or
 # expired session cookie) such a view is run again: its form fails the same CSRF check, so it

@@ -17,7 +17,9 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
-from .services import GAMES_KEPT, new_token, revision_of
+from .models import new_token
+from .services.engine import GAMES_KEPT
+from .services.loading import revision_of
 
 Drawn = tuple[str, list[str]]
 """A page, and the one-time form tokens it holds."""

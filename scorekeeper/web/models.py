@@ -51,6 +51,16 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(12)
 
 
+def new_token() -> str:
+    """A form's one-time token: sent twice (a double tap), the form still does its work once."""
+    return secrets.token_urlsafe(16)
+
+
+def new_revision() -> str:
+    """A game's next revision: random, so that no two states of a game ever share one."""
+    return secrets.token_hex(REVISION_LENGTH // 2)
+
+
 def player_key(name: str) -> str:
     """How a player is recognised across games: case and spacing do not matter.
 

@@ -21,7 +21,7 @@ from ..rules.readings import Reading, readings_of
 from ..rules.words import N_
 from .i18n import number, say
 from .models import Game, db
-from .services import system_of
+from .services.engine import system_of
 
 TOPICS = (
     "table",

@@ -40,11 +40,11 @@ ROW_ID_LIMIT = 2**31 - 1
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 """A game id goes into URLs as it is: the letters `new_game_id` uses."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]+")
-"""A form's one-time token, as `services.new_token` makes them."""
+"""A form's one-time token, as `models.new_token` makes them."""
 
 
 def one_time_token(value: object) -> str | None:
-    """A one-time token as `services.new_token` makes them (a form's, sent back), or None."""
+    """A one-time token as `models.new_token` makes them (a form's, sent back), or None."""
     if isinstance(value, str) and len(value) <= TOKEN_LENGTH and TOKEN.fullmatch(value):
         return value
     return None

@@ -9,7 +9,7 @@ import waitress
 from flask_migrate import upgrade
 
 from . import create_app
-from .services import refresh_stale
+from .services.figures import refresh_stale
 
 
 # How waitress holds its ground at a table of phones on one Wi-Fi:

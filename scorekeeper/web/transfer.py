@@ -12,25 +12,19 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response
 
 from .. import rules
 from ..rules.fields import refs, value_of
-from .backup import backup
 from .extensions import csrf
+from .forms.game_file import ImportForm
 from .i18n import number, say
 from .models import START_SCORE_LIMIT, Game, now
-from .services import (
-    GameRefused,
-    export_game,
-    game_with_sides,
-    import_game,
-    kept_replay,
-    system_of,
-    with_hands,
-)
+from .services.backup import backup
+from .services.engine import kept_replay, system_of
+from .services.errors import GameRefused, ImportRefused
+from .services.loading import game_with_sides, with_hands
+from .services.transfer import export_game, import_game
 
 bp = Blueprint("transfer", __name__)
 
@@ -118,10 +112,6 @@ def beyond_limits(data: object) -> list[str]:
     return problems
 
 
-class ImportForm(FlaskForm):
-    game_file = FileField(validators=[FileRequired()])
-
-
 def _refusal(violations: Sequence[rules.Violation]) -> list[dict[str, object]]:
     return [
         {
@@ -132,21 +122,6 @@ def _refusal(violations: Sequence[rules.Violation]) -> list[dict[str, object]]:
         }
         for v in violations
     ]
-
-
-class ImportRefused(ValueError):
-    """A game file not imported: the HTTP status, why in lines, and the rules it breaks."""
-
-    def __init__(
-        self,
-        status: int,
-        problems: list[str],
-        violations: Sequence[rules.Violation] = (),
-        not_json: bool = False,
-    ) -> None:
-        super().__init__(" ".join(problems))
-        self.status, self.problems, self.violations = status, problems, violations
-        self.not_json = not_json
 
 
 def _not_a_game_file(problem: object, not_json: bool = False) -> ImportRefused:

@@ -20,10 +20,11 @@ from typing import Any
 from sqlalchemy import DateTime, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import schema
-from .database import writing
-from .models import SIDE_TALLIES, Correction, Entry, Game, Hand, HouseRule, Player, Side, db
-from .services import _remember, replay
+from .. import schema
+from ..database import writing
+from ..models import SIDE_TALLIES, Correction, Entry, Game, Hand, HouseRule, Player, Side, db
+from .engine import replay
+from .figures import _remember
 
 FORMAT = "samba-scorekeeper-backup"
 VERSION = 1

@@ -1,0 +1,67 @@
+"""Game files: a game file stored as a new game, and a game written as one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import rules
+from ..database import writing
+from ..models import NAME_LENGTH, Game, Hand, db, new_token
+from .engine import engine_game
+from .errors import GameRefused
+from .figures import _remember
+from .games import NewSide, _side_rows
+from .hands import _fill
+
+
+def import_game(data: object) -> str:
+    """Store a game file as a new game if it breaks no rule; GameFileError or GameRefused if not."""
+    game = rules.read_game(data)
+    result = rules.replay(game)
+    if result.has_violations:
+        raise GameRefused(
+            [*result.game_violations, *(v for h in result.hands for v in h.violations)]
+        )
+    raw: dict[str, Any] = data  # type: ignore[assignment]
+    names: list[list[str]] = []
+    for i, (side, side_data) in enumerate(zip(game.sides, raw["sides"], strict=True)):
+        players = side_data.get("player_names") or []
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise rules.GameFileError(f"sides[{i}].player_names", "expected a list of names")
+        for where, name in [("name", side.name), *(("player_names", p) for p in players)]:
+            if len(name) > NAME_LENGTH:
+                raise rules.GameFileError(
+                    f"sides[{i}].{where}", f"names are at most {NAME_LENGTH} characters"
+                )
+        names.append(players)
+    house = rules.game_data(game).get("house_rules")
+    record = Game(
+        system_id=game.system.id,
+        options=sorted(game.system.options_on),
+        house_rules=house,
+        first_dealer=game.first_dealer,
+    )
+    record.sides = _side_rows(
+        [
+            NewSide(side.name, (names[i] + [""] * side.players)[: side.players], side.start_score)
+            for i, side in enumerate(game.sides)
+        ]
+    )
+    for position, hand in enumerate(game.hands, start=1):
+        hand_record = Hand(position=position, token=new_token())
+        _fill(hand_record, hand)
+        record.hands.append(hand_record)
+    _remember(record, result)
+    with writing():
+        db.session.add(record)
+        db.session.flush()
+        game_id = record.id  # read now: after the commit it would begin another transaction
+    return game_id
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    """The game as a game file; importing it gives the same game."""
+    data = rules.game_data(engine_game(game))
+    for side_data, side in zip(data["sides"], game.sides, strict=True):
+        side_data["player_names"] = [p.name for p in side.players]
+    return data
