@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import compress, converters, database, errors, i18n
+from . import compress, converters, database, errors, i18n, schema
 from .extensions import csrf, migrate
 from .models import db
 
@@ -54,6 +54,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     db.init_app(app)
+    schema.check_every_write(db.session)
     with app.app_context():
         database.set_up(db.engine)
     migrate.init_app(app, db, directory=str(PACKAGE / "migrations"))

@@ -34,7 +34,7 @@ from .models import Game, Hand, new_token
 from .services.engine import (
     engine_game,
     engine_hand,
-    kept_replay,
+    replay_of,
     system_of,
 )
 from .services.errors import HandChanged, HandRefused, HandSaved, HandTaken
@@ -69,7 +69,7 @@ def _game(game_id: str) -> tuple[Game, rules.RuleSystem]:
 def _preview(game: Game, hand: rules.Hand, replacing: int | None) -> rules.HandResult:
     """The hand scored as the next one, or in place of live hand number `replacing` + 1."""
     if replacing is None:
-        return rules.extend(engine_game(game, []), kept_replay(game), hand).hands[-1]
+        return rules.extend(engine_game(game, []), replay_of(game), hand).hands[-1]
     hands = [engine_hand(h) for h in with_hands(game).live_hands]
     hands[replacing] = hand
     return rules.replay(engine_game(game, hands)).hands[replacing]
@@ -120,7 +120,7 @@ def _form_page(
     status: int = 200,
 ) -> tuple[str, int]:
     """The hand form; `refused`: a Save that did not save (a preview's problems are not)."""
-    result = kept_replay(game)
+    result = replay_of(game)
     if hand is None:
         number, minimums, totals = result.next_hand, result.next_minimums, result.totals
     else:
@@ -235,7 +235,7 @@ def _record(
         form.after.data = str(last_position(game.id))
         live = with_hands(game).live_hands
         first = next((live.index(h) for h in taken.recorded if h in live), len(live) - 1)
-        theirs = kept_replay(game).hands[first] if live else None
+        theirs = replay_of(game).hands[first] if live else None
         loose = [
             _(
                 "Someone else saved hand %(number)s meanwhile: theirs is shown below, yours "
@@ -249,7 +249,7 @@ def _record(
     except HandSaved as already:
         saved = already.saved
         number = number_of(game, saved)
-        scored = kept_replay(game).hands[number - 1] if number is not None else None
+        scored = replay_of(game).hands[number - 1] if number is not None else None
         page = render_template(
             "hand_saved.html", game=game, hand=saved, number=number, scored=scored
         )
@@ -301,7 +301,7 @@ def show(game_id: str, hand_id: int) -> str:
     game, system = _game(game_id)
     hand = _hand(game, hand_id)
     number = number_of(game, hand)
-    scored = kept_replay(game).hands[number - 1] if number is not None else None
+    scored = replay_of(game).hands[number - 1] if number is not None else None
     return render_template(
         "hand.html", game=game, system=system, hand=hand, number=number, scored=scored
     )

@@ -18,13 +18,13 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from .models import new_token
-from .services.engine import GAMES_KEPT
+from .services.engine import GAMES_CACHED
 from .services.loading import revision_of
 
 Drawn = tuple[str, list[str]]
 """A page, and the one-time form tokens it holds."""
 
-PAGES: LRUCache[tuple[str, ...], tuple[str, str, list[str]]] = LRUCache(4 * GAMES_KEPT)
+PAGES: LRUCache[tuple[str, ...], tuple[str, str, list[str]]] = LRUCache(4 * GAMES_CACHED)
 PAGES_LOCK = Lock()
 
 

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..rules import SetKind
 
@@ -79,8 +79,8 @@ class Game(Model):
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now, index=True)
     over: Mapped[bool] = mapped_column(default=False, index=True)
     revision: Mapped[str] = mapped_column(String(REVISION_LENGTH), default="", server_default="")
-    """A new random value at every write to the game (`services._remember`): what is worked out
-    from the game (its replay, its scoreboard) is kept in memory under it, so it is right in
+    """A new random value at every write to the game (`new_revision`): what is worked out from
+    the game (its replay, its scoreboard) is cached in memory under it, so it is right in
     every process and after a restore, where a counter could come round to a used number."""
     name: Mapped[str | None] = mapped_column(String(NAME_LENGTH), default=None)
     """A name the table gave the game; None shows it by its players."""
@@ -114,7 +114,7 @@ class Side(Model):
     """Copy of the last replay's total, for lists and statistics."""
     won: Mapped[bool | None] = mapped_column(default=None)
     # Copies of the last replay too, summed over the side's live hands, so that statistics add
-    # up sides rather than every entry (`services._tally_sides`); None until first replayed.
+    # up sides rather than every entry (`services.figures`); None until first replayed.
     hands: Mapped[int | None] = mapped_column(default=None)
     best: Mapped[int | None] = mapped_column(default=None)
     """The side's best hand score; None also while it has played no hand."""
@@ -232,11 +232,3 @@ class HouseRule(Model):
     """The game file's `house_rules` keys other than `name`."""
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now)
-
-
-@event.listens_for(Session, "before_flush")
-def _keep_only_what_restores(session: Session, _context: object, _instances: object) -> None:
-    """Every row written passes the schema that a restore checks, so every backup restores."""
-    from .schema import check_session  # the schema reads these models, so it comes after them
-
-    check_session(session)

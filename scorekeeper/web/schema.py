@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import inspect
+from sqlalchemy import event, inspect
+from sqlalchemy.orm import Session, scoped_session
 
 from .. import rules
 from ..rules.fields import ENTRY_FIELDS, EntryField, FieldKind
@@ -545,3 +546,14 @@ def check_session(session: Any) -> None:
                 check_changes(record)
         except SchemaError as error:
             raise error.inside(type(record).__name__) from None
+
+
+def _check_flush(session: Session, _context: object, _instances: object) -> None:
+    check_session(session)
+
+
+def check_every_write(session: scoped_session[Any]) -> None:
+    """Have every row the app's session writes pass the schema a restore checks, so that every
+    backup restores (`create_app` calls it; once is enough for every app sharing the session)."""
+    if not event.contains(session, "before_flush", _check_flush):
+        event.listen(session, "before_flush", _check_flush)

@@ -21,7 +21,7 @@ from .forms.game_file import ImportForm
 from .i18n import number, say
 from .models import START_SCORE_LIMIT, Game, now
 from .services.backup import backup
-from .services.engine import kept_replay, system_of
+from .services.engine import replay_of, system_of
 from .services.errors import GameRefused, ImportRefused
 from .services.loading import game_with_sides, with_hands
 from .services.transfer import export_game, import_game
@@ -191,7 +191,7 @@ def export_json(game_id: str) -> Response:
 @bp.get("/games/<game_id>/result.json")
 def result_json(game_id: str) -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
-    return jsonify(rules.result_data(kept_replay(game_with_sides(game_id))))
+    return jsonify(rules.result_data(replay_of(game_with_sides(game_id))))
 
 
 def csv_header(system: rules.RuleSystem) -> list[str]:
@@ -223,7 +223,7 @@ def _cell(text: str) -> str:
 def csv_rows(game: Game) -> list[list[Any]]:
     """One row per side per hand that counts, scored by the engine's replay."""
     fields = list(refs(system_of(game), every=True))
-    result = kept_replay(game)
+    result = replay_of(game)
     rows: list[list[Any]] = []
     for position, (hand, scored) in enumerate(
         zip(game.live_hands, result.hands, strict=True), start=1

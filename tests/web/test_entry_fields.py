@@ -21,7 +21,7 @@ from scorekeeper.web.forms.hand import (
 )
 from scorekeeper.web.models import Entry, Game, Hand, Side
 from scorekeeper.web.services.engine import engine_hand
-from scorekeeper.web.services.hands import _fill
+from scorekeeper.web.services.hands import fill_hand
 from scorekeeper.web.transfer import csv_header
 
 SHOWN = [
@@ -66,7 +66,7 @@ def test_every_field_round_trips_form_engine_database_file_and_csv(
     assert value_of(hand.entries[0], ref) == value
     assert value_of(hand.entries[1], ref) == ref.entry_field.default
     record = Hand(version=1, token="t")
-    _fill(record, hand)
+    fill_hand(record, hand)
     assert value_of(record.entries[0], ref) == value
     assert value_of(engine_hand(record).entries[0], ref) == value
     assert value_of(read_hand(hand_data(hand)).entries[0], ref) == value

@@ -395,7 +395,7 @@ def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, *posts: tuple[str, Any]
 
     monkeypatch.setattr(rules, "replay", replay_slowly)
     monkeypatch.setattr(
-        game_services, "kept_replay", lambda game: replay_slowly(engine.engine_game(game))
+        game_services, "replay_of", lambda game: replay_slowly(engine.engine_game(game))
     )
     answers: list[Any] = [None] * len(posts)
 

@@ -1,5 +1,5 @@
 """The bridge to the rules engine: a game's rules, its rows as the engine's values, its replay,
-and the replays kept under each game's revision."""
+and the cached replay of each game's revision."""
 
 from __future__ import annotations
 
@@ -62,26 +62,30 @@ def replay(game: Game) -> rules.GameResult:
     return rules.replay(engine_game(game))
 
 
-GAMES_KEPT = 64
-"""Games whose replay each process keeps in memory: more than a club has tables."""
-REPLAYS: LRUCache[tuple[str, str], rules.GameResult] = LRUCache(GAMES_KEPT)
+GAMES_CACHED = 64
+"""Games whose replay each process caches in memory: more than a club has tables."""
+REPLAYS: LRUCache[tuple[str, str], rules.GameResult] = LRUCache(GAMES_CACHED)
+"""The cached replays, under (game id, revision): a revision is never reused, so a cached
+replay is right in every process and after a restore."""
 REPLAYS_LOCK = Lock()
 
 
-def _kept(game: Game) -> tuple[str, str]:
+def _revision_key(game: Game) -> tuple[str, str]:
     return game.id, game.revision
 
 
-@cached(REPLAYS, key=_kept, lock=REPLAYS_LOCK)
-def kept_replay(game: Game) -> rules.GameResult:
-    """The replay of the game as stored, kept under its revision for the pages that follow.
+@cached(REPLAYS, key=_revision_key, lock=REPLAYS_LOCK)
+def replay_of(game: Game) -> rules.GameResult:
+    """The game's cached replay: replayed once per revision, for the pages that follow.
 
-    Only for a game as read: a write replays afresh (`replay`) and keeps what it stored (`_keep`).
+    Only for a game as read: a write replays afresh (`replay`), and once it has committed
+    `game_changed` caches what it stored.
     """
     return replay(with_hands(game))
 
 
-def _keep(game_id: str, revision: str, result: rules.GameResult) -> None:
-    """Keep a replay that was committed under this revision (a later page reads it)."""
+def game_changed(game_id: str, revision: str, result: rules.GameResult) -> None:
+    """The step after a write's commit: the game is at a new revision, and `result` (the replay
+    it stored) is its cached replay, so the next page replays nothing."""
     with REPLAYS_LOCK:
         REPLAYS[game_id, revision] = result

@@ -29,7 +29,7 @@ def _figures(game: Game) -> Figures:
 
 
 def _replayed_figures(game: Game, result: rules.GameResult) -> Figures:
-    """The same figures as the replay gives them: what `_remember` stores."""
+    """The same figures as the replay gives them: what `store_figures` copies."""
     return (
         result.game_over,
         [
@@ -40,9 +40,9 @@ def _replayed_figures(game: Game, result: rules.GameResult) -> Figures:
     )
 
 
-def _remember(game: Game, result: rules.GameResult, last: Sequence[Hand] | None = None) -> None:
-    """Copy the replay's totals, winner and hand scores onto the rows that lists read, and give
-    the game a new revision.
+def store_figures(game: Game, result: rules.GameResult, last: Sequence[Hand] | None = None) -> None:
+    """Copy the replay's totals, winner, hand scores and side tallies onto the rows that lists
+    and statistics read, and give the game a new revision (what it shows has changed).
 
     `last`: the hands whose scores to copy, the replay's last ones (by default every live hand;
     a new hand copies its own only, and the others are not even loaded).
@@ -130,7 +130,7 @@ def repair_figures() -> Checkup:
                 games += 1
                 result = replay(game)
                 if _figures(game) != _replayed_figures(game, result):
-                    _remember(game, result)
+                    store_figures(game, result)
                     repaired += 1
     return Checkup(games, repaired)
 
@@ -143,6 +143,6 @@ def refresh_stale() -> int:
     for ids in _batches(stale):
         with writing():
             for game in _whole_games(ids):
-                _remember(game, replay(game))
+                store_figures(game, replay(game))
                 refreshed += 1
     return refreshed

@@ -14,9 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from ... import rules
 from ..database import writing
 from ..models import NAME_LENGTH, Game, Player, Side, db, new_revision, now, player_key
-from .engine import _keep, engine_game, kept_replay
+from .engine import engine_game, game_changed, replay_of
 from .errors import GameRefused, NotFound
-from .figures import _remember
+from .figures import store_figures
 from .loading import game_with_sides, lock_game
 
 
@@ -29,7 +29,7 @@ class NewSide:
     start_score: int = 0
 
 
-def _side_rows(sides: Sequence[NewSide]) -> list[Side]:
+def side_rows(sides: Sequence[NewSide]) -> list[Side]:
     """The rows of a new game's sides and players, in seating order."""
     return [
         Side(
@@ -66,11 +66,11 @@ def create_game(
         first_dealer=first_dealer,
         token=token,
     )
-    game.sides = _side_rows(sides)
+    game.sides = side_rows(sides)
     result = rules.replay(engine_game(game, []))
     if result.game_violations:
         raise GameRefused(result.game_violations)
-    _remember(game, result)
+    store_figures(game, result)
     return _start(game, token)
 
 
@@ -114,7 +114,7 @@ def play_again(game_id: str, token: str) -> str:
         old.options,
         sides,
         copy.deepcopy(old.house_rules),
-        first_dealer=seats.index(kept_replay(old).next_dealer),
+        first_dealer=seats.index(replay_of(old).next_dealer),
         token=token,
     )
 
@@ -122,14 +122,14 @@ def play_again(game_id: str, token: str) -> str:
 @contextmanager
 def _game_change(game_id: str) -> Iterator[Game]:
     """One change to how a game is shown (its name, whether archived), not to its hands: the
-    game locked, then a new revision, under which its replay is kept as it was."""
+    game locked, then a new revision, under which its replay is cached as it was."""
     with writing():
         game = lock_game(game_id, everything=False)
-        result = kept_replay(game)
+        result = replay_of(game)
         yield game
         game.revision = new_revision()
         revision = game.revision
-    _keep(game_id, revision, result)
+    game_changed(game_id, revision, result)
 
 
 def rename_game(game_id: str, name: str) -> None:

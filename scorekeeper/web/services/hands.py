@@ -16,9 +16,9 @@ from ...rules.fields import FieldRef, held, plain, value_of
 from ...rules.gamefile import hand_data, read_hand
 from ..database import writing
 from ..models import Correction, Entry, Game, Hand, db, now
-from .engine import _keep, engine_game, engine_hand, kept_replay, replay
+from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound
-from .figures import _remember
+from .figures import store_figures
 from .loading import lock_game, with_hands
 
 
@@ -49,7 +49,8 @@ def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list
     return found
 
 
-def _fill(record: Hand, hand: rules.Hand) -> None:
+def fill_hand(record: Hand, hand: rules.Hand) -> None:
+    """Write a hand onto its row: how it ended, and each side's entry."""
     record.ended_by = hand.ended_by.value
     record.entries = [Entry(side_position=i, **plain(e)) for i, e in enumerate(hand.entries)]
 
@@ -63,9 +64,9 @@ def _game_write(game_id: str) -> Iterator[Game]:
         db.session.flush()
         db.session.expire(game, ["hands"])
         result = replay(with_hands(game))
-        _remember(game, result)
+        store_figures(game, result)
         revision = game.revision
-    _keep(game_id, revision, result)
+    game_changed(game_id, revision, result)
 
 
 def last_position(game_id: str) -> int:
@@ -103,7 +104,7 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     recorded, another one with HandSaved. `after` is the last hand's number when the form was
     opened: a hand recorded since by someone else is HandTaken.
 
-    Only the new hand is scored and checked, on top of the game's kept replay: saving costs the
+    Only the new hand is scored and checked, on top of the game's cached replay: saving costs the
     same in a game of 5 hands as in one of 100.
     """
     try:
@@ -120,15 +121,15 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
                 since = _live_since(game_id, after)
                 if since:
                     raise HandTaken(since)
-            before = kept_replay(game)
+            before = replay_of(game)
             position = last_position(game_id) + 1
             record = Hand(game_id=game_id, position=position, token=token)
-            _fill(record, hand)
+            fill_hand(record, hand)
             result = rules.extend(engine_game(game, []), before, engine_hand(record))
             if result.hands[-1].violations:
                 raise HandRefused(result.hands[-1].violations)
             db.session.add(record)
-            _remember(game, result, [record])
+            store_figures(game, result, [record])
             db.session.flush()
             recorded, revision = Recorded(record.id, len(result.hands)), game.revision
     except IntegrityError:
@@ -138,7 +139,7 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
         if won is not None:
             return Recorded(won.id, live_number(won))
         raise HandTaken([]) from None
-    _keep(game_id, revision, result)
+    game_changed(game_id, revision, result)
     return recorded
 
 
@@ -179,7 +180,7 @@ def correct_hand(game_id: str, hand_id: int, hand: rules.Hand, version: int) -> 
         if result.hands[index].violations:
             raise HandRefused(result.hands[index].violations)
         before = hand_data(engine_hand(record))
-        _fill(record, hand)
+        fill_hand(record, hand)
         record.corrections.append(Correction(before=before, after=hand_data(hand)))
     return record
 

@@ -9,9 +9,9 @@ from ..database import writing
 from ..models import NAME_LENGTH, Game, Hand, db, new_token
 from .engine import engine_game
 from .errors import GameRefused
-from .figures import _remember
-from .games import NewSide, _side_rows
-from .hands import _fill
+from .figures import store_figures
+from .games import NewSide, side_rows
+from .hands import fill_hand
 
 
 def import_game(data: object) -> str:
@@ -41,7 +41,7 @@ def import_game(data: object) -> str:
         house_rules=house,
         first_dealer=game.first_dealer,
     )
-    record.sides = _side_rows(
+    record.sides = side_rows(
         [
             NewSide(side.name, (names[i] + [""] * side.players)[: side.players], side.start_score)
             for i, side in enumerate(game.sides)
@@ -49,9 +49,9 @@ def import_game(data: object) -> str:
     )
     for position, hand in enumerate(game.hands, start=1):
         hand_record = Hand(position=position, token=new_token())
-        _fill(hand_record, hand)
+        fill_hand(hand_record, hand)
         record.hands.append(hand_record)
-    _remember(record, result)
+    store_figures(record, result)
     with writing():
         db.session.add(record)
         db.session.flush()
