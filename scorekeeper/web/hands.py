@@ -54,10 +54,10 @@ def sent_number(value: str | None) -> int | None:
     return number
 
 
-def number_of(game: Game, hand: Hand) -> int | None:
+def number_of(game: Game, hand_id: int) -> int | None:
     """A hand's number as the scoreboard shows it (None once deleted)."""
-    live = with_hands(game).live_hands
-    return live.index(hand) + 1 if hand in live else None
+    live = [h.id for h in with_hands(game).live_hands]
+    return live.index(hand_id) + 1 if hand_id in live else None
 
 
 def _game(game_id: str) -> tuple[Game, rules.RuleSystem]:
@@ -190,7 +190,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         return _record(game, system, form, engine)
     game_id = game.id
     try:
-        saved = correct_hand(game_id, hand.id, engine, sent_number(form.version.data) or 0)
+        saved_id = correct_hand(game_id, hand.id, engine, sent_number(form.version.data) or 0)
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, index)
@@ -206,15 +206,15 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
                 "shown below, yours is in the form: save again to keep yours."
             )
         ]
-        if current.deleted_at is not None:
+        if current.deleted:
             loose = [_("Someone deleted this hand while you were correcting it.")]
             return _form_page(game, system, form, hand=hand, loose=loose, refused=True, status=409)
-        theirs = _preview(game, engine_hand(current), index)
+        theirs = _preview(game, current.hand, index)
         return _form_page(
             game, system, form, hand=hand, loose=loose, theirs=theirs, refused=True, status=409
         )
     # game_id, not game.id: after the commit, reading the game would load all of it again.
-    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved.id}"))
+    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved_id}"))
 
 
 def _record(
@@ -234,7 +234,8 @@ def _record(
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game.id))
         live = with_hands(game).live_hands
-        first = next((live.index(h) for h in taken.recorded if h in live), len(live) - 1)
+        ids = [h.id for h in live]
+        first = next((ids.index(h.id) for h in taken.recorded if h.id in ids), len(live) - 1)
         theirs = replay_of(game).hands[first] if live else None
         loose = [
             _(
@@ -248,7 +249,7 @@ def _record(
         )
     except HandSaved as already:
         saved = already.saved
-        number = number_of(game, saved)
+        number = number_of(game, saved.id)
         scored = replay_of(game).hands[number - 1] if number is not None else None
         page = render_template(
             "hand_saved.html", game=game, hand=saved, number=number, scored=scored
@@ -300,7 +301,7 @@ def show(game_id: str, hand_id: int) -> str:
     """A hand's breakdown: every line of every side's score, with its rule."""
     game, system = _game(game_id)
     hand = _hand(game, hand_id)
-    number = number_of(game, hand)
+    number = number_of(game, hand.id)
     scored = replay_of(game).hands[number - 1] if number is not None else None
     return render_template(
         "hand.html", game=game, system=system, hand=hand, number=number, scored=scored
@@ -312,7 +313,7 @@ def delete(game_id: str, hand_id: int) -> Response | tuple[str, int] | str:
     """Asks once (a page, no script needed), then takes the hand out of the game."""
     game, _system = _game(game_id)
     hand = _hand(game, hand_id)
-    number = number_of(game, hand)
+    number = number_of(game, hand.id)
     if number is None:
         return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
     if request.method == "GET":

@@ -20,7 +20,7 @@ from scorekeeper import cli, rules
 from scorekeeper.web import create_app, database, hands
 from scorekeeper.web.models import Game, Side, db
 from scorekeeper.web.services import hands as hand_services
-from scorekeeper.web.services.errors import NotFound
+from scorekeeper.web.services.errors import HandChanged, NotFound
 from scorekeeper.web.services.figures import games_differing_from_replay
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hand_fields, hidden, input_value
@@ -360,6 +360,25 @@ def test_a_hand_of_a_game_gone_meanwhile_is_a_not_found_page(
     response = client.post(f"/games/{game_id}/hands/999999/delete", data={"version": "1"})
     assert response.status_code == 404
     assert "Not found" in response.text
+
+
+def test_a_hand_changed_meanwhile_is_told_in_plain_values_that_outlive_the_write(
+    app: Flask, client: FlaskClient
+) -> None:
+    actions = Actions(client)
+    game_id = actions.new_game()
+    actions.record_hand(game_id, QUIET, "stock")
+    hand_id = actions.hand_ids(game_id)[0]
+    with app.app_context():
+        assert hand_services.delete_hand(game_id, hand_id, 1) == hand_id
+        with pytest.raises(HandChanged) as changed:
+            hand_services.delete_hand(game_id, hand_id, 1)
+        db.session.remove()  # the write's session and its rows are gone
+    current = changed.value.current
+    assert (current.id, current.position, current.version) == (hand_id, 1, 2)
+    assert current.deleted and current.number is None
+    assert current.hand.ended_by is rules.EndedBy.STOCK_EXHAUSTED
+    assert len(current.hand.entries) == 2
 
 
 def test_a_game_that_went_while_its_page_was_open_is_answered_as_not_found(

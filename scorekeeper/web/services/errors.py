@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from ... import rules
-
-if TYPE_CHECKING:
-    from ..models import Hand
 
 
 class NotFound(LookupError):
@@ -23,10 +20,26 @@ class HandRefused(Exception):
         self.violations = list(violations)
 
 
+@dataclass(frozen=True)
+class StoredHand:
+    """A recorded hand as a write found it: plain values, still right after its transaction."""
+
+    id: int
+    position: int
+    number: int | None
+    """Its number on the scoreboard; None once deleted."""
+    version: int
+    hand: rules.Hand
+
+    @property
+    def deleted(self) -> bool:
+        return self.number is None
+
+
 class HandChanged(Exception):
     """The hand was corrected or deleted by someone else since the form was opened."""
 
-    def __init__(self, current: Hand) -> None:
+    def __init__(self, current: StoredHand) -> None:
         super().__init__(f"hand {current.id} is now at version {current.version}")
         self.current = current
 
@@ -34,7 +47,7 @@ class HandChanged(Exception):
 class HandTaken(Exception):
     """Someone else recorded the hand this form was opened for; nothing was recorded."""
 
-    def __init__(self, recorded: Sequence[Hand]) -> None:
+    def __init__(self, recorded: Sequence[StoredHand]) -> None:
         super().__init__(", ".join(f"hand {h.position}" for h in recorded) or "a hand")
         self.recorded = list(recorded)
 
@@ -42,7 +55,7 @@ class HandTaken(Exception):
 class HandSaved(Exception):
     """This form's hand was saved already, and what was sent now differs from it."""
 
-    def __init__(self, saved: Hand) -> None:
+    def __init__(self, saved: StoredHand) -> None:
         super().__init__(f"hand {saved.position} was saved from this form")
         self.saved = saved
 

@@ -17,7 +17,7 @@ from ...rules.gamefile import hand_data, read_hand
 from ..database import writing
 from ..models import Correction, Entry, Game, Hand, db, now
 from .engine import engine_game, engine_hand, game_changed, replay, replay_of
-from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound
+from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
 from .loading import lock_game, with_hands
 
@@ -84,6 +84,13 @@ def live_number(hand: Hand) -> int | None:
     return db.session.scalar(counted)
 
 
+def stored(record: Hand) -> StoredHand:
+    """What a refusal tells of a recorded hand, read inside the write's transaction."""
+    return StoredHand(
+        record.id, record.position, live_number(record), record.version, engine_hand(record)
+    )
+
+
 def same_hand(record: Hand, hand: rules.Hand) -> bool:
     """Whether a recorded hand is what `hand` says."""
     return hand_data(engine_hand(record)) == hand_data(hand)
@@ -115,12 +122,12 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
             )
             if already is not None:
                 if not same_hand(already, hand):
-                    raise HandSaved(already)
+                    raise HandSaved(stored(already))
                 return Recorded(already.id, live_number(already))
             if after is not None:
                 since = _live_since(game_id, after)
                 if since:
-                    raise HandTaken(since)
+                    raise HandTaken([stored(h) for h in since])
             before = replay_of(game)
             position = last_position(game_id) + 1
             record = Hand(game_id=game_id, position=position, token=token)
@@ -163,13 +170,13 @@ def _claim(game: Game, hand_id: int, version: int | None, *, deleted: bool = Fal
         raise NotFound(f"no hand {hand_id} in game {game.id!r}")
     moved_on = version is not None and record.version != version
     if moved_on or (record.deleted_at is not None) != deleted:
-        raise HandChanged(record)
+        raise HandChanged(stored(record))
     record.version += 1
     return record
 
 
-def correct_hand(game_id: str, hand_id: int, hand: rules.Hand, version: int) -> Hand:
-    """Replace a recorded hand; the old version is kept as a correction."""
+def correct_hand(game_id: str, hand_id: int, hand: rules.Hand, version: int) -> int:
+    """Replace a recorded hand, the old version kept as a correction; the hand's id."""
     with _game_write(game_id) as game:
         record = _claim(game, hand_id, version)
         live = game.live_hands
@@ -182,20 +189,21 @@ def correct_hand(game_id: str, hand_id: int, hand: rules.Hand, version: int) -> 
         before = hand_data(engine_hand(record))
         fill_hand(record, hand)
         record.corrections.append(Correction(before=before, after=hand_data(hand)))
-    return record
+    return hand_id
 
 
-def delete_hand(game_id: str, hand_id: int, version: int) -> Hand:
-    """Take a hand out of the game; it stays in the history, from where it can come back."""
+def delete_hand(game_id: str, hand_id: int, version: int) -> int:
+    """Take a hand out of the game; it stays in the history, from where it can come back. The
+    hand's id."""
     with _game_write(game_id) as game:
         record = _claim(game, hand_id, version)
         record.deleted_at = now()
         record.corrections.append(Correction(before=hand_data(engine_hand(record)), after=None))
-    return record
+    return hand_id
 
 
-def restore_hand(game_id: str, hand_id: int) -> Hand:
-    """Bring a deleted hand back in its place, unless that breaks a rule (HandRefused).
+def restore_hand(game_id: str, hand_id: int) -> int:
+    """Bring a deleted hand back in its place, unless that breaks a rule (HandRefused); its id.
 
     HandChanged if it is back already (someone else brought it back first).
     """
@@ -215,7 +223,7 @@ def restore_hand(game_id: str, hand_id: int) -> Hand:
             raise HandRefused([*broken, *result.game_violations])
         record.deleted_at = None
         record.corrections.append(Correction(before=None, after=hand_data(engine_hand(record))))
-    return record
+    return hand_id
 
 
 def _broken(hands: Sequence[Hand], result: rules.GameResult) -> set[tuple[int, str, int | None]]:
