@@ -18,7 +18,7 @@ from flask_migrate import upgrade
 from history import seed
 
 from scorekeeper.web import create_app
-from scorekeeper.web.services import repair_figures
+from scorekeeper.web.services.figures import repair_figures
 
 
 def main() -> None:

@@ -35,7 +35,7 @@ from sqlalchemy import event
 
 from scorekeeper.web import create_app
 from scorekeeper.web.models import db
-from scorekeeper.web.services import import_game
+from scorekeeper.web.services.transfer import import_game
 
 HAND_COUNTS = (5, 20, 60, 100)
 RUNS = 15

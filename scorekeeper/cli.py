@@ -68,7 +68,7 @@ def backup(path: str) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from .web import create_app
-    from .web.backup import backup as backup_data
+    from .web.services.backup import backup as backup_data
 
     try:
         with create_app().app_context():
@@ -103,8 +103,8 @@ def restore(path: str) -> int:
     from alembic.util import CommandError
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .web.backup import BackupError
-    from .web.backup import restore as restore_data
+    from .web.services.backup import BackupError
+    from .web.services.backup import restore as restore_data
 
     try:
         with _database():
@@ -124,7 +124,7 @@ def doctor() -> int:
     from alembic.util import CommandError
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .web.services import repair_figures
+    from .web.services.figures import repair_figures
 
     try:
         with _database():

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import caching, compress, converters, csrf, database, door, errors, i18n, settings
+from . import caching, compress, converters, csrf, database, door, errors, i18n, schema, settings
 from .extensions import migrate
 from .models import db
 
@@ -44,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = settings.secret_key(instance)
 
     db.init_app(app)
+    schema.check_every_write(db.session)
     with app.app_context():
         database.set_up(db.engine)
     migrate.init_app(app, db, directory=str(PACKAGE / "migrations"))

@@ -20,7 +20,8 @@ from flask import Flask, abort, current_app, g, redirect, request, url_for
 from sqlalchemy import select
 
 from .models import Game, db
-from .services import NotFound, game_with_sides
+from .services.errors import NotFound
+from .services.loading import game_with_sides
 
 READS = frozenset({"GET", "HEAD"})
 GONE = "when_the_game_is_gone"

@@ -12,7 +12,7 @@ from werkzeug import exceptions
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .models import db
-from .services import GameRefused, NotFound
+from .services.errors import GameRefused, NotFound
 
 
 def _wants_json() -> bool:

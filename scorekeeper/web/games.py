@@ -4,148 +4,20 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
-from wtforms import (
-    BooleanField,
-    FieldList,
-    FormField,
-    HiddenField,
-    IntegerField,
-    RadioField,
-    StringField,
-)
-from wtforms.validators import DataRequired, Length, Optional
 
 from .. import rules
-from . import caching, door, house_rules, presenters, queries, services
-from .converters import Within
+from . import caching, door, house_rules, presenters, queries
 from .csrf import form_view
-from .i18n import COOKIE, LANGUAGES, number
-from .models import NAME_LENGTH, START_SCORE_LIMIT, Game, HouseRule
+from .forms.game import RenameGameForm, new_game_form
+from .i18n import COOKIE, LANGUAGES
+from .models import Game, new_token
 from .schema import one_time_token
-from .services import NewSide, create_game, new_token
+from .services import games as games_service
+from .services.games import create_game
 
 bp = Blueprint("games", __name__)
-
-DEFAULT_SIDE_NAMES = (_l("Us"), _l("Them"), _l("Third"), _l("Fourth"), _l("Fifth"))
-
-
-class SideFields(FlaskForm):
-    """The fields of one side that the view reads; `side_form_class` makes them."""
-
-    name: StringField
-    players: FieldList[StringField]
-    start_score: IntegerField
-
-
-def side_form_class(player_count: int) -> type[SideFields]:
-    """The fields for one side: its name, its players' names and a score carried from paper.
-
-    A side of one player is that player: its name is the player's, and may be left empty for
-    "Player N" (`GameFields.new_sides`), as a side's name comes filled in with "Us" or "Them".
-    """
-    alone = player_count == 1
-    label = _l("Name") if alone else _l("Side name")
-    required = Optional() if alone else DataRequired()
-
-    class NewSideForm(SideFields):
-        class Meta:
-            csrf = False
-
-        name = StringField(label, validators=[required, Length(max=NAME_LENGTH)])
-        players = FieldList(
-            StringField(_l("Player"), validators=[Optional(), Length(max=NAME_LENGTH)]),
-            min_entries=player_count,
-            max_entries=player_count,
-        )
-        start_score = IntegerField(
-            _l("Score carried over from paper"),
-            validators=[
-                Optional(),
-                Within(
-                    -START_SCORE_LIMIT,
-                    START_SCORE_LIMIT,
-                    _(
-                        "At most %(limit)s, above or below zero: is there a digit too many?",
-                        limit=number(START_SCORE_LIMIT),
-                    ),
-                ),
-            ],
-            render_kw={"inputmode": "numeric", "placeholder": "0"},
-        )
-
-    return NewSideForm
-
-
-class GameFields(FlaskForm):
-    """The sides of the set-up form, read by name; `new_game_form` makes them."""
-
-    side_list: FieldList[FormField[SideFields]]
-    first_dealer = RadioField(_l("Who deals first"), coerce=int, default=0)
-    token = HiddenField()
-    """The form's one-time token: sent twice (a double tap), it starts one game."""
-
-    def one_time_token(self) -> str | None:
-        """The token sent, if it is one this app makes (anything else is not remembered)."""
-        return one_time_token(self.token.data)
-
-    def chosen_options(self, system: rules.RuleSystem) -> list[str]:
-        return [o for o in system.options if self[f"option_{o}"].data]
-
-    def new_sides(self) -> list[NewSide]:
-        """The sides as typed; a player alone is the side, named "Player N" if left unnamed."""
-        sides = []
-        for index, side in enumerate(self.side_list, start=1):
-            name = (side.form.name.data or "").strip()
-            players = [(p.data or "").strip() for p in side.form.players]
-            if len(players) == 1:
-                players = [name]  # a name given is the player's; "Player N" is no one's
-                name = name or _("Player %(number)s", number=index)
-            sides.append(NewSide(name, players, side.form.start_score.data or 0))
-        return sides
-
-
-def new_game_form(
-    system: rules.RuleSystem, sides: int, players: int, house: HouseRule | None
-) -> GameFields:
-    """The set-up form for one system and table: options, names and starting scores.
-
-    A house rule fixes the options: they are shown as it has them, and not read back.
-    """
-
-    class NewGameForm(GameFields):
-        side_list = FieldList(
-            FormField(side_form_class(players)), min_entries=sides, max_entries=sides
-        )
-
-    for option_id in system.options:
-        option = BooleanField(_l(rules.OPTIONS[option_id].label))
-        setattr(NewGameForm, f"option_{option_id}", option)
-    form = NewGameForm()
-    form.first_dealer.choices = seat_choices(sides, players)
-    if not form.is_submitted() and players > 1:  # a player's name is theirs to write
-        for index, side in enumerate(form.side_list):
-            side.form.name.data = str(DEFAULT_SIDE_NAMES[index])
-    if form.one_time_token() is None:
-        form.token.data = new_token()
-    if house is not None:
-        for option_id in system.options:
-            form[f"option_{option_id}"].data = option_id in house.options
-    return form
-
-
-def seat_choices(sides: int, players: int) -> list[tuple[int, str]]:
-    """The seats in the order of play, as the set-up form names them (before names are known)."""
-    seats = rules.seating([rules.Side("", players)] * sides)
-    if players == 1:
-        return [(i, _("Player %(number)s", number=seat.side + 1)) for i, seat in enumerate(seats)]
-    return [
-        (i, _("Side %(side)s, player %(player)s", side=seat.side + 1, player=seat.player + 1))
-        for i, seat in enumerate(seats)
-    ]
 
 
 def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | None:
@@ -229,10 +101,6 @@ def scoreboard() -> str:
 # --- managing a game: its name, archiving, deleting, playing again --------------------------------
 
 
-class RenameGameForm(FlaskForm):
-    name = StringField(_l("Name of the game"), validators=[Optional(), Length(max=NAME_LENGTH)])
-
-
 def _manage_page(game: Game, form: RenameGameForm, status: int = 200) -> tuple[str, int]:
     return render_template(
         "manage.html", game=game, title=presenters.game_title(game), rename=form
@@ -252,7 +120,7 @@ def manage() -> tuple[str, int]:
 def rename() -> Response | tuple[str, int]:
     form = RenameGameForm(prefix="game")
     if form.validate_on_submit():
-        services.rename_game(door.game_id(), form.name.data or "")
+        games_service.rename_game(door.game_id(), form.name.data or "")
         flash(_("Renamed.") if (form.name.data or "").strip() else _("The name is taken away."))
         return redirect(url_for("games.manage", game_id=door.game_id()))
     return _manage_page(door.game(), form, 422)
@@ -260,14 +128,14 @@ def rename() -> Response | tuple[str, int]:
 
 @bp.post("/games/<game_id>/archive")
 def archive() -> Response:
-    services.archive_game(door.game_id())
+    games_service.archive_game(door.game_id())
     flash(_("Archived: the game is off the home page, and still in the history."))
     return redirect(url_for("games.manage", game_id=door.game_id()))
 
 
 @bp.post("/games/<game_id>/unarchive")
 def unarchive() -> Response:
-    services.archive_game(door.game_id(), archived=False)
+    games_service.archive_game(door.game_id(), archived=False)
     flash(_("Brought back to the home page."))
     return redirect(url_for("games.manage", game_id=door.game_id()))
 
@@ -284,7 +152,7 @@ def delete() -> str | Response:
     title = presenters.game_title(game)
     if request.method == "GET":
         return render_template("game_delete.html", game=game, title=title)
-    if services.delete_game(door.game_id()):
+    if games_service.delete_game(door.game_id()):
         flash(_("The game %(title)s was deleted.", title=title))
     return redirect(url_for("games.index"))
 
@@ -293,7 +161,7 @@ def delete() -> str | Response:
 def play_again() -> Response:
     """A new game for the same table; the form's one-time token makes a double tap start one."""
     token = one_time_token(request.form.get("token")) or new_token()
-    new_id = services.play_again(door.game_id(), token)
+    new_id = games_service.play_again(door.game_id(), token)
     return redirect(url_for("games.scoreboard", game_id=new_id))
 
 

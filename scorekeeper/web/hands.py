@@ -4,366 +4,47 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from flask import (
     Blueprint,
     abort,
-    current_app,
     redirect,
     render_template,
     request,
     url_for,
 )
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
-from flask_wtf.i18n import translations
 from markupsafe import Markup
-from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
-from wtforms import (
-    BooleanField,
-    Field,
-    FieldList,
-    Form,
-    FormField,
-    HiddenField,
-    IntegerField,
-    RadioField,
-)
-from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3
-from wtforms.form import BaseForm
-from wtforms.meta import DefaultMeta
-from wtforms.validators import InputRequired, Length, Optional
 
 from .. import rules
-from ..rules.fields import EntryField, FieldKind, FieldRef, entry_of, held, refs, value_of
-from ..rules.hands import Ending
 from . import caching, door
-from .converters import Within, whole_number
+from .converters import whole_number
 from .csrf import form_view
-from .i18n import Translator, say
-from .models import TOKEN_LENGTH, Game, Hand
-from .rulebook import cite
-from .services import (
-    HandChanged,
-    HandRefused,
-    HandSaved,
-    HandTaken,
-    SystemKey,
-    correct_hand,
-    delete_hand,
+from .forms.hand import (
+    HandFields,
+    Row,
+    adjust,
+    cited,
+    form_data,
+    hand_form,
+    hand_from_form,
+    place_violations,
+    rows_for,
+)
+from .models import Game, Hand, new_token
+from .services.engine import (
     engine_game,
     engine_hand,
-    kept_replay,
-    last_position,
-    new_token,
-    record_hand,
-    restore_hand,
-    system_for,
-    system_key,
+    replay_of,
     system_of,
-    with_hands,
 )
+from .services.errors import HandChanged, HandRefused, HandSaved, HandTaken
+from .services.hands import correct_hand, delete_hand, last_position, record_hand, restore_hand
+from .services.loading import with_hands
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
-
-NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
-
-
-@dataclass(frozen=True)
-class Row:
-    """One line of the hand form: a field shown for every side side by side."""
-
-    ref: FieldRef
-    label: str
-    kind: str  # "points", "counter", "pick" (a count picked in one tap) or "check"
-    rule_topic: str
-    counter: str | None = None  # the card counter's prefix, `melded` for `melded_cards`
-    group: str = "main"  # "main", or folded away as rare: "more-sets" or "penalties"
-
-    @property
-    def field(self) -> str:
-        """The control's name within a side's part of the form: `melded_points`, `set_samba`."""
-        return self.ref.name
-
-
-ROW_KINDS = {FieldKind.FLAG: "check", FieldKind.POINTS: "points"}
-COMMON_SETS = frozenset(
-    {rules.SetKind.NATURAL_CANASTA, rules.SetKind.MIXED_CANASTA, rules.SetKind.SAMBA}
-)
-"""The sets of most hands; a system's others fold under "More sets", but for those its book asks
-for and the one it is named after (black-samba's black samba)."""
-PICKED = frozenset({"red_threes"})
-"""Counts small enough to pick in one tap (0 to the red threes in the deck), not count up..."""
-PICK_MOST = 6
-"""...when the numbers to pick from fit on one line of a phone: up to three decks' red threes."""
-PENALTY_FIELDS = frozenset({"red_threes_in_hand", "players_holding_red_threes", "penalties"})
-"""What a side pays for, rare at the table: folded under "Penalties"."""
-
-
-def label_of(ref: FieldRef) -> str:
-    """A field's label as the form shows it: in the page's language, capitalised."""
-    text = say(ref.label)
-    return text[:1].upper() + text[1:]
-
-
-def row_label(ref: FieldRef, system: rules.RuleSystem) -> str:
-    """A row's label, with what one of it costs where the field says so (−750 each)."""
-    cost = ref.entry_field.cost(system) if ref.key is None else None
-    label = label_of(ref)
-    return label if cost is None else f"{label} ({say(cost)})"
-
-
-def _group(ref: FieldRef, system: rules.RuleSystem) -> str:
-    if ref.field in PENALTY_FIELDS:
-        return "penalties"
-    booked = {kind for kinds, _count in system.book for kind in kinds}
-    named_after = ref.key is not None and ref.key.value == system.id.replace("-", "_")
-    if (
-        isinstance(ref.key, rules.SetKind)
-        and ref.key not in COMMON_SETS | booked
-        and not named_after
-    ):
-        return "more-sets"
-    return "main"
-
-
-def _kind(ref: FieldRef, system: rules.RuleSystem) -> str:
-    if ref.field in PICKED and rules.Deck(system.decks, 0).red_threes <= PICK_MOST:
-        return "pick"
-    return ROW_KINDS.get(ref.entry_field.kind, "counter")
-
-
-def rows_for(system: rules.RuleSystem, players: int | None = None) -> list[Row]:
-    """The form's lines for a system (its fields, sets and penalties), check boxes last;
-    `players` (the most on a side) leaves out what means nothing at that table."""
-    rows = [
-        Row(
-            ref,
-            row_label(ref, system),
-            _kind(ref, system),
-            ref.entry_field.topic,
-            ref.name.removesuffix("_points") if ref.entry_field.cards else None,
-            _group(ref, system),
-        )
-        for ref in refs(system, players=players)
-        if not ref.entry_field.by_ending
-    ]
-    return sorted(rows, key=lambda row: row.kind == "check")
-
-
-def ending_value(ending: Ending) -> str:
-    """How the form's radio names an ending: `out-0` for the first side going out, `stock`."""
-    return "stock" if ending.side is None else f"out-{ending.side}"
-
-
-def ending_of(value: object, sides: int) -> Ending | None:
-    """The ending a radio value names, among those of a hand of `sides` sides; None if none."""
-    return next((e for e in Ending.every(sides) if ending_value(e) == value), None)
-
-
-def ending_label(ending: Ending, game: Game) -> str:
-    """An ending in words: who went out, or that the stock ran out."""
-    if ending.side is None:
-        return _("The stock ran out")
-    return _("%(side)s went out", side=game.sides[ending.side].name)
-
-
-def _count(label: str = "") -> IntegerField:
-    return IntegerField(
-        label,
-        default=0,
-        validators=[Optional(), Within(0, 9999)],
-        render_kw=NUMBER,
-    )
-
-
-class SubForm(Form):
-    """A part of the hand form: WTForms' own messages in the page's language, as in FlaskForm."""
-
-    class Meta(DefaultMeta):
-        def get_translations(self, form: BaseForm) -> Translator:
-            if current_app.config.get("WTF_I18N_ENABLED", True):
-                return translations
-            return super().get_translations(form)
-
-
-class CardsForm(SubForm):
-    """The card counter: how many of each card group, turned into points."""
-
-
-for _card in rules.Card:
-    setattr(CardsForm, _card.value, _count())
-
-
-def _control(field: EntryField, kind: str, red_threes: int) -> Field:
-    """The form control for one field of a side's entry."""
-    if kind == "pick":
-        return RadioField(
-            choices=[SelectChoice(n, str(n)) for n in range(red_threes + 1)], coerce=int, default=0
-        )
-    if field.kind is FieldKind.FLAG:
-        return BooleanField()
-    if field.kind is FieldKind.POINTS:
-        # Empty until typed (no 0 to delete first), read as 0; a first meld stays unnoted.
-        shown = NUMBER if field.optional else {**NUMBER, "placeholder": "0"}
-        return IntegerField(validators=[Optional(), Within(0, field.most)], render_kw=shown)
-    return IntegerField(default=0, validators=[Optional(), Within(0, field.most)], render_kw=NUMBER)
-
-
-def entry_form_class(system: rules.RuleSystem, red_threes: int) -> type[Form]:
-    """A side's part of the hand form: a control per row, and a card counter where it helps;
-    `red_threes`: how many the table's deck holds, the most a side can pick."""
-
-    class EntryForm(SubForm):
-        pass
-
-    for row in rows_for(system):
-        setattr(EntryForm, row.field, _control(row.ref.entry_field, row.kind, red_threes))
-        if row.counter is not None:
-            setattr(EntryForm, f"{row.counter}_cards", FormField(CardsForm))
-    return EntryForm
-
-
-class HandFields(FlaskForm):
-    """The hand form's fields, read by name; `hand_form` makes them for one game."""
-
-    ending: RadioField
-    token: HiddenField
-    version: HiddenField
-    after: HiddenField
-    sides: FieldList[FormField[Form]]
-
-
-def hand_form(game: Game, formdata: Any = None, data: Any = None) -> HandFields:
-    """The form for one hand of this game; `data` fills it from a recorded hand."""
-    endings = tuple(
-        (ending_value(ending), ending_label(ending, game))
-        for ending in Ending.every(len(game.sides))
-    )
-    red_threes = system_of(game).deck(sum(len(side.players) for side in game.sides)).red_threes
-    form_class = _hand_form_class(system_key(game), endings, red_threes)
-    if formdata is not None:
-        return form_class(formdata=formdata)
-    return form_class(
-        formdata=None, data=data or {"token": new_token(), "after": str(last_position(game.id))}
-    )
-
-
-@lru_cache(maxsize=64)
-def _hand_form_class(
-    key: SystemKey, endings: tuple[tuple[str, str], ...], red_threes: int
-) -> type[HandFields]:
-    """The hand form of one system, for sides whose endings read `endings` (value, label) and
-    a deck of `red_threes`: made once, since making a form class costs more than filling one in."""
-    side_count = len(endings) - 1  # each side going out, and the stock running out
-
-    class HandForm(HandFields):
-        ending = RadioField(
-            _l("How did the hand end?"),
-            choices=[SelectChoice(value, label) for value, label in endings],
-            validators=[InputRequired(_l("Choose who went out, or that the stock ran out."))],
-        )
-        token = HiddenField(
-            validators=[
-                Length(
-                    max=TOKEN_LENGTH,
-                    message=_l("This form was not made here: open the hand form again."),
-                )
-            ]
-        )
-        version = HiddenField()
-        after = HiddenField()  # the last hand's number when a new hand's form was opened
-        sides = FieldList(
-            FormField(entry_form_class(system_for(key), red_threes)),
-            min_entries=side_count,
-            max_entries=side_count,
-        )
-
-    return HandForm
-
-
-def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
-    """The hand the form describes, for the rules engine (a form that passed validation)."""
-    ending = ending_of(form.ending.data, len(form.sides)) or Ending.STOCK
-    rows = rows_for(system)
-    entries = []
-    for index, side in enumerate(form.sides):
-        values: dict[str, Any] = {"went_out": ending.side == index}
-        for row in rows:
-            field, data = row.ref.entry_field, side.form[row.field].data
-            if row.ref.key is not None:
-                values.setdefault(field.name, {})[row.ref.key] = int(data or 0)
-            elif field.kind is FieldKind.FLAG:
-                values[field.name] = bool(data)
-            else:
-                values[field.name] = data if field.optional else int(data or 0)
-        entries.append(entry_of(values))
-    return rules.Hand(tuple(entries), ending.ended_by)
-
-
-def form_data(hand: Hand) -> dict[str, Any]:
-    """A recorded hand as data for its correction form."""
-    engine = engine_hand(hand)
-    sides = [{ref.name: value_of(e, ref) for ref in held(e)} for e in engine.entries]
-    return {
-        "ending": ending_value(engine.ending),
-        "version": str(hand.version),
-        "sides": sides,
-        "token": hand.token,
-    }
-
-
-def cited(violation: rules.Violation, game_id: str) -> Markup:
-    """A broken rule in words, with a link to its paragraph in this game's rules."""
-    return Markup("{} ({})").format(say(violation.message), cite(violation.rule, game_id))
-
-
-def place_violations(
-    form: HandFields, violations: list[rules.Violation], game_id: str
-) -> list[Markup]:
-    """Put each violation's message next to the field it is about; return the rest."""
-    loose = []
-    for violation in violations:
-        message = cited(violation, game_id)
-        field = None
-        ref = violation.field
-        if violation.side is not None and ref is not None:
-            entry = form.sides[violation.side].form
-            field = form.ending if ref.field == "went_out" else entry._fields.get(ref.name)
-        if field is None:
-            loose.append(message)
-        else:
-            field.errors = [*field.errors, message]
-    return loose
-
-
-def adjust(formdata: MultiDict[str, str], system: rules.RuleSystem) -> MultiDict[str, str]:
-    """Without JavaScript the − / + and Count buttons post the form: apply them here."""
-    data = formdata.copy()
-    bump = data.pop("bump", None)
-    if bump and ":" in bump:
-        name, step = bump.rsplit(":", 1)
-        try:
-            value = int(data.get(name) or 0) + int(step)
-        except ValueError:
-            value = None
-        if value is not None:
-            data[name] = str(max(0, value))
-    count = data.pop("count", None)
-    if count:
-        prefix = count  # e.g. sides-0-melded
-        try:
-            counts = {
-                card: int(data.get(f"{prefix}_cards-{card.value}") or 0) for card in rules.Card
-            }
-            data[f"{prefix}_points"] = str(rules.card_points(counts))
-        except ValueError:
-            pass
-    return data
 
 
 def sent_number(value: str | None) -> int | None:
@@ -376,10 +57,10 @@ def sent_number(value: str | None) -> int | None:
     return number
 
 
-def number_of(game: Game, hand: Hand) -> int | None:
+def number_of(game: Game, hand_id: int) -> int | None:
     """A hand's number as the scoreboard shows it (None once deleted)."""
-    live = with_hands(game).live_hands
-    return live.index(hand) + 1 if hand in live else None
+    live = [h.id for h in with_hands(game).live_hands]
+    return live.index(hand_id) + 1 if hand_id in live else None
 
 
 def _game() -> tuple[Game, rules.RuleSystem]:
@@ -391,7 +72,7 @@ def _game() -> tuple[Game, rules.RuleSystem]:
 def _preview(game: Game, hand: rules.Hand, replacing: int | None) -> rules.HandResult:
     """The hand scored as the next one, or in place of live hand number `replacing` + 1."""
     if replacing is None:
-        return rules.extend(engine_game(game, []), kept_replay(game), hand).hands[-1]
+        return rules.extend(engine_game(game, []), replay_of(game), hand).hands[-1]
     hands = [engine_hand(h) for h in with_hands(game).live_hands]
     hands[replacing] = hand
     return rules.replay(engine_game(game, hands)).hands[replacing]
@@ -460,7 +141,7 @@ def _drawn_form(
 ) -> caching.Drawn:
     """The hand form, the same for every visitor; `refused`: a Save that did not save (a
     preview's problems are not)."""
-    result = kept_replay(game)
+    result = replay_of(game)
     if hand is None:
         number, minimums, totals = result.next_hand, result.next_minimums, result.totals
     else:
@@ -540,7 +221,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         return _record(game, system, form, engine)
     game_id = game.id
     try:
-        saved = correct_hand(game_id, hand.id, engine, sent_number(form.version.data) or 0)
+        saved_id = correct_hand(game_id, hand.id, engine, sent_number(form.version.data) or 0)
     except HandRefused as refused:
         loose = place_violations(form, refused.violations, game.id)
         result = _preview(game, engine, index)
@@ -556,14 +237,14 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
                 "shown below, yours is in the form: save again to keep yours."
             )
         ]
-        if current.deleted_at is not None:
+        if current.deleted:
             return _deleted_meanwhile(game, system, form, hand)
-        theirs = _preview(game, engine_hand(current), index)
+        theirs = _preview(game, current.hand, index)
         return _form_page(
             game, system, form, hand=hand, loose=loose, theirs=theirs, refused=True, status=409
         )
     # game_id, not game.id: after the commit, reading the game would load all of it again.
-    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved.id}"))
+    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved_id}"))
 
 
 def _deleted_meanwhile(
@@ -591,8 +272,9 @@ def _record(
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game.id))
         live = with_hands(game).live_hands
-        first = next((live.index(h) for h in taken.recorded if h in live), len(live) - 1)
-        theirs = kept_replay(game).hands[first] if live else None
+        ids = [h.id for h in live]
+        first = next((ids.index(h.id) for h in taken.recorded if h.id in ids), len(live) - 1)
+        theirs = replay_of(game).hands[first] if live else None
         loose = [
             _(
                 "Someone else saved hand %(number)s meanwhile: theirs is shown below, yours "
@@ -605,8 +287,8 @@ def _record(
         )
     except HandSaved as already:
         saved = already.saved
-        number = number_of(game, saved)
-        scored = kept_replay(game).hands[number - 1] if number is not None else None
+        number = number_of(game, saved.id)
+        scored = replay_of(game).hands[number - 1] if number is not None else None
         page = render_template(
             "hand_saved.html", game=game, hand=saved, number=number, scored=scored
         )
@@ -661,8 +343,8 @@ def show(hand_id: int) -> str:
     """A hand's breakdown: every line of every side's score, with its rule."""
     game, system = _game()
     hand = _hand(game, hand_id)
-    number = number_of(game, hand)
-    scored = kept_replay(game).hands[number - 1] if number is not None else None
+    number = number_of(game, hand.id)
+    scored = replay_of(game).hands[number - 1] if number is not None else None
     return render_template(
         "hand.html", game=game, system=system, hand=hand, number=number, scored=scored
     )
@@ -674,7 +356,7 @@ def delete(hand_id: int) -> Response | tuple[str, int] | str:
     game, _system = _game()
     game_id = game.id
     hand = _hand(game, hand_id)
-    number = number_of(game, hand)
+    number = number_of(game, hand.id)
     if number is None:
         return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
     if request.method == "GET":

@@ -2,46 +2,29 @@
 renamed and merged.
 
 The reads are in queries.py, what the pages show of them in presenters.py, the writes in
-services.py: here are only the forms and the views that join them.
+services/players.py: here are only the forms and the views that join them.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
-from wtforms import SelectField, StringField
-from wtforms.validators import DataRequired, Length
 
 from .. import rules
-from . import presenters, queries, services
+from . import presenters, queries
 from .converters import whole_number
 from .csrf import form_view
+from .forms.player import MergeForm, RenameForm
 from .models import NAME_LENGTH
+from .services.errors import PlayerRefused
+from .services.players import merge_players, rename_player
 
 bp = Blueprint("history", __name__)
 
 STATUSES = ("all", "playing", "finished")
 PARTNERSHIPS_SHOWN = 30
 """On /stats, the partnerships with most games; each player's page lists all of theirs."""
-
-
-class RenameForm(FlaskForm):
-    name = StringField(
-        _l("New name"),
-        validators=[DataRequired(), Length(max=NAME_LENGTH)],
-        render_kw={
-            "maxlength": NAME_LENGTH,
-            "autocomplete": "off",
-            "aria-describedby": "rename-name-hint",
-        },
-    )
-
-
-class MergeForm(FlaskForm):
-    into = SelectField(_l("The same person as"), validators=[DataRequired()])
 
 
 def _page_number() -> int:
@@ -138,8 +121,8 @@ def rename(key: str) -> Response | tuple[str, int]:
     form = RenameForm(prefix="rename")
     if form.validate_on_submit():
         try:
-            new_key, merged = services.rename_player(key, form.name.data or "")
-        except services.PlayerRefused:
+            new_key, merged = rename_player(key, form.name.data or "")
+        except PlayerRefused:
             form.name.errors = [_("Write a name.")]
         else:
             if merged:
@@ -165,8 +148,8 @@ def merge(key: str) -> Response | tuple[str, int]:
     form = _merge_form(key, found.names)
     if form.validate_on_submit():
         try:
-            services.merge_players(key, form.into.data or "")
-        except services.PlayerRefused:  # the other player went meanwhile: choose again
+            merge_players(key, form.into.data or "")
+        except PlayerRefused:  # the other player went meanwhile: choose again
             form.into.errors = [_("That player is no longer there: choose again.")]
         else:
             flash(_("Merged: their games now count together."))

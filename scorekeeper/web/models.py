@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, event
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..rules import SetKind
 
@@ -51,6 +51,16 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(12)
 
 
+def new_token() -> str:
+    """A form's one-time token: sent twice (a double tap), the form still does its work once."""
+    return secrets.token_urlsafe(16)
+
+
+def new_revision() -> str:
+    """A game's next revision: random, so that no two states of a game ever share one."""
+    return secrets.token_hex(REVISION_LENGTH // 2)
+
+
 def player_key(name: str) -> str:
     """How a player is recognised across games: case and spacing do not matter.
 
@@ -69,8 +79,8 @@ class Game(Model):
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now, index=True)
     over: Mapped[bool] = mapped_column(default=False, index=True)
     revision: Mapped[str] = mapped_column(String(REVISION_LENGTH), default="", server_default="")
-    """A new random value at every write to the game (`services._remember`): what is worked out
-    from the game (its replay, its scoreboard) is kept in memory under it, so it is right in
+    """A new random value at every write to the game (`new_revision`): what is worked out from
+    the game (its replay, its scoreboard) is cached in memory under it, so it is right in
     every process and after a restore, where a counter could come round to a used number."""
     name: Mapped[str | None] = mapped_column(String(NAME_LENGTH), default=None)
     """A name the table gave the game; None shows it by its players."""
@@ -104,7 +114,7 @@ class Side(Model):
     """Copy of the last replay's total, for lists and statistics."""
     won: Mapped[bool | None] = mapped_column(default=None)
     # Copies of the last replay too, summed over the side's live hands, so that statistics add
-    # up sides rather than every entry (`services._tally_sides`); None until first replayed.
+    # up sides rather than every entry (`services.figures`); None until first replayed.
     hands: Mapped[int | None] = mapped_column(default=None)
     best: Mapped[int | None] = mapped_column(default=None)
     """The side's best hand score; None also while it has played no hand."""
@@ -222,11 +232,3 @@ class HouseRule(Model):
     """The game file's `house_rules` keys other than `name`."""
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now)
-
-
-@event.listens_for(Session, "before_flush")
-def _keep_only_what_restores(session: Session, _context: object, _instances: object) -> None:
-    """Every row written passes the schema that a restore checks, so every backup restores."""
-    from .schema import check_session  # the schema reads these models, so it comes after them
-
-    check_session(session)

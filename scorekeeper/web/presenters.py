@@ -13,16 +13,12 @@ from .. import rules
 from ..rules.hands import Ending
 from . import queries
 from .chart import Chart, running_totals
-from .hands import ending_label, label_of
 from .i18n import number
+from .labels import ending_label, label_of
 from .models import Game, Hand, player_key
-from .services import (
-    Change,
-    changes,
-    kept_replay,
-    system_of,
-    with_hands,
-)
+from .services.engine import replay_of, system_of
+from .services.hands import Change, changes
+from .services.loading import with_hands
 
 
 @dataclass(frozen=True)
@@ -90,9 +86,9 @@ def game_title(game: Game) -> str:
 
 
 def scoreboard(game: Game) -> Scoreboard:
-    """A game's scoreboard, from its kept replay."""
+    """A game's scoreboard, from its cached replay."""
     system = system_of(game)
-    result = kept_replay(game)
+    result = replay_of(game)
     with_hands(game)
     sides = [
         SideTotal(

@@ -22,7 +22,7 @@ from ..rules.words import N_
 from . import door
 from .i18n import number, say
 from .models import Game
-from .services import system_of
+from .services.engine import system_of
 
 TOPICS = (
     "table",

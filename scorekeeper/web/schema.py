@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import inspect
+from sqlalchemy import event, inspect
+from sqlalchemy.orm import Session, scoped_session
 
 from .. import rules
 from ..rules.fields import ENTRY_FIELDS, EntryField, FieldKind
@@ -41,11 +42,11 @@ ROW_ID_LIMIT = 2**31 - 1
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 """A game id goes into URLs as it is: the letters `new_game_id` uses."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]+")
-"""A form's one-time token, as `services.new_token` makes them."""
+"""A form's one-time token, as `models.new_token` makes them."""
 
 
 def one_time_token(value: object) -> str | None:
-    """A one-time token as `services.new_token` makes them (a form's, sent back), or None."""
+    """A one-time token as `models.new_token` makes them (a form's, sent back), or None."""
     if isinstance(value, str) and len(value) <= TOKEN_LENGTH and TOKEN.fullmatch(value):
         return value
     return None
@@ -580,3 +581,14 @@ def check_session(session: Any) -> None:
                 check_changes(record)
         except SchemaError as error:
             raise error.inside(type(record).__name__) from None
+
+
+def _check_flush(session: Session, _context: object, _instances: object) -> None:
+    check_session(session)
+
+
+def check_every_write(session: scoped_session[Any]) -> None:
+    """Have every row the app's session writes pass the schema a restore checks, so that every
+    backup restores (`create_app` calls it; once is enough for every app sharing the session)."""
+    if not event.contains(session, "before_flush", _check_flush):
+        event.listen(session, "before_flush", _check_flush)

@@ -11,7 +11,7 @@ from flask import Flask
 from flask_migrate import upgrade as run_migrations
 
 from . import create_app
-from .services import refresh_stale
+from .services.figures import refresh_stale
 
 
 # How waitress holds its ground at a table of phones on one Wi-Fi:

@@ -12,26 +12,21 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response
 
 from .. import rules
 from ..rules.fields import refs, value_of
 from . import door
-from .backup import backup
 from .csrf import form_view, json_api
+from .forms.game_file import ImportForm
 from .i18n import number, say
 from .models import START_SCORE_LIMIT, Game, now
 from .schema import SchemaError
-from .services import (
-    GameRefused,
-    export_game,
-    import_game,
-    kept_replay,
-    system_of,
-    with_hands,
-)
+from .services.backup import backup
+from .services.engine import replay_of, system_of
+from .services.errors import GameRefused, ImportRefused
+from .services.loading import with_hands
+from .services.transfer import export_game, import_game
 
 bp = Blueprint("transfer", __name__)
 
@@ -119,10 +114,6 @@ def beyond_limits(data: object) -> list[str]:
     return problems
 
 
-class ImportForm(FlaskForm):
-    game_file = FileField(validators=[FileRequired()])
-
-
 def _refusal(violations: Sequence[rules.Violation]) -> list[dict[str, object]]:
     return [
         {
@@ -133,21 +124,6 @@ def _refusal(violations: Sequence[rules.Violation]) -> list[dict[str, object]]:
         }
         for v in violations
     ]
-
-
-class ImportRefused(ValueError):
-    """A game file not imported: the HTTP status, why in lines, and the rules it breaks."""
-
-    def __init__(
-        self,
-        status: int,
-        problems: list[str],
-        violations: Sequence[rules.Violation] = (),
-        not_json: bool = False,
-    ) -> None:
-        super().__init__(" ".join(problems))
-        self.status, self.problems, self.violations = status, problems, violations
-        self.not_json = not_json
 
 
 def _not_a_game_file(problem: object, not_json: bool = False) -> ImportRefused:
@@ -221,7 +197,7 @@ def export_json() -> Response:
 @bp.get("/games/<game_id>/result.json")
 def result_json() -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
-    return jsonify(rules.result_data(kept_replay(door.game())))
+    return jsonify(rules.result_data(replay_of(door.game())))
 
 
 def csv_header(system: rules.RuleSystem) -> list[str]:
@@ -253,7 +229,7 @@ def _cell(text: str) -> str:
 def csv_rows(game: Game) -> list[list[Any]]:
     """One row per side per hand that counts, scored by the engine's replay."""
     fields = list(refs(system_of(game), every=True))
-    result = kept_replay(game)
+    result = replay_of(game)
     rows: list[list[Any]] = []
     for position, (hand, scored) in enumerate(
         zip(game.live_hands, result.hands, strict=True), start=1

@@ -12,7 +12,7 @@ from typing import Any
 import waitress
 from flask import Flask
 
-from scorekeeper.web.services import games_differing_from_replay
+from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.serving import WAITRESS
 from tests.web.conftest import _built
 

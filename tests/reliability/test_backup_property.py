@@ -24,8 +24,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 from sqlalchemy import select
 
 from scorekeeper import rules
-from scorekeeper.web.backup import restore
 from scorekeeper.web.models import NAME_LENGTH, HouseRule, Player, db
+from scorekeeper.web.services.backup import restore
 from tests.reliability.conftest import FIGURES
 from tests.web.conftest import TEST_CONFIG, Actions, _built
 

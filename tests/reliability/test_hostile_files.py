@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import cli
-from scorekeeper.web import backup
+from scorekeeper.web.services import backup
 from tests.web.conftest import TEST_CONFIG, Actions, _built, stored_games
 from tests.web.test_backup import backup_of, fill
 

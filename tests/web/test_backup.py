@@ -17,11 +17,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import select, update
 
 from scorekeeper import rules
-from scorekeeper.web import backup
-from scorekeeper.web.backup import BackupError, DatabaseNotEmpty, restore
 from scorekeeper.web.models import Correction, Hand, HouseRule, Player, Side, db
 from scorekeeper.web.schema import SchemaError
-from scorekeeper.web.services import record_hand
+from scorekeeper.web.services import backup
+from scorekeeper.web.services.backup import BackupError, DatabaseNotEmpty, restore
+from scorekeeper.web.services.hands import record_hand
 from tests import command
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, stored_games

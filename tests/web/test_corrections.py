@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper.web import hands, services
+from scorekeeper.web import hands
+from scorekeeper.web.services import hands as hand_service
 
 from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value
 
@@ -228,7 +229,7 @@ def test_a_hand_deleted_between_reading_it_and_saving_its_correction_is_a_confli
 
     def deleted_first(*args: Any) -> Any:
         # Another phone's delete commits after this view read the hand, before its own write.
-        services.delete_hand(game_id, first_id, 1)
+        hand_service.delete_hand(game_id, first_id, 1)
         return correct(*args)
 
     monkeypatch.setattr(hands, "correct_hand", deleted_first)

@@ -11,7 +11,7 @@ from scorekeeper.rules.fields import ENTRY_FIELDS, FieldKind, FieldRef, refs, va
 from scorekeeper.rules.gamefile import hand_data, read_hand
 from scorekeeper.rules.hands import Ending
 from scorekeeper.rules.words import Text
-from scorekeeper.web.hands import (
+from scorekeeper.web.forms.hand import (
     ending_of,
     ending_value,
     form_data,
@@ -20,7 +20,8 @@ from scorekeeper.web.hands import (
     place_violations,
 )
 from scorekeeper.web.models import Entry, Game, Hand, Side
-from scorekeeper.web.services import _fill, engine_hand
+from scorekeeper.web.services.engine import engine_hand
+from scorekeeper.web.services.hands import fill_hand
 from scorekeeper.web.transfer import csv_header
 
 SHOWN = [
@@ -65,7 +66,7 @@ def test_every_field_round_trips_form_engine_database_file_and_csv(
     assert value_of(hand.entries[0], ref) == value
     assert value_of(hand.entries[1], ref) == ref.entry_field.default
     record = Hand(version=1, token="t")
-    _fill(record, hand)
+    fill_hand(record, hand)
     assert value_of(record.entries[0], ref) == value
     assert value_of(engine_hand(record).entries[0], ref) == value
     assert value_of(read_hand(hand_data(hand)).entries[0], ref) == value

@@ -11,7 +11,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import rules
 from scorekeeper.rules.house import house_rules_data
-from scorekeeper.web.house_rules import derived_system, field_name, house_rule_keys
+from scorekeeper.web.forms.house_rule import field_name, house_rule_keys
+from scorekeeper.web.house_rules import derived_system
 from scorekeeper.web.schema import check_house_rule
 
 from .conftest import errors_of, input_value

@@ -18,8 +18,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper import rules
-from scorekeeper.web import create_app, services
+from scorekeeper.web import create_app
 from scorekeeper.web.models import Game, db
+from scorekeeper.web.services import engine
+from scorekeeper.web.services import games as game_services
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hidden, stored_games
 
@@ -393,7 +395,7 @@ def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, *posts: tuple[str, Any]
 
     monkeypatch.setattr(rules, "replay", replay_slowly)
     monkeypatch.setattr(
-        services, "kept_replay", lambda game: replay_slowly(services.engine_game(game))
+        game_services, "replay_of", lambda game: replay_slowly(engine.engine_game(game))
     )
     answers: list[Any] = [None] * len(posts)
 
@@ -449,7 +451,7 @@ def test_a_token_raced_past_the_check_is_caught_by_the_database(
     old = actions.new_game()
     post = {"token": hidden(client.get(f"/games/{old}").text, "token")}
     first = client.post(f"/games/{old}/again", data=post)
-    real, missed = services._started_by, [1]
+    real, missed = game_services._started_by, [1]
 
     def check_too_early(token: str) -> str | None:
         if missed[0]:  # the check before the insert saw nothing yet
@@ -457,7 +459,7 @@ def test_a_token_raced_past_the_check_is_caught_by_the_database(
             return None
         return real(token)
 
-    monkeypatch.setattr(services, "_started_by", check_too_early)
+    monkeypatch.setattr(game_services, "_started_by", check_too_early)
     second = client.post(f"/games/{old}/again", data=post)
     assert second.headers["Location"] == first.headers["Location"]
     assert stored_games(app) == 2

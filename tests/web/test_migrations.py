@@ -11,13 +11,10 @@ from sqlalchemy import func, inspect, select, text
 
 from scorekeeper.web import create_app
 from scorekeeper.web.models import TOKEN_LENGTH, Game, Hand, Player, Side, db
-from scorekeeper.web.services import (
-    engine_game,
-    game_with_sides,
-    games_differing_from_replay,
-    import_game,
-    refresh_stale,
-)
+from scorekeeper.web.services.engine import engine_game
+from scorekeeper.web.services.figures import games_differing_from_replay, refresh_stale
+from scorekeeper.web.services.loading import game_with_sides
+from scorekeeper.web.services.transfer import import_game
 
 FIRST_REVISION = "04ba37d62669"
 GAME = {

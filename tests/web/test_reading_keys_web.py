@@ -13,8 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web import backup
-from scorekeeper.web.backup import restore
+from scorekeeper.web.services import backup
+from scorekeeper.web.services.backup import restore
 
 from .conftest import TEST_CONFIG, Actions, _built, errors_of, input_value
 from .test_house_rules import form_data, save

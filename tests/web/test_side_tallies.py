@@ -11,8 +11,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import select, update
 
 from scorekeeper import rules
-from scorekeeper.web import backup, services
 from scorekeeper.web.models import SET_COLUMNS, SIDE_TALLIES, Side, db
+from scorekeeper.web.services import backup
+from scorekeeper.web.services.figures import refresh_stale
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, hand_fields
 from .test_history import BIG_HAND, FIRST_HAND, SECOND_HAND, game_file, import_game
@@ -95,6 +96,6 @@ def test_the_sides_that_lack_them_are_filled_when_the_app_starts(
     with app.app_context():  # what the migration leaves: the columns empty
         db.session.execute(update(Side).values(dict.fromkeys(SIDE_TALLIES)))
         db.session.commit()
-        assert services.refresh_stale() == 1
+        assert refresh_stale() == 1
     assert stored(app) == filled == from_scratch(app)
     assert [tally["sambas"] for tally in filled.values()] == [1, 0]

@@ -17,9 +17,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 
 from scorekeeper import cli, rules
-from scorekeeper.web import create_app, database, hands, services
+from scorekeeper.web import create_app, database, hands
 from scorekeeper.web.models import Game, Side, db
-from scorekeeper.web.services import games_differing_from_replay
+from scorekeeper.web.services import hands as hand_services
+from scorekeeper.web.services.errors import HandChanged, NotFound
+from scorekeeper.web.services.figures import games_differing_from_replay
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hand_fields, hidden, input_value
 
@@ -63,7 +65,7 @@ def test_a_double_tap_on_save_gets_the_same_answer_twice_and_records_one_hand(
         time.sleep(0.2)  # both taps are inside the save at once
         return slow(game)
 
-    monkeypatch.setattr(services.rules, "replay", replay_slowly)
+    monkeypatch.setattr(rules, "replay", replay_slowly)
     answers: list[Any] = [None, None]
 
     def tap(index: int) -> None:
@@ -310,7 +312,7 @@ def test_a_race_that_reaches_the_databases_unique_number_is_answered_as_a_confli
     game_id = actions.new_game()
     actions.record_hand(game_id, QUIET, ending="stock")
     # Were the lock ever wrong, two hands would get one number: the constraint refuses it.
-    monkeypatch.setattr(services, "last_position", lambda game: 0)
+    monkeypatch.setattr(hand_services, "last_position", lambda game: 0)
     response = actions.post_hand(game_id, QUIET, "stock")
     assert response.status_code == 409
     assert "Someone else saved hand 1 meanwhile" in response.text
@@ -349,13 +351,34 @@ def test_a_hand_of_a_game_gone_meanwhile_is_a_not_found_page(
 ) -> None:
     game_id = Actions(client).new_game()
     with app.app_context():
-        with pytest.raises(services.NotFound):
-            services.delete_hand(game_id, 10**6, 1)
-        with pytest.raises(services.NotFound):
-            services.record_hand("no-such-game", rules.Hand((), rules.EndedBy.STOCK_EXHAUSTED), "t")
+        with pytest.raises(NotFound):
+            hand_services.delete_hand(game_id, 10**6, 1)
+        with pytest.raises(NotFound):
+            hand_services.record_hand(
+                "no-such-game", rules.Hand((), rules.EndedBy.STOCK_EXHAUSTED), "t"
+            )
     response = client.post(f"/games/{game_id}/hands/999999/delete", data={"version": "1"})
     assert response.status_code == 404
     assert "Not found" in response.text
+
+
+def test_a_hand_changed_meanwhile_is_told_in_plain_values_that_outlive_the_write(
+    app: Flask, client: FlaskClient
+) -> None:
+    actions = Actions(client)
+    game_id = actions.new_game()
+    actions.record_hand(game_id, QUIET, "stock")
+    hand_id = actions.hand_ids(game_id)[0]
+    with app.app_context():
+        assert hand_services.delete_hand(game_id, hand_id, 1) == hand_id
+        with pytest.raises(HandChanged) as changed:
+            hand_services.delete_hand(game_id, hand_id, 1)
+        db.session.remove()  # the write's session and its rows are gone
+    current = changed.value.current
+    assert (current.id, current.position, current.version) == (hand_id, 1, 2)
+    assert current.deleted and current.number is None
+    assert current.hand.ended_by is rules.EndedBy.STOCK_EXHAUSTED
+    assert len(current.hand.entries) == 2
 
 
 def test_a_game_that_went_while_its_page_was_open_is_answered_as_not_found(
@@ -367,7 +390,7 @@ def test_a_game_that_went_while_its_page_was_open_is_answered_as_not_found(
     hand_id = actions.hand_ids(game_id)[0]
 
     def gone(*_args: object) -> None:
-        raise services.NotFound(f"no game {game_id!r}")
+        raise NotFound(f"no game {game_id!r}")
 
     monkeypatch.setattr(hands, "delete_hand", gone)
     response = client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"version": "1"})

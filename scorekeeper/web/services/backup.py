@@ -17,13 +17,14 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from sqlalchemy import DateTime, select
+from sqlalchemy import DateTime, Integer, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import schema
-from .database import writing
-from .models import SIDE_TALLIES, Correction, Entry, Game, Hand, HouseRule, Player, Side, db
-from .services import _remember, replay
+from .. import schema
+from ..database import writing
+from ..models import SIDE_TALLIES, Correction, Entry, Game, Hand, HouseRule, Player, Side, db
+from .engine import replay
+from .figures import store_figures
 
 FORMAT = "samba-scorekeeper-backup"
 VERSION = 1
@@ -204,7 +205,7 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
     for index, game in enumerate(games):
         updated_at = game.updated_at
         try:
-            _remember(game, replay(game))
+            store_figures(game, replay(game))
         except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as error:
             problem = " ".join(str(error).split()) or type(error).__name__
             raise BackupError(f"games[{index}]: cannot be replayed: {problem}") from None
@@ -221,6 +222,22 @@ def is_empty() -> bool:
     )
 
 
+def _sequences_past_largest_ids() -> None:
+    """On PostgreSQL, each table's id sequence set past its largest id: the rows came with their
+    ids, which leave the sequences where they were, so the next hand would take a used id."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return  # SQLite numbers the next row after the largest id there is
+    for table in db.metadata.sorted_tables:
+        if "id" not in table.c or not isinstance(table.c.id.type, Integer):
+            continue  # a game's id is random text, not counted
+        largest = func.max(table.c.id)
+        sequence = func.pg_get_serial_sequence(table.name, "id")
+        # setval(…, 1, false) when the table is empty: the next id is 1, as in a new database.
+        db.session.execute(
+            select(func.setval(sequence, func.coalesce(largest, 1), largest.is_not(None)))
+        )
+
+
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
     games, house_rules = read_backup(data)
@@ -231,6 +248,8 @@ def restore(data: object) -> int:
                     "The database is not empty: a backup is restored only into an empty one."
                 )
             db.session.add_all([*house_rules, *games])
+            db.session.flush()
+            _sequences_past_largest_ids()
     except (SQLAlchemyError, ValueError, OverflowError) as error:  # the schema let it through
         if isinstance(error, BackupError):
             raise

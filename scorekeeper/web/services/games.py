@@ -1,0 +1,162 @@
+"""Games: set one up, play again at the same table, rename, archive, delete."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ... import rules
+from ..database import writing
+from ..models import NAME_LENGTH, Game, Player, Side, db, new_revision, now, player_key
+from .engine import engine_game, game_changed, replay_of
+from .errors import GameRefused, NotFound
+from .figures import store_figures
+from .loading import game_with_sides, lock_game
+
+
+@dataclass(frozen=True)
+class NewSide:
+    """A side as the new-game form gives it."""
+
+    name: str
+    players: Sequence[str]
+    start_score: int = 0
+
+
+def side_rows(sides: Sequence[NewSide]) -> list[Side]:
+    """The rows of a new game's sides and players, in seating order."""
+    return [
+        Side(
+            position=i,
+            name=side.name,
+            start_score=side.start_score,
+            players=[
+                Player(position=j, name=name, key=player_key(name))
+                for j, name in enumerate(side.players)
+            ],
+        )
+        for i, side in enumerate(sides)
+    ]
+
+
+def create_game(
+    system_id: str,
+    options: Sequence[str],
+    sides: Sequence[NewSide],
+    house_rules: dict[str, Any] | None = None,
+    *,
+    first_dealer: int = 0,
+    token: str | None = None,
+) -> str:
+    """Set up a new game and return its id; refuses a table the system does not allow.
+
+    `token`: the form's one-time token. A token already used starts nothing: the answer is the
+    game it started, so a form sent twice (a double tap) starts one game.
+    """
+    game = Game(
+        system_id=system_id,
+        options=sorted(options),
+        house_rules=house_rules,
+        first_dealer=first_dealer,
+        token=token,
+    )
+    game.sides = side_rows(sides)
+    result = rules.replay(engine_game(game, []))
+    if result.game_violations:
+        raise GameRefused(result.game_violations)
+    store_figures(game, result)
+    return _start(game, token)
+
+
+def _start(game: Game, token: str | None) -> str:
+    """Store a new game, unless its form's token started one already; the game's id."""
+    try:
+        with writing():
+            if token is not None:
+                started = _started_by(token)
+                if started is not None:
+                    return started
+            db.session.add(game)
+            db.session.flush()
+            game_id = game.id  # read now: after the commit it would begin another transaction
+    except IntegrityError:
+        # Only a token taken between the check and the insert (on a server database): it won.
+        db.session.rollback()
+        started = _started_by(token) if token is not None else None
+        if started is None:
+            raise
+        return started
+    return game_id
+
+
+def _started_by(token: str) -> str | None:
+    """The game a form's one-time token started, if any."""
+    return db.session.scalar(select(Game.id).where(Game.token == token))
+
+
+def play_again(game_id: str, token: str) -> str:
+    """A new game for the same table: the same system, options, house rules (the game's own
+    copy), sides, players and seats, every score back to 0; its id. NotFound if there is none.
+
+    The deal goes on round the table: whoever would have dealt the next hand deals the first.
+    """
+    old = game_with_sides(game_id)
+    seats = rules.seating(engine_game(old, []).sides)
+    sides = [NewSide(side.name, [p.name for p in side.players]) for side in old.sides]
+    return create_game(
+        old.system_id,
+        old.options,
+        sides,
+        copy.deepcopy(old.house_rules),
+        first_dealer=seats.index(replay_of(old).next_dealer),
+        token=token,
+    )
+
+
+@contextmanager
+def _game_change(game_id: str) -> Iterator[Game]:
+    """One change to how a game is shown (its name, whether archived), not to its hands: the
+    game locked, then a new revision, under which its replay is cached as it was."""
+    with writing():
+        game = lock_game(game_id, everything=False)
+        result = replay_of(game)
+        yield game
+        game.revision = new_revision()
+        revision = game.revision
+    game_changed(game_id, revision, result)
+
+
+def rename_game(game_id: str, name: str) -> None:
+    """Give a game a name; an empty one takes the name away (the game goes by its players)."""
+    name = " ".join(name.split())
+    if len(name) > NAME_LENGTH:
+        raise ValueError(f"names are at most {NAME_LENGTH} characters: {name!r}")
+    with _game_change(game_id) as game:
+        game.name = name or None
+
+
+def archive_game(game_id: str, archived: bool = True) -> None:
+    """Put a game away from the home page (it stays in the history), or bring it back."""
+    with _game_change(game_id) as game:
+        if archived and game.archived_at is None:
+            game.archived_at = now()
+        elif not archived:
+            game.archived_at = None
+
+
+def delete_game(game_id: str) -> bool:
+    """Delete a game for good, with its sides, players, hands and their corrections; False if
+    there is no such game (deleted already, by a double tap or on another phone)."""
+    with writing():
+        try:
+            game = lock_game(game_id)
+        except NotFound:
+            return False
+        db.session.delete(game)
+    return True

@@ -1,0 +1,69 @@
+"""A backup restored into PostgreSQL takes new games and hands.
+
+Runs only when SCOREKEEPER_TEST_POSTGRES_URL names a throw-away PostgreSQL database (the test
+empties it), e.g. postgresql+psycopg://postgres@/scratch?host=/tmp&port=5440.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import flask_migrate
+import pytest
+from flask import Flask
+from sqlalchemy import func, select, text
+
+from scorekeeper.web import create_app
+from scorekeeper.web.models import Hand, Side, db
+from scorekeeper.web.services.backup import backup, restore
+
+from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions
+
+POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "")
+
+pytestmark = pytest.mark.skipif(
+    not POSTGRES_URL, reason="SCOREKEEPER_TEST_POSTGRES_URL names no throw-away PostgreSQL"
+)
+
+
+def _empty() -> None:
+    db.drop_all()
+    db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    db.session.commit()
+
+
+@pytest.fixture
+def postgresql() -> Iterator[Flask]:
+    """An app on the throw-away PostgreSQL database, migrated from empty, emptied afterwards."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": POSTGRES_URL})
+    with app.app_context():
+        _empty()
+        flask_migrate.upgrade()
+    yield app
+    with app.app_context():
+        _empty()
+        db.engine.dispose()
+
+
+def test_a_backup_restored_into_postgresql_takes_new_games_and_hands(
+    app: Flask, actions: Actions, postgresql: Flask
+) -> None:
+    played = [actions.new_game(names=(f"Table {n}", "Them")) for n in range(3)]
+    for game_id in played:
+        actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+        actions.record_hand(game_id, [STAYS_IN, GOES_OUT], ending="out-1")
+    with app.app_context():
+        data = backup()
+    with postgresql.app_context():
+        assert restore(data) == 3
+    at_the_table = Actions(postgresql.test_client())
+    # The restored rows came with their ids: the next side and hand take ids after them.
+    at_the_table.record_hand(played[0], [GOES_OUT, STAYS_IN])
+    started = at_the_table.new_game(names=("After", "Restore"))
+    at_the_table.record_hand(started, [GOES_OUT, STAYS_IN])
+    assert len(at_the_table.hand_ids(played[0])) == 3
+    assert len(at_the_table.hand_ids(started)) == 1
+    with postgresql.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Hand)) == 3 * 2 + 2
+        assert db.session.scalar(select(func.count()).select_from(Side)) == 4 * 2
