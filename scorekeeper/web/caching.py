@@ -41,6 +41,13 @@ def etag() -> str:
     return f"{door.revision()}.{get_locale()}.{_session_mark()}"
 
 
+def _asked_etag() -> str:
+    """The ETag as the request came in (the session may gain a token while the page is drawn)."""
+    if "etag" not in g:
+        g.etag = etag()
+    return str(g.etag)
+
+
 def _conditional() -> bool:
     """Whether this request's answer may be validated by its ETag: a read of a game's page that
     shows no one-time notice (a flashed message is shown once, so its page is never kept)."""
@@ -50,14 +57,14 @@ def _conditional() -> bool:
 def not_modified() -> Response | None:
     """`304 Not Modified` to a read whose browser holds the page as it still is."""
     g.flashed = bool(session.get("_flashes"))
-    if _conditional() and request.if_none_match.contains_weak(etag()):
+    if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
-        return _tagged(response)
+        return _tagged(response, _asked_etag())
     return None
 
 
-def _tagged(response: Response) -> Response:
-    response.set_etag(etag(), weak=True)
+def _tagged(response: Response, tag: str) -> Response:
+    response.set_etag(tag, weak=True)
     response.cache_control.no_cache = True
     return response
 
@@ -65,7 +72,7 @@ def _tagged(response: Response) -> Response:
 def tag(response: Response) -> Response:
     """Give a game page drawn now its ETag (errors and redirects get none)."""
     if _conditional() and response.status_code == 200:
-        return _tagged(response)
+        return _tagged(response, etag())
     return response
 
 
