@@ -36,7 +36,7 @@ def read_json(path: str) -> object:
 
 def check(path: str) -> int:
     """Print the result of a game file; exit 0 if nothing is wrong, 1 if something is, 2 if
-    the file is not a game file (cases/FORMAT.md)."""
+    the file is not a game file (docs/game-file.md)."""
     name = "standard input" if path == "-" else path
     try:
         result = check_game_data(read_json(path))
@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     check_cmd = commands.add_parser("check", help="score and check a game file (- for stdin)")
-    check_cmd.add_argument("game_file", help="a game file (cases/FORMAT.md), or - for stdin")
+    check_cmd.add_argument("game_file", help="a game file (docs/game-file.md), or - for stdin")
     serve_cmd = commands.add_parser("serve", help="run the web app (waitress)")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to reach it from phones")
     serve_cmd.add_argument("--port", type=int, default=5000)
