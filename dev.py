@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """Set up the virtual environment and run: `python3 dev.py serve` or `python3 dev.py test`.
 
+    python3 dev.py serve [--host H] [--port P]   the app, for the phones on this network
+    python3 dev.py test                          everything CI runs, in parallel
+    python3 dev.py test --quick                  lint, types, the engine and the web tests
+    python3 dev.py screenshots                   take the README's pictures again
+
 Needs only Python 3.11+. The first run makes `.venv/` and installs the project into it; later
-runs reinstall only when pyproject.toml has changed.
+runs reinstall only when pyproject.toml has changed. Options after `test` go to pytest.
 """
 
 from __future__ import annotations
@@ -89,9 +94,22 @@ def serve(argv: list[str]) -> int:
     return run("scorekeeper", "serve", "--host", "0.0.0.0", *argv)
 
 
+def tracked_changes() -> str | None:
+    """`git status --porcelain` of the checkout (None outside a git checkout)."""
+    if not shutil.which("git") or not (ROOT / ".git").exists():
+        return None
+    status = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    return status.stdout if status.returncode == 0 else None
+
+
 def test(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    argv = [arg for arg in argv if arg != "--quick"]
     ensure_venv("[test]")
-    ensure_browser_tools()
+    if not quick:
+        ensure_browser_tools()
     for step in (
         ("ruff", "check", "."),
         ("ruff", "format", "--check", "."),
@@ -99,11 +117,33 @@ def test(argv: list[str]) -> int:
     ):
         if run(*step) != 0:
             return 1
-    return run("pytest", *argv)
+    before = tracked_changes()
+    if quick:
+        # The engine, its doctests and the web app: no browser, no reliability, nothing slow.
+        tests = argv or ["tests/rules", "tests/web", "scorekeeper"]
+        code = run("pytest", "-n", "auto", "-m", "not slow", *tests)
+    else:
+        code = run("pytest", "-n", "auto", *argv)
+    # A test run writes nothing of the repository's (pictures included: `dev.py screenshots`).
+    after = tracked_changes()
+    if code == 0 and before != after:
+        print("The test run changed the checkout (git status --porcelain):", flush=True)
+        print(after, flush=True)
+        return 1
+    return code
+
+
+def screenshots(argv: list[str]) -> int:
+    """Take the README's pictures again: the browser tests marked `screenshots`, writing into
+    docs/screenshots/ (a test run writes them to a temporary folder)."""
+    ensure_venv("[test]")
+    ensure_browser_tools()
+    os.environ["SCOREKEEPER_SCREENSHOTS"] = str(ROOT / "docs" / "screenshots")
+    return run("pytest", "-m", "screenshots", "tests/browser", *argv)
 
 
 def main() -> int:
-    commands = {"serve": serve, "test": test}
+    commands = {"serve": serve, "test": test, "screenshots": screenshots}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__.strip())
         return 2

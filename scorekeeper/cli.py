@@ -37,7 +37,7 @@ def read_json(path: str) -> object:
 
 def check(path: str) -> int:
     """Print the result of a game file; exit 0 if nothing is wrong, 1 if something is, 2 if
-    the file is not a game file (cases/FORMAT.md)."""
+    the file is not a game file (docs/game-file.md)."""
     name = "standard input" if path == "-" else path
     try:
         result = check_game_data(read_json(path))
@@ -177,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     check_cmd = commands.add_parser("check", help="score and check a game file (- for stdin)")
-    check_cmd.add_argument("game_file", help="a game file (cases/FORMAT.md), or - for stdin")
+    check_cmd.add_argument("game_file", help="a game file (docs/game-file.md), or - for stdin")
     commands.add_parser("upgrade", help="bring the database up to date (the migrations)")
     serve_cmd = commands.add_parser("serve", help="upgrade the database and run the web app")
     serve_cmd.add_argument(

@@ -1,4 +1,4 @@
-"""Game files (cases/FORMAT.md): read one into a `Game`, write a `Game` and its result back.
+"""Game files (docs/game-file.md): read one into a `Game`, write a `Game` and its result back.
 
 Reading is strict about shape and names (a `GameFileError` says what and where, in one line)
 and lenient about numbers: a negative count or a fraction is not a malformed file but a broken
@@ -205,7 +205,7 @@ def read_game(data: object) -> Game:
 
 
 def _first_dealer(value: object, sides: tuple[Side, ...]) -> int:
-    """Our own optional key (not in cases/FORMAT.md): who deals the first hand, as a place in
+    """An optional key of our own (docs/game-file.md): who deals the first hand, as a place in
     the order of play counted from 0; a file without it starts with the first player."""
     seats = sum(side.players for side in sides)
     first = _whole(value, "first_dealer", least=0)
@@ -258,7 +258,7 @@ def violation_data(violation: Violation) -> dict[str, Any]:
 
 
 def result_data(result: GameResult) -> dict[str, Any]:
-    """A replayed game as the result of `scorekeeper check` (cases/FORMAT.md)."""
+    """A replayed game as the result of `scorekeeper check` (docs/game-file.md)."""
     return {
         "hands": [
             {

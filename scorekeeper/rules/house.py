@@ -1,6 +1,6 @@
 """House rules: one table of the keys a table may change, and one reader reporting every problem.
 
-The game file's `house_rules` (cases/FORMAT.md), the house-rule form, the stored profiles and the
+The game file's `house_rules` (docs/game-file.md), the house-rule form, the stored profiles and the
 differences shown beside a system all follow `HOUSE_RULES`; adding a key is one entry there, plus
 what `with_house_rules` does with its value.
 """
@@ -66,7 +66,7 @@ def _played_to_a_target(system: RuleSystem) -> bool:
 
 
 RED_THREE_PARTS = ("each", "all", "each_minus", "all_minus", "in_hand")
-"""The red-three values a house rule may set (cases/FORMAT.md, `red_three_values`)."""
+"""The red-three values a house rule may set (docs/game-file.md, `red_three_values`)."""
 
 
 def _red_three_parts(system: RuleSystem) -> tuple[str, ...]:

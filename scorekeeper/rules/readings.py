@@ -19,7 +19,7 @@ class Reading:
 
     system: str  # the system's id
     topic: str  # the rules page's section it belongs to
-    key: str  # the house-rule key that changes it (cases/FORMAT.md, `house_rules`)
+    key: str  # the house-rule key that changes it (docs/game-file.md, `house_rules`)
     says: str  # what the text says, in our own words
     take: str  # what this app takes
     otherwise: str  # what the other reading does

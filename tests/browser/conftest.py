@@ -3,12 +3,17 @@ driven by Playwright at phone size with touch, axe-core injected for accessibili
 
 Without Chromium (or axe-core) these tests are skipped with the reason; under CI (`CI` set) a
 missing browser is a failure instead, so the browser suite cannot silently stop running.
+
+Pictures go to a temporary folder, so that a test run changes no file of the repository;
+`python3 dev.py screenshots` sets SCOREKEEPER_SCREENSHOTS to docs/screenshots/ to take the
+README's pictures again (and then a missing browser is a failure too).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +25,11 @@ from werkzeug.serving import make_server
 from tests.web.conftest import _built
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+REFRESHING = bool(os.environ.get("SCOREKEEPER_SCREENSHOTS"))
+SCREENSHOTS = Path(
+    os.environ.get("SCOREKEEPER_SCREENSHOTS")
+    or Path(tempfile.gettempdir()) / f"scorekeeper-screenshots-{os.getpid()}"
+)
 AXE = Path(os.environ.get("SCOREKEEPER_AXE", ROOT / ".venv/npm/node_modules/axe-core/axe.min.js"))
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -34,9 +43,17 @@ PHONES = {"360x740": (360, 740), "390x844": (390, 844)}
 
 
 def unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
+    if os.environ.get("CI") or REFRESHING:
         pytest.fail(f"{reason}; CI must run the browser tests", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_pictures() -> Iterator[None]:
+    """The pictures a test run takes are thrown away at its end (each worker has its own)."""
+    yield
+    if not REFRESHING:
+        shutil.rmtree(SCREENSHOTS, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -195,6 +212,6 @@ def axe_violations(page: Any, script: str) -> list[str]:
 
 
 def screenshot(page: Any, name: str) -> None:
-    """Keep the page as it looks, for docs/screenshots/ and the README."""
+    """Keep the page as it looks (for docs/screenshots/ and the README when refreshing)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

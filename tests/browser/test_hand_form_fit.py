@@ -45,6 +45,7 @@ def test_the_hand_form_fits_in_two_screens(
     page.context.close()
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_readme_pictures_of_a_hand(browser: Any, server: str, language: str) -> None:
     page = new_page(browser, "360x740", language=language)

@@ -23,6 +23,7 @@ def png_size(name: str) -> tuple[int, int]:
     return width, height
 
 
+@pytest.mark.screenshots
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_page_is_pictured_at_phone_size(browser: Any, server: str, scheme: str) -> None:
     page = new_page(browser, "390x844", dark=scheme == "dark")

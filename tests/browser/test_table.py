@@ -149,6 +149,7 @@ def test_enter_in_the_last_field_does_nothing(phone: Table) -> None:
     assert phone.hands_recorded(scoreboard) == 2
 
 
+@pytest.mark.screenshots
 def test_a_save_without_a_connection_keeps_the_hand_and_saves_once_when_back(
     phone: Table, axe: str
 ) -> None:

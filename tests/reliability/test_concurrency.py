@@ -141,7 +141,8 @@ class Table:
             )
 
     def settle(self, game_id: str, before: int, expected: int, answers: list[Answer]) -> None:
-        """After a round: the hands that should be there are, once each; totals are replayed."""
+        """After a round: the hands that should be there are, once each; totals are replayed.
+        Counted into the figures first, so that a failing run reports what it saw."""
         hands = self.live_hands(game_id)
         numbers = [number for _, number, _ in hands]
         wrong = abs(len(hands) - (before + expected)) + len(numbers) - len(set(numbers))
@@ -171,10 +172,10 @@ def phones_saving_the_same_hand(table: Table, phones: int) -> None:
     answers = together(
         table.phone, *(("POST", url, hand(60 + 5 * i, **form)) for i, form in enumerate(forms))
     )
+    table.settle(game_id, before, 1, answers)
     statuses = sorted(answer.status for answer in answers)
     assert statuses == [302] + [409] * (phones - 1), statuses
     assert all("Someone else saved hand" in a.body for a in answers if a.status == 409)
-    table.settle(game_id, before, 1, answers)
 
 
 def test_two_phones_saving_the_same_hand_record_it_once(table: Table) -> None:
@@ -196,10 +197,10 @@ def test_a_double_tap_on_save_records_one_hand_and_answers_both_taps_alike(
         data = hand(**table.phone.open_hand_form(game_id))
         url = f"/games/{game_id}/hands/new"
         answers = together(table.phone, ("POST", url, data), ("POST", url, data))
+        table.settle(game_id, before, 1, answers)
         assert [a.status for a in answers] == [302, 302]
         assert answers[0].location == answers[1].location
         assert f"saved={before + 1}" in answers[0].location
-        table.settle(game_id, before, 1, answers)
 
 
 def test_recording_a_hand_while_another_phone_deletes_one_keeps_both(table: Table) -> None:
@@ -214,9 +215,9 @@ def test_recording_a_hand_while_another_phone_deletes_one_keeps_both(table: Tabl
             ("POST", f"/games/{game_id}/hands/new", hand(**form)),
             ("POST", f"/games/{game_id}/hands/{first_id}/delete", {"version": str(version)}),
         )
+        table.settle(game_id, len(hands), 0, answers)
         assert [a.status for a in answers] == [302, 302]
         assert first_id not in [hand_id for hand_id, _, _ in table.live_hands(game_id)]
-        table.settle(game_id, len(hands), 0, answers)
 
 
 def test_two_phones_correcting_the_same_hand_keep_one_correction(table: Table) -> None:
@@ -232,7 +233,7 @@ def test_two_phones_correcting_the_same_hand_keep_one_correction(table: Table) -
             ("POST", url, hand(70, version=str(version))),
             ("POST", url, hand(80, version=str(version))),
         )
+        table.settle(game_id, len(hands), 0, answers)
         assert sorted(a.status for a in answers) == [302, 409]
         assert table.live_hands(game_id)[-1] == (hand_id, hands[-1][1], version + 1)
         assert table.corrections(hand_id) == corrections + 1
-        table.settle(game_id, len(hands), 0, answers)

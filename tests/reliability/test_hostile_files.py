@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import cli
 from scorekeeper.web.services import backup
-from tests.web.conftest import TEST_CONFIG, Actions, _built, stored_games
+from tests.web.conftest import TEST_CONFIG, Actions, _built, migrated_database, stored_games
 from tests.web.test_backup import backup_of, fill
 
 Change = Callable[[dict[str, Any]], None]
@@ -269,10 +269,13 @@ def good_backup(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return backup_of(app)
 
 
-@pytest.fixture(scope="module")
-def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One empty database that every hostile backup is tried on: none may leave anything."""
-    yield tmp_path_factory.mktemp("target") / "target.sqlite3"
+@pytest.fixture
+def target(tmp_path: Path) -> Path:
+    """An empty database of the test's own to try a hostile backup on (none may leave anything):
+    one that got in fails its own case, not every case after it. A copy of the migrated one."""
+    path = tmp_path / "target.sqlite3"
+    path.write_bytes(migrated_database())
+    return path
 
 
 def rows_in(database: Path) -> int:

@@ -1,4 +1,4 @@
-"""FORMAT.md, "Result": each hand score is explained line by line, citing its rule."""
+"""docs/game-file.md, "The result": each hand score is explained line by line, citing its rule."""
 
 import pytest
 

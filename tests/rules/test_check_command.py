@@ -1,4 +1,4 @@
-"""cases/FORMAT.md, the `scorekeeper check` contract: exit 0 when nothing is wrong, 1 when the
+"""docs/game-file.md, the `scorekeeper check` contract: exit 0 when nothing is wrong, 1 when the
 result lists a violation, 2 (one line on standard error, no traceback) when the file is not a
 game file. The command runs in this process (tests/command.py); test_public_cases.py and
 test_purity.py start the real one."""

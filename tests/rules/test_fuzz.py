@@ -1,4 +1,4 @@
-"""cases/FORMAT.md under random input: whatever it is given, the engine returns a result of the
+"""docs/game-file.md under random input: whatever it is given, the engine returns a result of the
 documented shape or refuses the file in one line (GameFileError), and the command exits 0, 1 or 2
 without a traceback; for game files that can be read, the totals add up."""
 
@@ -198,7 +198,7 @@ def assert_violations_shape(violations: object, sides: int) -> None:
 
 
 def assert_result_shape(result: object, game: Json) -> None:
-    """The result as cases/FORMAT.md describes it, for a game that could be read."""
+    """The result as docs/game-file.md describes it, for a game that could be read."""
     sides = len(game["sides"])
     assert isinstance(result, dict)
     assert isinstance(result["hands"], list)

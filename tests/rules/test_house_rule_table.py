@@ -152,7 +152,7 @@ def test_every_key_has_words_and_a_rule_topic_of_its_systems() -> None:
                 assert entry.cite(system) == system.cite(entry.topic)
 
 
-# Keys shaped like those issue 10 adds (FORMAT.md): the table holds them as they are described.
+# Keys shaped like those issue 10 adds (docs/game-file.md): the table holds them as described.
 RED_THREE_VALUES = HouseRuleKey(
     "red_three_values",
     HouseRuleKind.POINTS_BY_PART,

@@ -1,4 +1,4 @@
-"""FORMAT.md, "house_rules": a table's own numbers replace the system's."""
+"""docs/game-file.md, "house_rules": a table's own numbers replace the system's."""
 
 import pytest
 

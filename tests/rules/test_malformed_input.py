@@ -1,4 +1,4 @@
-"""FORMAT.md, "Game file": what is not a game file is refused with one line naming where."""
+"""docs/game-file.md: what is not a game file is refused with one line naming where."""
 
 import pytest
 

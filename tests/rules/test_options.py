@@ -1,4 +1,4 @@
-"""FORMAT.md, "options": black-samba's three options, and options that cannot be."""
+"""docs/game-file.md, "options": black-samba's three options, and options that cannot be."""
 
 import pytest
 

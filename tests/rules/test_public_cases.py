@@ -1,4 +1,4 @@
-"""The public cases (cases/FORMAT.md): each game file gives its expected result.
+"""The public cases (docs/game-file.md): each game file gives its expected result.
 
 They are compared the way `check-cases` compares them: the violations of each hand and of the
 game as sets of (code, side); the scores, totals, end and winner only when no violation is

@@ -1,4 +1,4 @@
-"""The house-rule keys that change a reading (cases/FORMAT.md): `red_three_values`,
+"""The house-rule keys that change a reading (docs/game-file.md): `red_three_values`,
 `tie_at_target` and `melded_points_for`, in each system where they apply, refused elsewhere."""
 
 from __future__ import annotations

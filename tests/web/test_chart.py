@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from flask import Flask
@@ -121,11 +120,12 @@ def test_the_step_is_the_smallest_nice_one_that_fits() -> None:
 
 
 @pytest.mark.parametrize("start", [10**10, 10**18, -(10**18)])
-def test_a_game_that_starts_at_a_huge_score_renders_fast_and_small(
+def test_a_game_that_starts_at_a_huge_score_renders_a_few_ticks_in_a_small_page(
     app: Flask, client: FlaskClient, actions: Actions, start: int
 ) -> None:
     """As a restored backup or an old import can leave it: the chart took 11 s and 13 MB at
-    10^10 and never finished at 10^18 (one tick every 100,000)."""
+    10^10 and never finished at 10^18 (one tick every 100,000). The time went into the ticks,
+    so they and the page's bytes are counted, not seconds."""
     game_id = actions.new_game()
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
     with app.app_context():
@@ -135,9 +135,7 @@ def test_a_game_that_starts_at_a_huge_score_renders_fast_and_small(
             .values(start_score=start)
         )
         db.session.commit()
-    started = time.perf_counter()
     response = client.get(f"/games/{game_id}")
-    assert time.perf_counter() - started < 2
     assert response.status_code == 200
     assert len(response.data) < 100_000
     ticks = re.findall(r'<text class="tick" x="40"', response.text)

@@ -148,3 +148,31 @@ def test_names_keep_their_accents_and_never_become_formulas(
 
 def test_an_unknown_game_has_no_csv(client: FlaskClient) -> None:
     assert client.get("/games/nothing-here/export.csv").status_code == 404
+
+
+# Every sign a spreadsheet reads as the start of a formula (or of one after a tab or return).
+FORMULA_SIGNS = ["=", "+", "-", "@", "\t", "\r"]
+
+
+@pytest.mark.parametrize("sign", FORMULA_SIGNS, ids=repr)
+def test_a_name_that_starts_like_a_formula_is_written_as_text(
+    client: FlaskClient, sign: str
+) -> None:
+    data = json.loads((CASES / "classic-stock-exhausted.json").read_text())
+    data["sides"][0]["name"] = f"{sign}HYPERLINK(1)"
+    data["sides"][1]["player_names"] = [f"{sign}cmd|' /C calc'!A0", "Bob"]
+    response = client.post("/games/import", json=data)
+    assert response.status_code == 201, response.text
+    rows = download(client, response.get_json()["id"])
+    assert rows[0]["side"] == f"'{sign}HYPERLINK(1)"
+    assert rows[1]["players"] == f"'{sign}cmd|' /C calc'!A0, Bob"
+
+
+def test_a_negative_total_stays_a_number(client: FlaskClient) -> None:
+    data = json.loads((CASES / "classic-stock-exhausted.json").read_text())
+    data["sides"][0]["start_score"] = -5000
+    response = client.post("/games/import", json=data)
+    assert response.status_code == 201, response.text
+    rows = download(client, response.get_json()["id"])
+    assert int(rows[0]["total"]) < 0
+    assert rows[0]["total"] == str(int(rows[0]["total"]))  # -4310, not '-4310

@@ -5,9 +5,7 @@ whoever deals first; a game of players alone speaks of players, not sides."""
 from __future__ import annotations
 
 import re
-import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from scorekeeper.web.services import engine
 from scorekeeper.web.services import games as game_services
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hidden, stored_games
+from .races import together, watched_lock
 
 ANA_BO = {"side_list-0-players-0": "Ana", "side_list-0-players-1": "Bo"}
 CY_DI = {"side_list-1-players-0": "Cy", "side_list-1-players-1": "Di"}
@@ -386,28 +385,24 @@ def file_app(tmp_path: Path) -> Iterator[Flask]:
 
 
 def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, *posts: tuple[str, Any]) -> list[Any]:
-    """The posts sent together from phones of their own, each slowed inside its write."""
+    """The posts sent together from phones of their own; a write that replays holds the lock
+    until the other phones wait for it."""
     slow = rules.replay
 
-    def replay_slowly(game: rules.Game) -> rules.GameResult:
-        time.sleep(0.2)
-        return slow(game)
+    def sender(path: str, data: Any) -> Callable[[], Any]:
+        return lambda: app.test_client().post(path, data=data)
 
-    monkeypatch.setattr(rules, "replay", replay_slowly)
-    monkeypatch.setattr(
-        game_services, "replay_of", lambda game: replay_slowly(engine.engine_game(game))
-    )
-    answers: list[Any] = [None] * len(posts)
+    with watched_lock(app, phones=len(posts)) as lock:
 
-    def send(index: int) -> None:
-        path, data = posts[index]
-        answers[index] = app.test_client().post(path, data=data)
+        def replay_slowly(game: rules.Game) -> rules.GameResult:
+            lock.wait_for_the_others()
+            return slow(game)
 
-    phones = [threading.Thread(target=send, args=(i,)) for i in range(len(posts))]
-    for phone in phones:
-        phone.start()
-    for phone in phones:
-        phone.join()
+        monkeypatch.setattr(rules, "replay", replay_slowly)
+        monkeypatch.setattr(
+            game_services, "replay_of", lambda game: replay_slowly(engine.engine_game(game))
+        )
+        answers = together([sender(path, data) for path, data in posts])
     monkeypatch.undo()
     return answers
 

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
+from tests.conftest import SEEDS
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 from .test_rules_pages import section
-
-SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
 
 
 def text_of(page: str) -> str:
@@ -150,7 +148,7 @@ def test_black_samba_lists_its_variations_and_never_speaks_of_red_threes_in_hand
     assert in_hand not in section(page, "penalties")
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule texts are not here")
+@pytest.mark.usefixtures("seeds")
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_no_rules_page_repeats_six_words_of_a_rule_text(client: FlaskClient, language: str) -> None:
     """Our own words: quoted citations aside, no run of six words is the same as a text's."""

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import html
 import sqlite3
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ from scorekeeper.web.services.errors import HandChanged, NotFound
 from scorekeeper.web.services.figures import games_differing_from_replay
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hand_fields, hidden, input_value
+from .races import together, watched_lock
 
 QUIET = [STAYS_IN, STAYS_IN]  # a legal hand that ends with the stock and ends no game
 
@@ -61,21 +60,17 @@ def test_a_double_tap_on_save_gets_the_same_answer_twice_and_records_one_hand(
     data = hand_fields([GOES_OUT, STAYS_IN], **form)
     slow = rules.replay
 
-    def replay_slowly(game: rules.Game) -> rules.GameResult:
-        time.sleep(0.2)  # both taps are inside the save at once
-        return slow(game)
+    def tap() -> Any:
+        return file_app.test_client().post(new_hand_url(game_id), data=data)
 
-    monkeypatch.setattr(rules, "replay", replay_slowly)
-    answers: list[Any] = [None, None]
+    with watched_lock(file_app, phones=2) as lock:
 
-    def tap(index: int) -> None:
-        answers[index] = file_app.test_client().post(new_hand_url(game_id), data=data)
+        def replay_slowly(game: rules.Game) -> rules.GameResult:
+            lock.wait_for_the_others()  # both taps are inside the save at once
+            return slow(game)
 
-    taps = [threading.Thread(target=tap, args=(i,)) for i in range(2)]
-    for thread in taps:
-        thread.start()
-    for thread in taps:
-        thread.join()
+        monkeypatch.setattr(rules, "replay", replay_slowly)
+        answers = together([tap, tap])
     monkeypatch.undo()
     assert [a.status_code for a in answers] == [302, 302], answers[1].text
     assert answers[0].headers["Location"] == answers[1].headers["Location"]

@@ -1,0 +1,75 @@
+"""docs/game-file.md describes the whole format: every entry field, every house-rule key and
+every check code the engine can report is there, in a table of its own."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.rules import checks
+from scorekeeper.rules.fields import ENTRY_FIELDS
+from scorekeeper.rules.house import HOUSE_RULES, RED_THREE_PARTS
+from scorekeeper.rules.systems import Penalty, SetKind
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "game-file.md"
+
+
+def table_rows(heading: str) -> set[str]:
+    """The first cell of each row of the table under a heading, without its backquotes."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([^`]+)` \|", section, re.M))
+
+
+def reported_codes() -> set[str]:
+    """The codes the checks report: the first argument of every `Violation(…)` and `report(…)`."""
+    tree = ast.parse(Path(checks.__file__).read_text(encoding="utf-8"))
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("Violation", "report")
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
+
+
+def test_the_codes_are_read_from_the_checks_themselves() -> None:
+    assert {"invalid-number", "wrong-player-count", "too-many-sets"} <= reported_codes()
+
+
+def test_every_check_code_is_explained() -> None:
+    assert reported_codes() == table_rows("What each check code means")
+
+
+def test_every_entry_field_is_described() -> None:
+    assert {field.name for field in ENTRY_FIELDS} == table_rows(
+        "An entry: what one side did in a hand"
+    )
+
+
+def test_every_house_rule_key_is_described() -> None:
+    assert {entry.key for entry in HOUSE_RULES} == table_rows("House rules")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *(kind.value for kind in SetKind),
+        *(penalty.value for penalty in Penalty),
+        *RED_THREE_PARTS,
+        "first_dealer",
+        "player_names",
+        "start_score",
+        "ended_by",
+        "stock_exhausted",
+        "next_min_opening_meld",
+    ],
+)
+def test_every_name_a_file_may_hold_is_written_down(name: str) -> None:
+    assert f"`{name}`" in DOC.read_text(encoding="utf-8")

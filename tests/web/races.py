@@ -1,0 +1,73 @@
+"""Phones at once, without sleeps: requests that start together on a barrier, and a save that
+goes on only once every other phone is inside a save too (waiting for the game's lock, or about
+to ask for it)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event
+
+from scorekeeper.web.models import db
+
+WAITING_AT_MOST = 10
+"""Seconds a write holds the lock for the other phones: past it, one of them never asked for the
+lock (it was answered without writing), and the write goes on."""
+
+
+class Lock:
+    """The phones (threads) that have asked for the game's write lock (SQLite's
+    `BEGIN IMMEDIATE`) or wait in `wait_for_the_others`."""
+
+    def __init__(self, phones: int) -> None:
+        self.phones = phones
+        self.asked: set[int] = set()
+        self.changed = threading.Condition()
+
+    def saw(self, _conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.startswith("BEGIN IMMEDIATE"):
+            with self.changed:
+                self.asked.add(threading.get_ident())
+                self.changed.notify_all()
+
+    def wait_for_the_others(self) -> None:
+        """Called inside a save: returns once every phone has asked for the lock or is waiting
+        here too (a save that replays before it writes)."""
+        with self.changed:
+            self.asked.add(threading.get_ident())
+            self.changed.notify_all()
+            self.changed.wait_for(lambda: len(self.asked) >= self.phones, WAITING_AT_MOST)
+
+
+@contextmanager
+def watched_lock(app: Flask, phones: int) -> Iterator[Lock]:
+    """The app's write lock, watched while the phones send their requests."""
+    lock = Lock(phones)
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", lock.saw)
+    try:
+        yield lock
+    finally:
+        event.remove(engine, "before_cursor_execute", lock.saw)
+
+
+def together(sends: Sequence[Callable[[], Any]]) -> list[Any]:
+    """Each send from a thread of its own, all released at once by a barrier."""
+    start = threading.Barrier(len(sends))
+    answers: list[Any] = [None] * len(sends)
+
+    def run(index: int) -> None:
+        start.wait()
+        answers[index] = sends[index]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(sends))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers

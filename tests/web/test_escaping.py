@@ -1,0 +1,184 @@
+"""Whatever someone typed reaches every page as text, never as markup.
+
+A game is set up with hostile names everywhere a person types one (sides, players, the game's
+name, a house rule's name), then every route of the app that shows a game, a hand, a player, a
+house rule or a system is read from the app's own url_map: no page holds the name unescaped. The
+forms that show what was typed again (a refused hand, whose messages name the side; a refused
+game file; the rename and house-rule forms) are posted too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from scorekeeper.web.models import player_key
+
+from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields
+from .test_bounds import upload
+from .test_house_rules import form_data, save
+
+CASES = Path(__file__).resolve().parents[1] / "cases"
+
+HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>']
+
+# What a person cannot see as a page: a download, or data for a program.
+NOT_PAGES = {"application/json", "text/csv"}
+
+
+def shown_as_text(response: TestResponse, hostile: str, where: str) -> None:
+    """The response holds `hostile` only escaped, or is not something a browser renders."""
+    assert response.status_code < 500, f"{where}: {response.status_code}"
+    if response.mimetype in NOT_PAGES:
+        assert response.headers.get("X-Content-Type-Options", "nosniff") == "nosniff"
+        return
+    unescaped = hostile in response.text
+    assert not unescaped, f"{where} shows {hostile!r} unescaped"
+
+
+def new_hostile_game(client: FlaskClient, hostile: str) -> tuple[str, int]:
+    """A game whose sides, players and name are `hostile`, with a hand and a corrected hand;
+    and a house rule of that name. Returns the game's id and the house rule's id."""
+    rule_id = save(client, form_data("classic", name=hostile), system="classic")
+    response = client.post(
+        f"/games/new?house={rule_id}&table=2x2",
+        data={
+            "side_list-0-name": hostile,
+            "side_list-1-name": f"{hostile}2",
+            "side_list-0-players-0": hostile,
+            "side_list-0-players-1": f"{hostile} B",
+            "side_list-1-players-0": f"{hostile} C",
+            "side_list-1-players-1": f"{hostile} D",
+        },
+    )
+    assert response.status_code == 302, response.text
+    game_id = response.headers["Location"].removeprefix("/games/")
+    actions = Actions(client)
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    actions.record_hand(game_id, [STAYS_IN, STAYS_IN], ending="stock")
+    renamed = client.post(f"/games/{game_id}/rename", data={"game-name": hostile})
+    assert renamed.status_code == 302, renamed.text
+    first = actions.hand_ids(game_id)[0]
+    corrected = client.post(
+        f"/games/{game_id}/hands/{first}/edit",
+        data=hand_fields([{**GOES_OUT, "melded_points": "270"}, STAYS_IN], version="1"),
+    )
+    assert corrected.status_code == 302, corrected.text
+    return game_id, rule_id
+
+
+def route_values(client: FlaskClient, game_id: str, rule_id: int) -> dict[str, str]:
+    """A value for every argument a route of the app takes (a player's key: each player's)."""
+    hand_id = Actions(client).hand_ids(game_id)[0]
+    return {
+        "game_id": game_id,
+        "hand_id": str(hand_id),
+        "rule_id": str(rule_id),
+        "system_id": "classic",
+        "key": "",
+    }
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_no_page_shows_a_typed_name_unescaped(
+    app: Flask, client: FlaskClient, hostile: str
+) -> None:
+    game_id, rule_id = new_hostile_game(client, hostile)
+    values = route_values(client, game_id, rule_id)
+    players = [hostile, f"{hostile} B", f"{hostile} C", f"{hostile} D"]
+    read = 0
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint == "static":
+            continue
+        unknown = set(rule.arguments) - set(values)
+        assert not unknown, f"{rule.rule} takes {unknown}: give this test a value for it"
+        keys = [quote(player_key(p), safe="") for p in players] if "key" in rule.arguments else [""]
+        for key in keys:
+            url = rule.rule
+            for name, value in {**values, "key": key}.items():
+                url = re.sub(rf"<(?:\w+:)?{name}>", value, url)
+            for language in ("en", "es"):
+                response = client.get(url, headers={"Accept-Language": language})
+                shown_as_text(response, hostile, f"GET {url} ({language})")
+                read += 1
+    assert read > 40  # every route with a game, a hand, a player or a house rule was read
+    typed = quote(hostile, safe="")
+    for url in (
+        f"/games/{game_id}?saved=1",
+        f"/games/new?house={rule_id}",
+        f"/games/new?house={rule_id}&table=2x2",
+        f"/games?player={typed}&system={typed}&status={typed}",
+        f"/games?player={quote(player_key(hostile), safe='')}",
+        f"/house-rules/new?system=classic&name={typed}&target={typed}",
+        f"/rules/{typed}",
+    ):
+        shown_as_text(client.get(url), hostile, f"GET {url}")
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_refused_hand_names_the_side_as_text(
+    client: FlaskClient, actions: Actions, hostile: str
+) -> None:
+    game_id = actions.new_game(names=(hostile, f"{hostile}2"))
+    # A first meld below the minimum: the message names the side ("<name>: a first meld …").
+    low = {**GOES_OUT, "opening_meld": "45"}
+    new = f"/games/{game_id}/hands/new"
+    refused = client.post(new, data=hand_fields([low, STAYS_IN]))
+    assert refused.status_code == 422
+    assert "first meld of 45 is too low" in refused.text
+    shown_as_text(refused, hostile, f"POST {new}")
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    first = actions.hand_ids(game_id)[0]
+    edit = f"/games/{game_id}/hands/{first}/edit"
+    refused = client.post(edit, data=hand_fields([low, STAYS_IN], version="1"))
+    assert refused.status_code == 422
+    shown_as_text(refused, hostile, f"POST {edit}")
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_refused_forms_show_what_was_typed_as_text(
+    client: FlaskClient, actions: Actions, hostile: str
+) -> None:
+    game_id = actions.new_game(names=(hostile, f"{hostile}2"))
+    too_long = hostile + "x" * 41
+    posts = {
+        f"/games/{game_id}/rename": {"game-name": too_long},
+        "/house-rules/new?system=classic": form_data("classic", name=too_long),
+        "/games/new?system=classic&table=2x2": {
+            "side_list-0-name": hostile,
+            "side_list-1-name": hostile,  # the same name twice
+            "side_list-0-players-0": too_long,
+        },
+        f"/players/{quote(player_key('Ana'), safe='')}/rename": {"name": too_long},
+    }
+    for url, data in posts.items():
+        response = client.post(url, data=data)
+        shown_as_text(response, hostile, f"POST {url}")
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_refused_game_file_names_its_sides_as_text(client: FlaskClient, hostile: str) -> None:
+    data = json.loads((CASES / "classic-opening-meld-too-low.json").read_text())
+    data["sides"][0]["name"] = hostile
+    data["house_rules"] = {"name": hostile, "target": 5000}
+    sent = client.post("/games/import", json=data)
+    assert sent.status_code == 422
+    assert hostile in sent.get_json()["violations"][0]["message"]  # JSON is data, not a page
+    assert sent.mimetype == "application/json"
+    uploaded = upload(client, json.dumps(data).encode())
+    assert uploaded.status_code == 422
+    shown_as_text(uploaded, hostile, "the import form")
+
+
+def test_a_name_like_a_template_is_shown_as_typed(client: FlaskClient, actions: Actions) -> None:
+    game_id = actions.new_game(names=("{{7*7}}", "{% raw %}"))
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    page = actions.scoreboard(game_id)
+    assert "{{7*7}}" in page and "{% raw %}" in page
