@@ -86,11 +86,5 @@ def game() -> Game:
     return loaded
 
 
-def fresh_game() -> Game:
-    """The game read again, after a write that was refused (its rollback expired what was read)."""
-    g.pop("game", None)
-    return game()
-
-
 def init_app(app: Flask) -> None:
     app.url_value_preprocessor(enter)
