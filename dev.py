@@ -26,6 +26,8 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
 AXE = VENV / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+QUICK = ("tests/rules", "tests/web", "scorekeeper")
+"""What `dev.py test --quick` runs: a couple of minutes, for daily work."""
 
 
 def ensure_venv(extras: str) -> None:
@@ -119,9 +121,9 @@ def test(argv: list[str]) -> int:
             return 1
     before = tracked_changes()
     if quick:
-        # The engine, its doctests and the web app: no browser, no reliability, nothing slow.
-        tests = argv or ["tests/rules", "tests/web", "scorekeeper"]
-        code = run("pytest", "-n", "auto", "-m", "not slow", *tests)
+        # The engine, the package's doctests and the web app: no browser, no reliability,
+        # nothing slow.
+        code = run("pytest", "-n", "auto", "-m", "not slow", *QUICK, *argv)
     else:
         code = run("pytest", "-n", "auto", *argv)
     # A test run writes nothing of the repository's (pictures included: `dev.py screenshots`).

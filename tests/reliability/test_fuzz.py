@@ -592,9 +592,6 @@ HEADERS = st.fixed_dictionaries(
 
 TRIED: Counter[str] = Counter()
 
-# One worker of a parallel run fuzzes every route, so that it can tell how many inputs were tried.
-pytestmark = pytest.mark.xdist_group("fuzz")
-
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[World]:
