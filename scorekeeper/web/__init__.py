@@ -13,7 +13,19 @@ from typing import Any
 
 from flask import Flask
 
-from . import caching, compress, converters, csrf, database, door, errors, i18n, schema, settings
+from . import (
+    access,
+    caching,
+    compress,
+    converters,
+    csrf,
+    database,
+    door,
+    errors,
+    i18n,
+    schema,
+    settings,
+)
 from .extensions import migrate
 from .models import db
 
@@ -49,6 +61,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         database.set_up(db.engine)
     migrate.init_app(app, db, directory=str(PACKAGE / "migrations"))
     door.init_app(app)  # first: the game's door comes before every check and every view
+    access.init_app(app)  # then who may come in, before anything answers
     caching.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
@@ -57,7 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.url_map.converters["id"] = converters.IdConverter
 
-    from . import games, hands, history, house_rules, rulebook, transfer
+    from . import games, hands, history, house_rules, rulebook, table, transfer
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -65,4 +78,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rulebook.bp)
     app.register_blueprint(house_rules.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(table.bp)
     return app

@@ -24,7 +24,7 @@ from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from . import door
+from . import access, door
 
 
 def _session_mark() -> str:
@@ -37,8 +37,9 @@ def _session_mark() -> str:
 
 
 def etag() -> str:
-    """The ETag of this request's game page: the game's revision, the language, the session."""
-    return f"{door.revision()}.{get_locale()}.{_session_mark()}"
+    """The ETag of this request's game page: the game's revision, the language, the session
+    and what it may do there (a phone that entered the PIN sees more)."""
+    return f"{door.revision()}.{get_locale()}.{_session_mark()}.{access.level().value}"
 
 
 def _asked_etag() -> str:

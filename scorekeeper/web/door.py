@@ -19,15 +19,24 @@ from typing import Any, TypeVar
 from flask import Flask, abort, current_app, g, redirect, request, url_for
 from sqlalchemy import bindparam, select
 
-from .models import Game, db
+from .models import Game, TableSetting, db
+from .services.access import PIN
 from .services.errors import NotFound
 from .services.loading import game_with_sides
 
 READS = frozenset({"GET", "HEAD"})
 GONE = "when_the_game_is_gone"
 GAME = Game.__table__
-STATE = select(GAME.c.revision, GAME.c.over).where(GAME.c.id == bindparam("game_id"))
-"""What the door reads of a game: a Core statement, compiled once (a 304 needs nothing more)."""
+SETTING = TableSetting.__table__
+STATE = select(
+    GAME.c.revision,
+    GAME.c.over,
+    GAME.c.follow_token,
+    GAME.c.join_token,
+    select(SETTING.c.value).where(SETTING.c.key == PIN).scalar_subquery().label("pin_hash"),
+).where(GAME.c.id == bindparam("game_id"))
+"""What the door reads of a game, and the table's PIN, in one Core statement compiled once:
+all that a 304 needs, and all that the access check needs (`access.py`)."""
 View = TypeVar("View", bound=Callable[..., object])
 
 
@@ -56,6 +65,7 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
             abort(redirect(url_for(gone)))
         raise NotFound(f"no game {game_id!r}")
     g.game_id, g.revision, g.over = game_id, state.revision, state.over
+    g.door_state = state
 
 
 def inside() -> bool:
@@ -76,6 +86,20 @@ def revision() -> str:
 def over() -> bool:
     """Whether the game was over when this request came in."""
     return bool(g.over)
+
+
+def follow_token() -> str:
+    return str(g.door_state.follow_token)
+
+
+def join_token() -> str:
+    return str(g.door_state.join_token)
+
+
+def pin_hash() -> str | None:
+    """The hash of the PIN set on the settings page, read with the game."""
+    hashed: str | None = g.door_state.pin_hash
+    return hashed
 
 
 def game() -> Game:

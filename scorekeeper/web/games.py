@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from .. import rules
 from . import caching, door, house_rules, presenters, queries
+from .access import Access, needs
 from .csrf import form_view
 from .forms.game import RenameGameForm, new_game_form
 from .i18n import COOKIE, LANGUAGES
@@ -32,6 +33,7 @@ def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | Non
 
 
 @bp.get("/")
+@needs(Access.TABLE)
 def index() -> str:
     return render_template(
         "index.html",
@@ -42,6 +44,7 @@ def index() -> str:
 
 
 @bp.get("/games/archived")
+@needs(Access.TABLE)
 def archived() -> str:
     """The games put away from the home page, from where each can be brought back."""
     return render_template(
@@ -51,6 +54,7 @@ def archived() -> str:
 
 @bp.route("/games/new", methods=["GET", "POST"])
 @form_view
+@needs(Access.TABLE)
 def new() -> str | Response | tuple[str, int]:
     """Step by step, so it works without JavaScript: the system, the table, then the names.
 
@@ -86,6 +90,7 @@ def new() -> str | Response | tuple[str, int]:
 
 
 @bp.get("/games/<game_id>")
+@needs(Access.FOLLOW)
 def scoreboard() -> str:
     saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
 
@@ -108,6 +113,7 @@ def _manage_page(game: Game, form: RenameGameForm, status: int = 200) -> tuple[s
 
 
 @bp.get("/games/<game_id>/manage")
+@needs(Access.TABLE)
 def manage() -> tuple[str, int]:
     game = door.game()
     form = RenameGameForm(prefix="game")
@@ -117,6 +123,7 @@ def manage() -> tuple[str, int]:
 
 @bp.post("/games/<game_id>/rename")
 @form_view
+@needs(Access.TABLE)
 def rename() -> Response | tuple[str, int]:
     form = RenameGameForm(prefix="game")
     if form.validate_on_submit():
@@ -127,6 +134,7 @@ def rename() -> Response | tuple[str, int]:
 
 
 @bp.post("/games/<game_id>/archive")
+@needs(Access.TABLE)
 def archive() -> Response:
     games_service.archive_game(door.game_id())
     flash(_("Archived: the game is off the home page, and still in the history."))
@@ -134,6 +142,7 @@ def archive() -> Response:
 
 
 @bp.post("/games/<game_id>/unarchive")
+@needs(Access.TABLE)
 def unarchive() -> Response:
     games_service.archive_game(door.game_id(), archived=False)
     flash(_("Brought back to the home page."))
@@ -142,6 +151,7 @@ def unarchive() -> Response:
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
 @door.when_gone("games.index")
+@needs(Access.TABLE)
 def delete() -> str | Response:
     """Asks first; deleting is for good (a game is not kept anywhere once deleted).
 
@@ -158,6 +168,7 @@ def delete() -> str | Response:
 
 
 @bp.post("/games/<game_id>/again")
+@needs(Access.TABLE)
 def play_again() -> Response:
     """A new game for the same table; the form's one-time token makes a double tap start one."""
     token = one_time_token(request.form.get("token")) or new_token()
@@ -180,6 +191,7 @@ def on_this_site(path: str) -> bool:
 
 
 @bp.post("/language")
+@needs(Access.PUBLIC)
 def language() -> Response:
     chosen = request.form.get("lang", "en")
     back = request.form.get("next", "")

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 
 from .. import rules
 from . import caching, door
+from .access import Access, needs
 from .converters import whole_number
 from .csrf import form_view
 from .forms.hand import (
@@ -301,6 +302,7 @@ def _record(
 
 @bp.route("/new", methods=["GET", "POST"])
 @form_view
+@needs(Access.JOIN)
 def new() -> str | tuple[str, int] | Response:
     if request.method == "GET":
         if door.over():
@@ -326,6 +328,7 @@ def _hand(game: Game, hand_id: int) -> Hand:
 
 @bp.route("/<id:hand_id>/edit", methods=["GET", "POST"])
 @form_view
+@needs(Access.JOIN)
 def edit(hand_id: int) -> tuple[str, int] | Response:
     game, system = _game()
     hand = _hand(game, hand_id)
@@ -339,6 +342,7 @@ def edit(hand_id: int) -> tuple[str, int] | Response:
 
 
 @bp.get("/<id:hand_id>")
+@needs(Access.FOLLOW)
 def show(hand_id: int) -> str:
     """A hand's breakdown: every line of every side's score, with its rule."""
     game, system = _game()
@@ -351,6 +355,7 @@ def show(hand_id: int) -> str:
 
 
 @bp.route("/<id:hand_id>/delete", methods=["GET", "POST"])
+@needs(Access.JOIN)
 def delete(hand_id: int) -> Response | tuple[str, int] | str:
     """Asks once (a page, no script needed), then takes the hand out of the game."""
     game, _system = _game()
@@ -369,6 +374,7 @@ def delete(hand_id: int) -> Response | tuple[str, int] | str:
 
 
 @bp.post("/<id:hand_id>/restore")
+@needs(Access.JOIN)
 def restore(hand_id: int) -> Response | tuple[str, int]:
     """Bring a deleted hand back in its place, unless that would break a rule."""
     game, system = _game()

@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from .. import rules
 from . import presenters, queries
+from .access import Access, needs
 from .converters import whole_number
 from .csrf import form_view
 from .forms.player import MergeForm, RenameForm
@@ -42,6 +43,7 @@ def _system() -> str:
 
 
 @bp.get("/games")
+@needs(Access.TABLE)
 def games() -> str:
     player = request.args.get("player", "")[: NAME_LENGTH * 2]
     system = _system()
@@ -61,6 +63,7 @@ def games() -> str:
 
 
 @bp.get("/stats")
+@needs(Access.TABLE)
 def stats() -> str:
     system = _system()
     found = queries.statistics(system)
@@ -108,6 +111,7 @@ def _player_page(
 
 
 @bp.get("/players/<path:key>")
+@needs(Access.TABLE)
 def player(key: str) -> tuple[str, int]:
     found = queries.statistics(_system())
     return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
@@ -115,6 +119,7 @@ def player(key: str) -> tuple[str, int]:
 
 @bp.post("/players/<path:key>/rename")
 @form_view
+@needs(Access.TABLE)
 def rename(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)
@@ -141,6 +146,7 @@ def rename(key: str) -> Response | tuple[str, int]:
 
 @bp.post("/players/<path:key>/merge")
 @form_view
+@needs(Access.TABLE)
 def merge(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)

@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 
 from .. import rules
 from ..rules.readings import Reading
+from .access import Access, needs
 from .converters import whole_number
 from .csrf import form_view
 from .forms.house_rule import (
@@ -104,6 +105,7 @@ def _edit(profile: HouseRule | None, system: rules.RuleSystem) -> str | Response
 
 
 @bp.get("/house-rules")
+@needs(Access.TABLE)
 def index() -> str:
     profiles = db.session.scalars(select(HouseRule).order_by(HouseRule.name)).all()
     listed = []
@@ -122,6 +124,7 @@ def index() -> str:
 
 @bp.route("/house-rules/new", methods=["GET", "POST"])
 @form_view
+@needs(Access.TABLE)
 def new() -> str | Response | tuple[str, int]:
     """First the system the house rule starts from, then its numbers."""
     system_id = request.args.get("system")
@@ -132,18 +135,21 @@ def new() -> str | Response | tuple[str, int]:
 
 @bp.route("/house-rules/<id:rule_id>/edit", methods=["GET", "POST"])
 @form_view
+@needs(Access.TABLE)
 def edit(rule_id: int) -> str | Response | tuple[str, int]:
     profile = db.get_or_404(HouseRule, rule_id)
     return _edit(profile, rules.SYSTEMS[profile.system_id])
 
 
 @bp.post("/house-rules/<id:rule_id>/delete")
+@needs(Access.TABLE)
 def delete(rule_id: int) -> Response:
     delete_house_rule(rule_id)
     return redirect(url_for("house_rules.index"))
 
 
 @bp.get("/house-rules/<id:rule_id>")
+@needs(Access.TABLE)
 def rules_page(rule_id: int) -> str:
     """The rules page of a house rule: its system's page with the table's own numbers."""
     profile = db.get_or_404(HouseRule, rule_id)

@@ -23,6 +23,7 @@ KEY_LENGTH = 3 * NAME_LENGTH
 """A player key is a name casefolded, and casefolding makes at most three characters of one."""
 TOKEN_LENGTH = 40
 REVISION_LENGTH = 16
+SHARE_TOKEN_LENGTH = 24
 START_SCORE_LIMIT = 100_000
 """A score carried over from paper is within ± this; a larger one is a typing slip."""
 
@@ -53,6 +54,11 @@ def new_game_id() -> str:
 
 def new_token() -> str:
     """A form's one-time token: sent twice (a double tap), the form still does its work once."""
+    return secrets.token_urlsafe(16)
+
+
+def new_share_token() -> str:
+    """A follow or join link's token: unguessable, and not the game's id (which lists show)."""
     return secrets.token_urlsafe(16)
 
 
@@ -90,6 +96,14 @@ class Game(Model):
     """The one-time token of the form that started it, so that a form sent twice starts one."""
     first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
     """Who dealt the first hand: a place in the order of play (`rules.seating`), from 0."""
+    follow_token: Mapped[str] = mapped_column(
+        String(SHARE_TOKEN_LENGTH), default=new_share_token, unique=True
+    )
+    """The follow link's token: whoever has it may watch this game (`access.py`)."""
+    join_token: Mapped[str] = mapped_column(
+        String(SHARE_TOKEN_LENGTH), default=new_share_token, unique=True
+    )
+    """The join link's token: whoever has it may record, correct and delete its hands."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
@@ -232,3 +246,18 @@ class HouseRule(Model):
     """The game file's `house_rules` keys other than `name`."""
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now)
+
+
+class TableSetting(Model):
+    """A setting of the table's own, made from the app's pages (the PIN, hashed)."""
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(400))
+
+
+class PinAttempt(Model):
+    """Wrong PINs sent from one address, and when the last came: the next try waits longer."""
+
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int]
+    last_at: Mapped[datetime]

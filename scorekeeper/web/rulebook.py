@@ -20,6 +20,7 @@ from .. import rules
 from ..rules.readings import Reading, readings_of
 from ..rules.words import N_
 from . import door
+from .access import Access, needs
 from .i18n import number, say
 from .models import Game
 from .services.engine import system_of
@@ -293,12 +294,14 @@ def rules_url() -> str:
 
 
 @bp.get("/rules")
+@needs(Access.PUBLIC)
 def index() -> str:
     systems = list(rules.SYSTEMS.values())
     return render_template("rules/index.html", systems=systems, facts=comparison(systems))
 
 
 @bp.get("/rules/<system_id>")
+@needs(Access.PUBLIC)
 def system_page(system_id: str) -> str:
     if system_id not in rules.SYSTEMS:
         abort(404)
@@ -306,6 +309,7 @@ def system_page(system_id: str) -> str:
 
 
 @bp.get("/games/<game_id>/rules")
+@needs(Access.FOLLOW)
 def game_rules() -> str:
     """The rules a game is played under: its system with its options and house rules."""
     game = door.game()

@@ -26,6 +26,7 @@ from .models import (
     NAME_LENGTH,
     REVISION_LENGTH,
     SET_COLUMNS,
+    SHARE_TOKEN_LENGTH,
     START_SCORE_LIMIT,
     TOKEN_LENGTH,
     Correction,
@@ -33,8 +34,10 @@ from .models import (
     Game,
     Hand,
     HouseRule,
+    PinAttempt,
     Player,
     Side,
+    TableSetting,
 )
 
 ROW_ID_LIMIT = 2**31 - 1
@@ -215,6 +218,8 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "archived_at": when(none=True),
         "token": text(TOKEN_LENGTH, TOKEN, empty=False, none=True),
         "first_dealer": whole(0, LARGEST),
+        "follow_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
+        "join_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
     },
     Side: {
         "id": ROW_ID,
@@ -270,6 +275,8 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "created_at": when(),
         "updated_at": when(),
     },
+    TableSetting: {"key": text(40, empty=False), "value": text(400)},
+    PinAttempt: {"address": text(64), "failures": whole(0, LARGEST), "last_at": when()},
 }
 """Every column of every model, and what a value of it may be on its own."""
 

@@ -66,6 +66,12 @@ SETTINGS = (
         "phones on the same network reach it.",
     ),
     Setting("PORT", "`5000`", "The port of `scorekeeper serve` unless `--port` says.", int),
+    Setting(
+        "PIN",
+        "none: everything is open",
+        "The table's PIN. With one, only phones that entered it (or a game's join or follow "
+        "link) see and change games; set this way, the settings page cannot change it.",
+    ),
 )
 
 

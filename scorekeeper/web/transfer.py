@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 from .. import rules
 from ..rules.fields import refs, value_of
 from . import door
+from .access import Access, needs
 from .csrf import form_view, json_api
 from .forms.game_file import ImportForm
 from .i18n import number, say
@@ -155,6 +156,7 @@ def import_bytes(body: bytes) -> str:
 @bp.route("/games/import", methods=["GET", "POST"])
 @form_view
 @json_api
+@needs(Access.TABLE)
 def import_file() -> ResponseReturnValue:
     """A game file as JSON (201 Created) or uploaded from the form (redirect to the game)."""
     if request.method == "POST" and not request.files:
@@ -187,6 +189,7 @@ def _import_json() -> ResponseReturnValue:
 
 
 @bp.get("/games/<game_id>/export.json")
+@needs(Access.TABLE)
 def export_json() -> Response:
     game = with_hands(door.game())
     response = jsonify(export_game(game))
@@ -195,6 +198,7 @@ def export_json() -> Response:
 
 
 @bp.get("/games/<game_id>/result.json")
+@needs(Access.TABLE)
 def result_json() -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
     return jsonify(rules.result_data(replay_of(door.game())))
@@ -250,6 +254,7 @@ def csv_rows(game: Game) -> list[list[Any]]:
 
 
 @bp.get("/games/<game_id>/export.csv")
+@needs(Access.TABLE)
 def export_csv() -> Response:
     """The game's hands as a spreadsheet: UTF-8 with a BOM, so that Excel reads the accents."""
     game = with_hands(door.game())
@@ -263,6 +268,7 @@ def export_csv() -> Response:
 
 
 @bp.get("/backup.json")
+@needs(Access.TABLE)
 def backup_json() -> Response:
     """Every game and house rule as one file; `scorekeeper restore` loads it."""
     response = jsonify(backup())

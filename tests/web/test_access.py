@@ -1,0 +1,259 @@
+"""Who may see and change what: without a PIN everything is open; with one, a phone needs the
+PIN, or a game's join link (its hands) or follow link (to watch it)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.web.access import Access, needed
+from scorekeeper.web.models import PinAttempt, db
+
+from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, _built, hand_fields, hidden
+
+PIN = "2468"
+
+
+@pytest.fixture
+def pin_app() -> Iterator[Flask]:
+    yield _built({**TEST_CONFIG, "PIN": PIN})
+
+
+def imported(client: FlaskClient) -> str:
+    game = {
+        "variant": "classic",
+        "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+        "hands": [
+            {
+                "entries": [
+                    {
+                        "went_out": True,
+                        "sets": {"samba": 1, "natural_canasta": 1},
+                        "melded_points": 260,
+                    },
+                    {"melded_points": 30},
+                ]
+            }
+        ],
+    }
+    response = client.post("/games/import", json=game)
+    assert response.status_code == 201, response.text
+    return str(response.get_json()["id"])
+
+
+def at_the_table(app: Flask) -> FlaskClient:
+    """A phone that entered the PIN."""
+    client = app.test_client()
+    entered = client.post("/pin", data={"pin": PIN, "next": "/"})
+    assert entered.status_code == 303, entered.text
+    return client
+
+
+def tokens(app: Flask, game_id: str) -> tuple[str, str]:
+    from scorekeeper.web.models import Game
+
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        return game.follow_token, game.join_token
+
+
+def sample(rule: str, game_id: str, hand_id: int) -> str:
+    url = rule.replace("<game_id>", game_id)
+    url = re.sub(r"<id:hand_id>", str(hand_id), url)
+    url = re.sub(r"<id:rule_id>", "1", url)
+    url = re.sub(r"<path:key>", "ana", url)
+    url = re.sub(r"<system_id>", "classic", url)
+    url = re.sub(r"<path:filename>", "style.css", url)
+    return re.sub(r"<token>", "no-such-token", url)
+
+
+def first_hand(client: FlaskClient, game_id: str) -> int:
+    page = client.get(f"/games/{game_id}").text
+    return int(page.split('<tr id="hand-', 1)[1].split('"', 1)[0])
+
+
+def test_every_route_says_who_may_use_it(app: Flask) -> None:
+    with app.test_request_context():
+        undecided = [r.endpoint for r in app.url_map.iter_rules() if needed(r.endpoint) is None]
+    assert undecided == []
+
+
+def test_without_a_pin_every_page_is_open_as_before(app: Flask, client: FlaskClient) -> None:
+    game_id = imported(client)
+    hand_id = first_hand(client, game_id)
+    for rule in app.url_map.iter_rules():
+        if "GET" in (rule.methods or ()) and "<token>" not in rule.rule:
+            response = client.get(sample(rule.rule, game_id, hand_id))
+            response.close()  # a static file is sent from an open file
+            assert response.status_code != 403, rule.rule
+
+
+def test_with_a_pin_a_fresh_phone_gets_nothing_but_what_is_public(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    game_id = imported(table)
+    hand_id = first_hand(table, game_id)
+    fresh = pin_app.test_client()
+    refused = opened = 0
+    for rule in pin_app.url_map.iter_rules():
+        with pin_app.test_request_context():
+            wanted = needed(rule.endpoint)
+        for method in sorted((rule.methods or set()) & {"GET", "POST"}):
+            response = fresh.open(sample(rule.rule, game_id, hand_id), method=method)
+            response.close()
+            if wanted is Access.PUBLIC:
+                opened += 1
+                assert response.status_code != 403, (method, rule.rule)
+            else:
+                refused += 1
+                assert response.status_code == 403, (method, rule.rule, response.status_code)
+                assert "This table has a PIN" in response.text
+    assert refused > 30 and opened >= 5
+    assert fresh.get(f"/games/{game_id}").status_code == 403
+    assert table.get(f"/games/{game_id}").status_code == 200
+    assert table.get("/stats").status_code == 200
+
+
+def test_a_wrong_pin_is_refused_and_the_next_ones_wait_longer(pin_app: Flask) -> None:
+    phone = pin_app.test_client()
+    for _ in range(3):
+        wrong = phone.post("/pin", data={"pin": "1111", "next": "/"})
+        assert wrong.status_code == 422 and "That is not the table&#39;s PIN." in wrong.text
+    waiting = phone.post("/pin", data={"pin": PIN, "next": "/"})  # even the right one waits
+    assert waiting.status_code == 429 and "Too many wrong PINs: wait 2 seconds" in waiting.text
+    with pin_app.app_context():
+        attempt = db.session.get(PinAttempt, "127.0.0.1")
+        assert attempt is not None and attempt.failures == 3
+    assert phone.get("/").status_code == 403
+
+
+def test_wrong_pins_are_counted_in_the_database_for_every_server_process(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    first, second = (
+        _built({**TEST_CONFIG, "PIN": PIN, "SQLALCHEMY_DATABASE_URI": url}) for _ in range(2)
+    )
+    for _ in range(3):
+        first.test_client().post("/pin", data={"pin": "0000", "next": "/"})
+    answer = second.test_client().post("/pin", data={"pin": PIN, "next": "/"})
+    assert answer.status_code == 429
+
+
+def test_a_join_link_records_hands_of_its_game_only(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    game_id, other = imported(table), imported(table)
+    _follow, join = tokens(pin_app, game_id)
+    phone = pin_app.test_client()
+    assert phone.get(f"/join/{join}").status_code == 302
+    saved = phone.post(f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN]))
+    assert saved.status_code == 302, saved.text
+    assert phone.get(f"/games/{game_id}").status_code == 200
+    assert (
+        phone.post(f"/games/{other}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN])).status_code
+        == 403
+    )
+    for page in (
+        "/",
+        "/games",
+        "/stats",
+        f"/games/{game_id}/manage",
+        f"/games/{game_id}/export.json",
+    ):
+        assert phone.get(page).status_code == 403, page
+
+
+def test_a_follow_link_watches_and_changes_nothing(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    game_id = imported(table)
+    hand_id = first_hand(table, game_id)
+    follow, _join = tokens(pin_app, game_id)
+    phone = pin_app.test_client()
+    assert phone.get(f"/follow/{follow}").status_code == 302
+    for page in (
+        f"/games/{game_id}",
+        f"/games/{game_id}/hands/{hand_id}",
+        f"/games/{game_id}/rules",
+    ):
+        assert phone.get(page).status_code == 200, page
+    assert phone.get(f"/games/{game_id}/hands/new").status_code == 403
+    refused = phone.post(f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN]))
+    assert refused.status_code == 403
+    assert phone.get("/follow/not-a-token").status_code == 404
+
+
+def test_new_links_make_the_old_ones_stop_working(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    game_id = imported(table)
+    _follow, join = tokens(pin_app, game_id)
+    phone = pin_app.test_client()
+    phone.get(f"/join/{join}")
+    assert phone.get(f"/games/{game_id}/hands/new").status_code == 200
+    share = table.get(f"/games/{game_id}/share").text
+    assert f'data-share="join" href="http://localhost/join/{join}"' in share
+    assert 'data-share="follow"' in share and "<svg" in share
+    assert table.post(f"/games/{game_id}/share/renew").status_code == 302
+    assert phone.get(f"/games/{game_id}/hands/new").status_code == 403
+    assert phone.get(f"/join/{join}").status_code == 404
+    _follow, renewed = tokens(pin_app, game_id)
+    assert renewed != join and renewed in table.get(f"/games/{game_id}/share").text
+
+
+def test_the_share_page_warns_when_phones_would_open_localhost(client: FlaskClient) -> None:
+    game_id = imported(client)
+    assert "which other phones cannot reach" in client.get(f"/games/{game_id}/share").text
+    elsewhere = client.get(f"/games/{game_id}/share", base_url="http://192.168.1.20:5000")
+    assert "which other phones cannot reach" not in elsewhere.text
+    assert 'href="http://192.168.1.20:5000/follow/' in elsewhere.text
+
+
+def test_a_hand_refused_for_want_of_the_pin_is_saved_once_it_is_entered(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    game_id = imported(table)
+    phone = pin_app.test_client()
+    typed = hand_fields([STAYS_IN, GOES_OUT], ending="out-1", action="save")
+    refused = phone.post(f"/games/{game_id}/hands/new", data=typed)
+    assert refused.status_code == 403
+    assert hidden(refused.text, "sides-1-melded_points") == "260"
+    sent = {name: hidden(refused.text, name) for name in typed} | {"pin": PIN}
+    sent["next"] = hidden(refused.text, "next")
+    answer = phone.post("/pin", data=sent)
+    assert answer.status_code == 307
+    assert answer.headers["Location"] == f"/games/{game_id}/hands/new"
+    saved = phone.post(answer.headers["Location"], data=sent)
+    assert saved.status_code == 302 and "saved=2" in saved.headers["Location"]
+
+
+def test_the_pin_is_changed_only_with_the_current_one_and_old_phones_are_out(app: Flask) -> None:
+    phone, other = app.test_client(), app.test_client()
+    assert other.get("/stats").status_code == 200  # no PIN yet
+    assert phone.post("/settings/pin", data={"new": "1357", "again": "1357"}).status_code == 302
+    assert other.get("/stats").status_code == 403
+    assert phone.get("/stats").status_code == 200  # the phone that set it knows it
+    wrong = phone.post("/settings/pin", data={"current": "0000", "new": "9999", "again": "9999"})
+    assert wrong.status_code == 422 and "That is not the PIN now." in wrong.text
+    assert other.post("/pin", data={"pin": "1357", "next": "/"}).status_code == 303
+    changed = phone.post("/settings/pin", data={"current": "1357", "new": "8642", "again": "8642"})
+    assert changed.status_code == 302
+    assert other.get("/stats").status_code == 403  # the old PIN no longer counts
+    removed = phone.post("/settings/pin", data={"current": "8642", "new": "", "again": ""})
+    assert removed.status_code == 302 and other.get("/stats").status_code == 200
+
+
+def test_a_pin_the_server_sets_cannot_be_changed_on_the_page(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    assert "The server sets this table's PIN" in table.get("/settings/pin").text
+    table.post("/settings/pin", data={"current": PIN, "new": "", "again": ""})
+    assert pin_app.test_client().get("/stats").status_code == 403
+
+
+def test_a_phone_that_signs_out_needs_the_pin_again(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    assert table.get("/stats").status_code == 200
+    assert table.post("/pin/forget").status_code == 302
+    assert table.get("/stats").status_code == 403
