@@ -3,9 +3,11 @@ then serves the app with waitress."""
 
 from __future__ import annotations
 
+import io
 import socket
 from typing import TypedDict
 
+import segno
 import waitress
 from flask import Flask
 from flask_migrate import upgrade as run_migrations
@@ -72,6 +74,17 @@ def addresses(host: str, port: int) -> list[str]:
     return [f"http://{ip}:{port}/" for ip in sorted(found, key=lambda ip: ip.startswith("127."))]
 
 
+def first_phone_qr(found: list[str]) -> str:
+    """A QR code of the address phones can reach, for the first phone to scan off the screen
+    (none when only this machine can reach the app)."""
+    reachable = [a for a in found if "//127." not in a and "//localhost" not in a]
+    if not reachable:
+        return ""
+    drawn = io.StringIO()
+    segno.make(reachable[0], error="m").terminal(out=drawn, compact=True)
+    return f"Or scan this with the first phone ({reachable[0]}):\n{drawn.getvalue()}"
+
+
 def upgrade(app: Flask) -> int:
     """Run the migrations, then store the figures of games that an upgrade left without them;
     the number of games refreshed."""
@@ -88,9 +101,14 @@ def serve(host: str | None = None, port: int | None = None) -> int:
         app.config["HOST"] if host is None else host,
         app.config["PORT"] if port is None else port,
     )
+    found = addresses(*listen)
     print("Samba Scorekeeper is running. Open it on a phone on the same network:")
-    for address in addresses(*listen):
+    for address in found:
         print(f"  {address}")
+    try:
+        print(first_phone_qr(found), end="")
+    except UnicodeEncodeError:
+        pass  # a console that cannot draw blocks (an old Windows code page): the address will do
     print("Stop it with Ctrl+C.", flush=True)
     waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **WAITRESS)
     return 0

@@ -53,7 +53,7 @@ def enter_pin() -> Response | tuple[str, int]:
             access.grant_table()
             # A refused form came along: it is sent on as it was (307 keeps the POST and its
             # fields), so a typed hand is saved as its Save asked; a page is simply shown.
-            return redirect(_next(), 307 if _carried() else 303)
+            return redirect(_next(), 307 if _carried() else 302)
         else:
             access_service.wrong_pin(address)
             form.pin.errors = [_("That is not the table's PIN.")]

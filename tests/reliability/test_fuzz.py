@@ -522,6 +522,27 @@ def game_form(draw: Any, world: World, action: str) -> Request:
     return Request("POST", path, form=form)
 
 
+def pin_form(draw: Any, world: World, settings: bool) -> Request:
+    """The PIN entered, or set on the settings page: never set for real, since a PIN would shut
+    every later example out (the two new PINs differ, or both are empty: no PIN)."""
+    if one_in(draw, 4):
+        return Request("GET", "/settings/pin" if settings else "/pin", queries(draw, "next"))
+    if not settings:
+        form = {"pin": draw(VALUES), "next": draw(st.one_of(VALUES, TEXT.map(lambda t: "/" + t)))}
+        form.update(draw(st.dictionaries(TEXT.filter(bool), VALUES, max_size=2)))
+        return Request("POST", "/pin", form=form)
+    new, again = draw(VALUES), draw(VALUES)
+    if new and new == again:
+        again += "x"
+    return Request(
+        "POST", "/settings/pin", form={"current": draw(VALUES), "new": new, "again": again}
+    )
+
+
+def share_link(kind: str) -> Callable[[Any, World], Request]:
+    return lambda draw, world: Request("GET", f"/{kind}/{segment(draw(VALUES))}", queries(draw))
+
+
 MakeRequest = Callable[[Any, World], Request]
 
 FUZZED: dict[str, tuple[MakeRequest, int]] = {
@@ -575,6 +596,16 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     ),
     "history.rename": (lambda d, w: player_form(d, w, "rename"), 80),
     "history.merge": (lambda d, w: player_form(d, w, "merge"), 60),
+    "table.enter_pin": (lambda d, w: pin_form(d, w, settings=False), 120),
+    "table.pin_settings": (lambda d, w: pin_form(d, w, settings=True), 80),
+    "table.sign_out": (lambda d, w: Request("POST", "/pin/forget", form={}), 10),
+    "table.join": (share_link("join"), 40),
+    "table.follow": (share_link("follow"), 40),
+    "table.share": (by_game("/share"), 40),
+    "table.renew_links": (
+        lambda d, w: Request("POST", f"/games/{a_game(d, w)}/share/renew", form={}),
+        40,
+    ),
 }
 
 HEADER_TEXT = TEXT.map(

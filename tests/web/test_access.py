@@ -15,6 +15,7 @@ from scorekeeper.web.access import Access, needed
 from scorekeeper.web.models import PinAttempt, db
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, _built, hand_fields, hidden
+from .test_queries import ACCESS_READ, statements
 
 PIN = "2468"
 
@@ -50,7 +51,7 @@ def at_the_table(app: Flask) -> FlaskClient:
     """A phone that entered the PIN."""
     client = app.test_client()
     entered = client.post("/pin", data={"pin": PIN, "next": "/"})
-    assert entered.status_code == 303, entered.text
+    assert entered.status_code == 302, entered.text
     return client
 
 
@@ -237,7 +238,7 @@ def test_the_pin_is_changed_only_with_the_current_one_and_old_phones_are_out(app
     assert phone.get("/stats").status_code == 200  # the phone that set it knows it
     wrong = phone.post("/settings/pin", data={"current": "0000", "new": "9999", "again": "9999"})
     assert wrong.status_code == 422 and "That is not the PIN now." in wrong.text
-    assert other.post("/pin", data={"pin": "1357", "next": "/"}).status_code == 303
+    assert other.post("/pin", data={"pin": "1357", "next": "/"}).status_code == 302
     changed = phone.post("/settings/pin", data={"current": "1357", "new": "8642", "again": "8642"})
     assert changed.status_code == 302
     assert other.get("/stats").status_code == 403  # the old PIN no longer counts
@@ -257,3 +258,24 @@ def test_a_phone_that_signs_out_needs_the_pin_again(pin_app: Flask) -> None:
     assert table.get("/stats").status_code == 200
     assert table.post("/pin/forget").status_code == 302
     assert table.get("/stats").status_code == 403
+
+
+def test_serve_shows_the_first_phone_a_qr_code_of_the_address_it_can_reach() -> None:
+    from scorekeeper.web.serving import first_phone_qr
+
+    drawn = first_phone_qr(["http://192.168.1.20:5000/", "http://127.0.0.1:5000/"])
+    assert "http://192.168.1.20:5000/" in drawn and drawn.count("\n") > 10
+    assert "█" in drawn or "▀" in drawn
+    assert first_phone_qr(["http://127.0.0.1:5000/"]) == ""
+
+
+def test_the_access_check_costs_one_statement_outside_a_game_and_none_inside(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = imported(client)
+    client.get(f"/games/{game_id}")
+    for page, reads in (("/stats", 1), (f"/games/{game_id}", 0)):
+        with statements(app, with_access=True) as seen:
+            assert client.get(page).status_code == 200
+        pin_reads = [s for s in seen if s.lstrip().upper().startswith(ACCESS_READ)]
+        assert len(pin_reads) == reads, (page, seen)

@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.csrf import is_form_view
 from scorekeeper.web.models import db
+from scorekeeper.web.services import access as access_service
 
 from .conftest import GOES_OUT, STAYS_IN, hand_fields, hidden, input_value, stored_games
 
@@ -257,6 +258,23 @@ def game_rename_form(client: FlaskClient) -> Typed:
     return Typed(path, f"/games/{game_id}/rename", typed, "Keep the name", shown=typed)
 
 
+def pin_form(client: FlaskClient) -> Typed:
+    """The PIN, right this time after a wrong one: it clears the address's wrong tries."""
+    with client.application.app_context():
+        access_service.set_pin("2468", None)
+        access_service.wrong_pin("127.0.0.1")
+    return Typed("/pin?next=/stats", "/pin", {"pin": "2468"}, "Enter")
+
+
+def pin_settings_form(client: FlaskClient) -> Typed:
+    return Typed("/settings/pin", "", {"new": "1357", "again": "1357"}, "Keep the PIN")
+
+
+def renew_links_button(client: FlaskClient) -> Typed:
+    game_id, _ = imported(client)
+    return Typed(f"/games/{game_id}/share", f"/games/{game_id}/share/renew", {})
+
+
 # Every POST view with a form: after a CSRF failure it shows the form again.
 WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.new": new_game_form,
@@ -268,6 +286,8 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "history.rename": rename_form,
     "history.merge": merge_form,
     "transfer.import_file": import_form,  # checks its own token (it also takes JSON)
+    "table.enter_pin": pin_form,
+    "table.pin_settings": pin_settings_form,
 }
 
 
@@ -316,6 +336,8 @@ def unarchive_button(client: FlaskClient) -> Typed:
 # Every POST view without a form of its own: after a CSRF failure, the error page.
 WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.language": language_button,
+    "table.sign_out": lambda client: Typed("/settings/pin", "/pin/forget", {}),
+    "table.renew_links": renew_links_button,
     "games.archive": game_button("archive"),
     "games.unarchive": unarchive_button,
     "games.delete": game_button("delete", "/delete"),

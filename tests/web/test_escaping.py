@@ -83,6 +83,7 @@ def route_values(client: FlaskClient, game_id: str, rule_id: int) -> dict[str, s
         "rule_id": str(rule_id),
         "system_id": "classic",
         "key": "",
+        "token": "no-such-link",  # a share link's landing (a real one leads to the scoreboard)
     }
 
 
