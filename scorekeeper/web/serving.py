@@ -3,6 +3,7 @@ then serves the app with waitress."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import socket
 from typing import TypedDict
@@ -105,10 +106,9 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     print("Samba Scorekeeper is running. Open it on a phone on the same network:")
     for address in found:
         print(f"  {address}")
-    try:
+    # A console that cannot draw blocks (an old Windows code page): the addresses will do.
+    with contextlib.suppress(UnicodeEncodeError):
         print(first_phone_qr(found), end="")
-    except UnicodeEncodeError:
-        pass  # a console that cannot draw blocks (an old Windows code page): the address will do
     print("Stop it with Ctrl+C.", flush=True)
     waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **WAITRESS)
     return 0
