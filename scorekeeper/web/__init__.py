@@ -13,7 +13,19 @@ from typing import Any
 
 from flask import Flask
 
-from . import caching, compress, converters, csrf, database, door, errors, i18n, schema, settings
+from . import (
+    caching,
+    compress,
+    converters,
+    csrf,
+    database,
+    door,
+    errors,
+    i18n,
+    schema,
+    security,
+    settings,
+)
 from .extensions import migrate
 from .models import db
 
@@ -54,10 +66,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
+    security.init_app(app)
 
     app.url_map.converters["id"] = converters.IdConverter
 
-    from . import games, hands, history, house_rules, rulebook, transfer
+    from . import games, hands, history, house_rules, rulebook, settings_page, transfer
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -65,4 +78,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rulebook.bp)
     app.register_blueprint(house_rules.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(settings_page.bp)
     return app

@@ -22,6 +22,7 @@ from .forms.game_file import ImportForm
 from .i18n import number, say
 from .models import START_SCORE_LIMIT, Game, now
 from .schema import SchemaError
+from .security import not_kept
 from .services.backup import backup
 from .services.engine import replay_of, system_of
 from .services.errors import GameRefused, ImportRefused
@@ -187,6 +188,7 @@ def _import_json() -> ResponseReturnValue:
 
 
 @bp.get("/games/<game_id>/export.json")
+@not_kept
 def export_json() -> Response:
     game = with_hands(door.game())
     response = jsonify(export_game(game))
@@ -195,6 +197,7 @@ def export_json() -> Response:
 
 
 @bp.get("/games/<game_id>/result.json")
+@not_kept
 def result_json() -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
     return jsonify(rules.result_data(replay_of(door.game())))
@@ -250,6 +253,7 @@ def csv_rows(game: Game) -> list[list[Any]]:
 
 
 @bp.get("/games/<game_id>/export.csv")
+@not_kept
 def export_csv() -> Response:
     """The game's hands as a spreadsheet: UTF-8 with a BOM, so that Excel reads the accents."""
     game = with_hands(door.game())
@@ -263,6 +267,7 @@ def export_csv() -> Response:
 
 
 @bp.get("/backup.json")
+@not_kept
 def backup_json() -> Response:
     """Every game and house rule as one file; `scorekeeper restore` loads it."""
     response = jsonify(backup())
