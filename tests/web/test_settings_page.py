@@ -34,8 +34,8 @@ def restored(client: FlaskClient, content: bytes, name: str = "backup.json") -> 
     )
 
 
-def test_the_header_leads_to_the_settings_page(client: FlaskClient) -> None:
-    assert 'href="/settings"' in client.get("/").text
+def test_the_home_page_leads_to_the_settings_page_with_a_big_button(client: FlaskClient) -> None:
+    assert '<a class="button big" href="/settings">Settings and backup</a>' in client.get("/").text
 
 
 def test_the_settings_page_has_a_button_that_downloads_the_backup(client: FlaskClient) -> None:
