@@ -25,8 +25,8 @@ game ever played, about 600 bytes a hand; 16 MB is some 25,000 hands."""
 
 @bp.url_value_preprocessor
 def backups_are_larger(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    # Here, before any check: the CSRF check (a before_request hook) reads the form, and the
-    # request's limit must be raised before the body is read.
+    """Let a restore send up to LARGEST_BACKUP; here, before any check, as the CSRF check (a
+    before_request hook) reads the body under whatever limit holds then."""
     if endpoint == "settings.restore":
         request.max_content_length = LARGEST_BACKUP
 
