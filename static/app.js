@@ -166,5 +166,46 @@
     setUp();
   }
 
+  // The scoreboard's "Keep the screen on" switch: shown only where the browser offers the Screen
+  // Wake Lock API (a secure context: the phone running the server, or HTTPS), off until switched
+  // on, and remembered by this phone. The browser drops the lock whenever the page is hidden, so
+  // it is asked for again each time the page is shown.
+  function keepAwake() {
+    var toggle = document.getElementById("keep-awake");
+    if (!toggle || !("wakeLock" in navigator)) return;
+    var key = "scorekeeper.keep-awake";
+    var lock = null;
+    var asking = false;
+    function acquire() {
+      if (!toggle.checked || lock || asking || document.visibilityState !== "visible") return;
+      asking = true;
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        asking = false;
+        lock = sentinel;
+        sentinel.addEventListener("release", function () { if (lock === sentinel) lock = null; });
+        if (!toggle.checked) release(); // switched off while the browser was asked
+      }, function () {
+        asking = false; // refused (a battery saver, say): the screen sleeps as it always did
+      });
+    }
+    function release() {
+      if (lock) lock.release();
+      lock = null;
+    }
+    try {
+      toggle.checked = localStorage.getItem(key) === "on";
+    } catch (blocked) { /* no storage (a private window): the switch starts off */ }
+    toggle.closest(".keep-awake").hidden = false;
+    toggle.addEventListener("change", function () {
+      try {
+        if (toggle.checked) localStorage.setItem(key, "on"); else localStorage.removeItem(key);
+      } catch (blocked) { /* not remembered, still switched */ }
+      if (toggle.checked) acquire(); else release();
+    });
+    document.addEventListener("visibilitychange", acquire);
+    acquire();
+  }
+
+  keepAwake();
   setUp();
 })();

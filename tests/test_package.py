@@ -116,10 +116,13 @@ class Answer:
     headers: dict[str, str]
 
 
-def fetch(url: str, *, language: str = "en", game: object = None) -> Answer:
-    """A page as a phone asks for it; a game file is posted as JSON."""
+def fetch(url: str, *, language: str = "en", game: object = None, host: str = "") -> Answer:
+    """A page as a phone asks for it; a game file is posted as JSON; `host` names another host
+    in the Host header."""
     body = None if game is None else json.dumps(game).encode()
     request = urllib.request.Request(url, data=body, headers={"Accept-Language": language})
+    if host:
+        request.add_header("Host", host)
     if body is not None:
         request.add_header("Content-Type", "application/json")
     try:
@@ -181,6 +184,9 @@ def test_the_wheel_installed_outside_the_checkout_upgrades_and_serves_its_pages(
         home = fetch(f"{server}/")
         assert home.status == 200
         assert "New game" in home.text
+        assert "Server" not in home.headers
+        assert "frame-ancestors 'none'" in home.headers["Content-Security-Policy"]
+        assert fetch(f"{server}/", host="evil.example").status == 400
 
         imported = fetch(f"{server}/games/import", game=GAME)
         assert imported.status == 201, imported.text

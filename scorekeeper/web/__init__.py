@@ -24,6 +24,7 @@ from . import (
     errors,
     i18n,
     schema,
+    security,
     settings,
 )
 from .extensions import migrate
@@ -67,10 +68,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
+    security.init_app(app)
 
     app.url_map.converters["id"] = converters.IdConverter
 
-    from . import games, hands, history, house_rules, rulebook, table, transfer
+    from . import games, hands, history, house_rules, rulebook, settings_page, table, transfer
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -79,4 +81,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(house_rules.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(settings_page.bp)
     return app

@@ -199,5 +199,5 @@ def language() -> Response:
         back = url_for("games.index")
     response = redirect(back)
     if chosen in LANGUAGES:
-        response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
     return response

@@ -7,6 +7,7 @@ import contextlib
 import io
 import socket
 from typing import TypedDict
+from urllib.parse import urlsplit
 
 import segno
 import waitress
@@ -28,12 +29,15 @@ from .services.figures import refresh_stale
 # - Threads run requests. SQLite writes one at a time anyway; several threads let pages be
 #   read while a hand is saved, and a slow page does not hold up the table.
 # - poll() rather than select(): select() cannot watch a descriptor numbered above 1023.
+# - No `Server: waitress` header (an empty `ident`): naming the server and its software only helps
+#   someone looking for a known hole in it.
 class WaitressSettings(TypedDict):
     threads: int
     connection_limit: int
     channel_timeout: int
     cleanup_interval: int
     asyncore_use_poll: bool
+    ident: str
 
 
 WAITRESS: WaitressSettings = {
@@ -42,6 +46,7 @@ WAITRESS: WaitressSettings = {
     "channel_timeout": 20,
     "cleanup_interval": 5,
     "asyncore_use_poll": True,
+    "ident": "",
 }
 
 
@@ -86,6 +91,13 @@ def first_phone_qr(found: list[str]) -> str:
     return f"Or scan this with the first phone ({reachable[0]}):\n{drawn.getvalue()}"
 
 
+def trusted_hosts(printed: list[str]) -> list[str]:
+    """The hosts `scorekeeper serve` answers to: those of the addresses it prints, and this
+    machine's own names for itself."""
+    hosts = [urlsplit(address).hostname for address in printed]
+    return list(dict.fromkeys([*(host for host in hosts if host), "localhost", "127.0.0.1"]))
+
+
 def upgrade(app: Flask) -> int:
     """Run the migrations, then store the figures of games that an upgrade left without them;
     the number of games refreshed."""
@@ -102,13 +114,15 @@ def serve(host: str | None = None, port: int | None = None) -> int:
         app.config["HOST"] if host is None else host,
         app.config["PORT"] if port is None else port,
     )
-    found = addresses(*listen)
+    printed = addresses(*listen)
+    if app.config["TRUSTED_HOSTS"] is None:
+        app.config["TRUSTED_HOSTS"] = trusted_hosts(printed)
     print("Samba Scorekeeper is running. Open it on a phone on the same network:")
-    for address in found:
+    for address in printed:
         print(f"  {address}")
     # A console that cannot draw blocks (an old Windows code page): the addresses will do.
     with contextlib.suppress(UnicodeEncodeError):
-        print(first_phone_qr(found), end="")
+        print(first_phone_qr(printed), end="")
     print("Stop it with Ctrl+C.", flush=True)
     waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **WAITRESS)
     return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,11 +33,18 @@ class Setting:
     key: str
     default: str
     meaning: str
-    kind: type[str] | type[int] = str
+    kind: Callable[[Any], object] = str
 
     @property
     def name(self) -> str:
         return f"{PREFIX}_{self.key}"
+
+
+def host_names(value: object) -> list[str]:
+    """Host names as a setting gives them: a JSON list, or text separated by commas."""
+    if isinstance(value, list):
+        return [str(name).strip() for name in value if str(name).strip()]
+    return [name.strip() for name in str(value).split(",") if name.strip()]
 
 
 SETTINGS = (
@@ -71,6 +78,16 @@ SETTINGS = (
         "none: everything is open",
         "The table's PIN. With one, only phones that entered it (or a game's join or follow "
         "link) see and change games; set this way, the settings page cannot change it.",
+    ),
+    Setting(
+        "TRUSTED_HOSTS",
+        "under `scorekeeper serve`: the addresses it prints, `localhost` and `127.0.0.1`; "
+        "under another WSGI server: any",
+        "The host names the app answers to, separated by commas (`scores.example.org,"
+        "192.168.1.20`) or as a JSON list; a `Host` header naming any other gets a 400, so that "
+        "a page of another site cannot reach the app through DNS rebinding. A name starting "
+        "with a dot takes its subdomains too; empty answers any host.",
+        host_names,
     ),
 )
 

@@ -23,6 +23,7 @@ from .forms.game_file import ImportForm
 from .i18n import number, say
 from .models import START_SCORE_LIMIT, Game, now
 from .schema import SchemaError
+from .security import not_kept
 from .services.backup import backup
 from .services.engine import replay_of, system_of
 from .services.errors import GameRefused, ImportRefused
@@ -190,6 +191,7 @@ def _import_json() -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/export.json")
 @needs(Access.TABLE)
+@not_kept
 def export_json() -> Response:
     game = with_hands(door.game())
     response = jsonify(export_game(game))
@@ -199,6 +201,7 @@ def export_json() -> Response:
 
 @bp.get("/games/<game_id>/result.json")
 @needs(Access.TABLE)
+@not_kept
 def result_json() -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
     return jsonify(rules.result_data(replay_of(door.game())))
@@ -255,6 +258,7 @@ def csv_rows(game: Game) -> list[list[Any]]:
 
 @bp.get("/games/<game_id>/export.csv")
 @needs(Access.TABLE)
+@not_kept
 def export_csv() -> Response:
     """The game's hands as a spreadsheet: UTF-8 with a BOM, so that Excel reads the accents."""
     game = with_hands(door.game())
@@ -269,6 +273,7 @@ def export_csv() -> Response:
 
 @bp.get("/backup.json")
 @needs(Access.TABLE)
+@not_kept
 def backup_json() -> Response:
     """Every game and house rule as one file; `scorekeeper restore` loads it."""
     response = jsonify(backup())

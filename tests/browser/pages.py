@@ -184,6 +184,18 @@ def hand_with_preview(path: str) -> Callable[[Any, str], None]:
     return open_preview
 
 
+def refused_restore(page: Any, base_url: str) -> None:
+    """The restore form sent back: the scorekeeper already holds games."""
+    page.goto(base_url + "/restore")
+    backup = page.request.get(base_url + "/backup.json").body()
+    page.locator("#backup_file").set_input_files(
+        {"name": "backup.json", "mimeType": "application/json", "buffer": backup}
+    )
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+    assert page.locator("#backup_file-errors").count() == 1
+
+
 def visit(path: str) -> Callable[[Any, str], None]:
     def open_path(page: Any, base_url: str) -> None:
         page.goto(base_url + path)
@@ -229,6 +241,9 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "manage-game": visit(games.playing + "/manage"),
         "delete-game": visit(games.playing + "/delete"),
         "archived-games": visit("/games/archived"),
+        "settings": visit("/settings"),
+        "restore": visit("/restore"),
+        "restore-refused": refused_restore,
     }
 
 

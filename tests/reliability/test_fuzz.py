@@ -465,6 +465,48 @@ def import_file(draw: Any, world: World) -> Request:
     return Request("POST", "/games/import", body=body, content_type=draw(TEXT))
 
 
+def a_backup(draw: Any, world: World) -> bytes:
+    """The world's own backup with one value replaced: the restore reads the whole file before
+    it finds the database is not empty, so every one of these is checked."""
+    data = json.loads(world.client.get("/backup.json").data)
+    path = draw(
+        st.sampled_from(
+            [
+                ("format",),
+                ("version",),
+                ("games",),
+                ("games", 0, "id"),
+                ("games", 0, "variant"),
+                ("games", 0, "created_at"),
+                ("games", 0, "sides", 0, "name"),
+                ("games", 0, "sides", 0, "players"),
+                ("games", 0, "hands", 0, "entries"),
+                ("games", 0, "hands", 0, "entries", 0, "melded_points"),
+                ("house_rules",),
+            ]
+        )
+    )
+    place: Any = data
+    for key in path[:-1]:
+        place = place[key]
+    place[path[-1]] = draw(JSON_VALUES)
+    return json.dumps(data, allow_nan=True).encode()
+
+
+def restore_form(draw: Any, world: World) -> Request:
+    how = draw(st.sampled_from(["get", "backup", "backup", "game file", "form", "other type"]))
+    if how == "get":
+        return Request("GET", "/restore", queries(draw))
+    if how in ("backup", "game file"):
+        name = draw(st.sampled_from(["backup_file", "backup_file", "other"]))
+        content = a_backup(draw, world) if how == "backup" else game_file(draw)
+        body, content_type = multipart({name: content})
+        return Request("POST", "/restore", body=body, content_type=content_type)
+    if how == "form":
+        return Request("POST", "/restore", form={"backup_file": draw(VALUES)})
+    return Request("POST", "/restore", body=game_file(draw), content_type=draw(TEXT))
+
+
 def house_rule(draw: Any, world: World, action: str) -> Request:
     rule_id = an_id(draw, world.house_rules())
     if action == "new":
@@ -606,6 +648,8 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
         lambda d, w: Request("POST", f"/games/{a_game(d, w)}/share/renew", form={}),
         40,
     ),
+    "settings.page": (get("/settings"), 20),
+    "settings.restore": (restore_form, 160),
 }
 
 HEADER_TEXT = TEXT.map(

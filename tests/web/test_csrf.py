@@ -22,7 +22,16 @@ from scorekeeper.web.csrf import is_form_view
 from scorekeeper.web.models import db
 from scorekeeper.web.services import access as access_service
 
-from .conftest import GOES_OUT, STAYS_IN, hand_fields, hidden, input_value, stored_games
+from .conftest import (
+    GOES_OUT,
+    STAYS_IN,
+    TEST_CONFIG,
+    _built,
+    hand_fields,
+    hidden,
+    input_value,
+    stored_games,
+)
 
 NAMES = {"side_list-0-name": "Us", "side_list-1-name": "Them"}
 
@@ -147,6 +156,7 @@ class Typed:
     upload: bytes | None = None
     shown: dict[str, str] = field(default_factory=dict)  # field id → value shown again
     script_posts_to: str = ""  # where the page's script sends the form instead
+    upload_field: str = "game_file"
 
     @property
     def url(self) -> str:
@@ -157,7 +167,7 @@ class Typed:
         sent: dict[str, Any] = dict(Forms(page).found[self.action])
         sent.update(self.typed)
         if self.upload is not None:
-            sent["game_file"] = (io.BytesIO(self.upload), "game.json")
+            sent[self.upload_field] = (io.BytesIO(self.upload), "upload.json")
         return sent
 
 
@@ -275,6 +285,14 @@ def renew_links_button(client: FlaskClient) -> Typed:
     return Typed(f"/games/{game_id}/share", f"/games/{game_id}/share/renew", {})
 
 
+def restore_form(client: FlaskClient) -> Typed:
+    """A backup of another scorekeeper, restored into this empty one."""
+    other = _built(TEST_CONFIG).test_client()
+    imported(other)
+    backup = other.get("/backup.json").data
+    return Typed("/restore", "", {}, "Restore", upload=backup, upload_field="backup_file")
+
+
 # Every POST view with a form: after a CSRF failure it shows the form again.
 WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.new": new_game_form,
@@ -288,6 +306,7 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "transfer.import_file": import_form,  # checks its own token (it also takes JSON)
     "table.enter_pin": pin_form,
     "table.pin_settings": pin_settings_form,
+    "settings.restore": restore_form,
 }
 
 

@@ -6,7 +6,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields
+from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, hand_fields
 
 NOT_HOST_NAMES = [
     "a" * 64 + ".example",  # a label over the 63 characters a host name's label may have
@@ -73,3 +73,62 @@ def test_a_host_of_other_characters_is_never_a_server_error(client: FlaskClient,
         response = sent(client, method, path, host)
         assert response.status_code < 500, (method, path)
         assert "Traceback" not in response.text
+
+
+# --- trusted hosts: what `scorekeeper serve` and SCOREKEEPER_TRUSTED_HOSTS set ---------------
+
+TRUSTED = ["scores.example.org", "192.168.1.20", "localhost", "127.0.0.1"]
+
+
+@pytest.fixture
+def trusting_client() -> FlaskClient:
+    """A client of the app as served: answering the hosts in TRUSTED only (the test client's
+    own host is localhost)."""
+    return _built({**TEST_CONFIG, "TRUSTED_HOSTS": TRUSTED}).test_client()
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example",
+        "evil.example:5000",
+        "scores.example.org.evil.example",
+        "192.168.1.21:5000",
+        "10.0.0.1",
+        "localhost.evil.example",
+        *NOT_HOST_NAMES,
+        "exämple.com",
+        "a b",
+        "a/b",
+        "",
+    ],
+)
+def test_a_host_not_trusted_is_a_bad_request_with_a_plain_page(
+    trusting_client: FlaskClient, host: str
+) -> None:
+    for method, path in addresses(trusting_client):
+        response = sent(trusting_client, method, path, host)
+        assert response.status_code == 400, (method, path)
+        assert "Traceback" not in response.text
+        if path.endswith(".json"):
+            assert response.get_json()["error"] == "Something went wrong"
+        else:
+            assert "Something went wrong" in response.text, (method, path)
+            assert "<a " not in response.text  # no address of this app for another host
+
+
+@pytest.mark.parametrize(
+    "host", ["scores.example.org", "scores.example.org:5000", "192.168.1.20:5000", "localhost:5000"]
+)
+def test_a_trusted_host_is_served_on_any_port(trusting_client: FlaskClient, host: str) -> None:
+    for method, path in addresses(trusting_client):
+        response = sent(trusting_client, method, path, host)
+        # The import is sent a hand's fields, not a game file: 415, as on any host.
+        assert response.status_code in (200, 302, 415), (method, path, response.text)
+
+
+def test_a_foreign_host_writes_nothing(trusting_client: FlaskClient) -> None:
+    game_id = Actions(trusting_client).new_game()
+    sent(trusting_client, "POST", f"/games/{game_id}/hands/new", "evil.example")
+    result = trusting_client.get(f"/games/{game_id}/result.json", headers={"Host": TRUSTED[0]})
+    assert result.get_json()["hands"] == []

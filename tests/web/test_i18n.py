@@ -174,6 +174,8 @@ def test_spanish_pages_have_no_english(es_client: FlaskClient, es_actions: Actio
             "/games/new?system=fournier&table=2x2",
             "/games/new?system=super-samba",
             "/games/import",
+            "/settings",
+            "/restore",
         )
     }
     game_id = es_actions.new_game(names=("Ana", "Luis"))

@@ -196,3 +196,55 @@ def test_serve_listens_where_the_settings_say_unless_told_otherwise(
     assert scorekeeper("serve").returncode == 0
     assert scorekeeper("serve", "--host", "127.0.0.1", "--port", "8000").returncode == 0
     assert listening == [("0.0.0.0", 8123), ("127.0.0.1", 8000)]
+
+
+@pytest.mark.parametrize(
+    "written", ["scores.example.org, 192.168.1.20", '["scores.example.org", "192.168.1.20"]']
+)
+def test_trusted_hosts_are_a_list_with_commas_or_in_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str
+) -> None:
+    app = configured(tmp_path, monkeypatch, SCOREKEEPER_TRUSTED_HOSTS=written)
+    assert app.config["TRUSTED_HOSTS"] == ["scores.example.org", "192.168.1.20"]
+
+
+def test_without_trusted_hosts_an_app_under_any_wsgi_server_answers_any_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = configured(tmp_path, monkeypatch, SCOREKEEPER_DATABASE_URL="sqlite://")
+    assert app.config["TRUSTED_HOSTS"] is None
+    with app.test_client().get("/static/style.css", headers={"Host": "a.example"}) as response:
+        assert response.status_code == 200
+
+
+def served_hosts(monkeypatch: pytest.MonkeyPatch, *arguments: str) -> list[str] | None:
+    """The hosts `scorekeeper serve` would answer to, on a machine at 192.168.1.7."""
+    trusted: list[list[str] | None] = []
+    monkeypatch.setattr(serving, "upgrade", lambda app: 0)
+    monkeypatch.setattr(serving, "_routed_address", lambda: "192.168.1.7")
+    monkeypatch.setattr(
+        serving.waitress, "serve", lambda app, **_: trusted.append(app.config["TRUSTED_HOSTS"])
+    )
+    assert scorekeeper("serve", *arguments).returncode == 0
+    return trusted[0]
+
+
+def test_serve_answers_the_addresses_it_prints_and_this_machine_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "s")
+    hosts = served_hosts(monkeypatch, "--host", "0.0.0.0")
+    assert hosts is not None
+    assert hosts[0] == "192.168.1.7"
+    assert {"localhost", "127.0.0.1"} <= set(hosts)
+    assert served_hosts(monkeypatch, "--host", "127.0.0.1") == ["127.0.0.1", "localhost"]
+
+
+def test_serve_answers_the_trusted_hosts_set_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "s")
+    monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", "scores.example.org")
+    assert served_hosts(monkeypatch, "--host", "0.0.0.0") == ["scores.example.org"]
