@@ -98,6 +98,49 @@ def scoreboard() -> str:
     return render_template("scoreboard.html", drawn=caching.part(draw), token=new_token())
 
 
+# --- following the game from other phones (issue 19): read-only pages that poll ------------------
+
+
+@bp.get("/games/<game_id>/follow")
+def follow() -> str:
+    """The scoreboard for a phone that only watches: nothing on it changes the game."""
+
+    def draw() -> caching.Drawn:
+        board = presenters.scoreboard(door.game())
+        body = render_template("_scoreboard.html", board=board, read_only=True)
+        return caching.Drawn(board.title, Markup(body))
+
+    return render_template("follow.html", drawn=caching.part(draw))
+
+
+@bp.get("/games/<game_id>/table")
+def table_display() -> str:
+    """The game for a tablet or a TV in the middle of the table, read from two metres."""
+
+    def draw() -> caching.Drawn:
+        shown = presenters.table_display(door.game())
+        return caching.Drawn(shown.title, Markup(render_template("_table.html", shown=shown)))
+
+    return render_template("table.html", drawn=caching.part(draw))
+
+
+@bp.get("/games/<game_id>/state.json")
+def state() -> dict[str, object]:
+    """What a phone filling in the hand form polls: the game's revision, its hands and whether
+    it is over (an unchanged game answers 304 at the door, like every game page)."""
+    shown = presenters.game_state(door.game())
+    last_hand = shown.last_hand_id
+    return {
+        "revision": door.revision(),
+        "hands": shown.hands,
+        "last": shown.last,
+        "over": door.over(),
+        "see": None
+        if last_hand is None
+        else url_for("hands.show", game_id=door.game_id(), hand_id=last_hand),
+    }
+
+
 # --- managing a game: its name, archiving, deleting, playing again --------------------------------
 
 
