@@ -141,6 +141,7 @@ def test_the_table_display_in_spanish(client: FlaskClient, actions: Actions) -> 
     game_id, _hand = a_game_with_a_hand(client, actions)
     page = client.get(f"/games/{game_id}/table", headers={"Accept-Language": "es"}).text
     assert "Mano 2" in page and "Reparte:" in page and "Primera salida" in page
+    assert "El marcador completo" in page and "Esta partida se borró" in page
 
 
 def test_the_hand_form_carries_where_to_ask_for_the_state_and_what_to_say(
