@@ -152,3 +152,20 @@ def test_the_hand_form_carries_where_to_ask_for_the_state_and_what_to_say(
     assert f'data-state="/games/{game_id}/state.json"' in page
     assert 'id="elsewhere"' in page and 'role="status"' in page
     assert "{number}" in page and "{next}" in page
+
+
+@pytest.mark.parametrize("page", ["/games/{game}", "/games/{game}/follow", "/games/{game}/table"])
+def test_a_page_that_follows_the_game_marks_what_is_swapped_and_can_say_it_is_gone(
+    client: FlaskClient, actions: Actions, page: str
+) -> None:
+    game_id = actions.new_game()
+    text = client.get(page.format(game=game_id)).text
+    assert text.count("data-poll") == 1
+    assert '<p id="gone" class="errors" role="alert" hidden>' in text
+
+
+def test_the_hand_form_is_never_swapped_under_the_thumb(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    assert "data-poll" not in client.get(f"/games/{game_id}/hands/new").text
