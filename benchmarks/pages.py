@@ -7,7 +7,8 @@ same size, each under waitress in its own process on 127.0.0.1. Requests go to b
 one kept-alive connection each, a bounded number of times; the script prints the median time of
 each page, the bare response's, their ratio, and the SQL statements the page ran (counted
 in-process on the same database). Targets (issues 9 and 18): scoreboard and hand form ≤ 3× the
-bare response, a scoreboard answered 304 ≤ 1.5×, saving a hand ≤ 5×, all flat from 5 to 100
+bare response, a scoreboard answered 304 ≤ 1.5×, an unchanged poll of a followed game
+(`state.json`, the follow page) ≤ 1.5× (issue 19), saving a hand ≤ 5×, all flat from 5 to 100
 hands, at most 5 SQL statements per page; /games, /stats and /players/<key> under 100 ms with
 10,000 games. It prints, it never asserts.
 
@@ -250,6 +251,18 @@ def run(
         bench.measure(
             f"scoreboard 304, {hands} hands", f"/games/{game_id}", "≤ 1.5×", extra=unchanged
         )
+    for hands, game_id in games.items():
+        # What every phone following the game asks every 2 seconds (issue 19): the hand form's
+        # poll of the game's state and the follow page's, unchanged, so 304 at the door.
+        for page, address in (("state.json", "/state.json"), ("follow", "/follow")):
+            app.send("GET", f"/games/{game_id}{address}")
+            unchanged = {"If-None-Match": app.etag}
+            bench.measure(
+                f"poll unchanged ({page}), {hands} hands",
+                f"/games/{game_id}{address}",
+                "≤ 1.5×",
+                extra=unchanged,
+            )
     for hands, game_id in games.items():
         path = f"/games/{game_id}/hands/new"
         _, page = app.send("GET", path)

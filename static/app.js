@@ -8,6 +8,7 @@
   }
 
   function setUp() {
+    follow();
     var form = document.querySelector("form.hand-form");
     if (!form) return;
     counters(form);
@@ -207,5 +208,96 @@
   }
 
   keepAwake();
+  // Following the game from another phone: every ~2 s while the page is visible (at once when
+  // it is shown again) the page asks for its own address, or the hand form for the game's state,
+  // with the ETag of what it has, so an unchanged game costs the server a 304 and nothing more.
+  // A changed scoreboard or hand is swapped in ([data-poll]); a deleted game says so (#gone).
+  var EVERY = 2000;
+  var polling = null; // the poll of the page shown now (a page swapped by Save gets a new one)
+
+  function follow() {
+    var live = document.querySelector("[data-poll]");
+    var elsewhere = document.getElementById("elsewhere");
+    if (polling) polling.stop();
+    polling = null;
+    if (!window.fetch || !(live || elsewhere)) return;
+    var url = live ? location.href.split("#")[0] : elsewhere.dataset.state;
+    var etag = null;
+    var timer = null;
+    var asking = false;
+    var stopped = false;
+    function poll() {
+      clearTimeout(timer);
+      if (stopped || asking || document.visibilityState === "hidden") return;
+      asking = true;
+      // The first time, the browser revalidates the page it holds with that page's own ETag.
+      var options = etag
+        ? { headers: { "If-None-Match": etag }, cache: "no-store", credentials: "same-origin" }
+        : { cache: "no-cache", credentials: "same-origin" };
+      fetch(url, options)
+        .then(function (response) {
+          if (response.status === 404) return gone();
+          if (response.status !== 200) return;
+          etag = response.headers.get("ETag") || etag;
+          return live ? response.text().then(swap) : response.json().then(told);
+        })
+        .catch(function () { /* offline for a moment: the next poll tries again */ })
+        .then(function () {
+          asking = false;
+          if (!stopped) timer = setTimeout(poll, EVERY);
+        });
+    }
+    function gone() {
+      stopped = true;
+      var notice = document.getElementById("gone");
+      if (notice) notice.hidden = false;
+    }
+    function swap(html) {
+      var page = new DOMParser().parseFromString(html, "text/html");
+      var fresh = page.querySelector("[data-poll]");
+      if (!fresh || !live.isConnected || fresh.innerHTML === live.innerHTML) return;
+      var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
+      live.innerHTML = fresh.innerHTML;
+      document.title = page.title;
+      var again = focused && document.getElementById(focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+    function told(state) {
+      var after = document.querySelector("form.hand-form input[name=after]");
+      if (!after || after.value === "" || !elsewhere.isConnected) return;
+      if (state.last <= parseInt(after.value, 10)) {
+        elsewhere.textContent = "";
+        delete elsewhere.dataset.shown;
+        return;
+      }
+      var number = String(state.hands);
+      var text = elsewhere.dataset.text.replace("{number}", number).replace("{next}", String(state.hands + 1));
+      if (elsewhere.dataset.shown === text) return;
+      elsewhere.dataset.shown = text;
+      elsewhere.textContent = text + " ";
+      if (state.see) {
+        // In a new tab, so that what is typed here stays.
+        var see = document.createElement("a");
+        see.href = state.see;
+        see.target = "_blank";
+        see.rel = "noopener";
+        see.textContent = elsewhere.dataset.see.replace("{number}", number);
+        elsewhere.appendChild(see);
+      }
+    }
+    function shown() {
+      if (document.visibilityState !== "hidden") poll();
+    }
+    document.addEventListener("visibilitychange", shown);
+    polling = {
+      stop: function () {
+        stopped = true;
+        clearTimeout(timer);
+        document.removeEventListener("visibilitychange", shown);
+      },
+    };
+    timer = setTimeout(poll, EVERY);
+  }
+
   setUp();
 })();

@@ -107,6 +107,12 @@ def may(wanted: Access) -> bool:
     return level() >= wanted
 
 
+def may_record_hands() -> bool:
+    """Whether this phone may record, correct and delete this game's hands (a page drawn for
+    it alone shows those buttons only then; a follow phone's has none)."""
+    return may(Access.JOIN)
+
+
 def grant_table() -> None:
     """This phone entered (or just set) the PIN: remembered for a year."""
     g.pop("pin_hash", None)  # read again: this request may have just set it
@@ -168,3 +174,4 @@ def init_app(app: Flask) -> None:
     if pin:
         app.config["PIN_HASH"] = generate_password_hash(str(pin))
     app.before_request(check)
+    app.add_template_global(may_record_hands)

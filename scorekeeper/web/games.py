@@ -8,7 +8,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import rules
-from . import caching, door, house_rules, presenters, queries
+from . import access, caching, door, house_rules, presenters, queries
 from .access import Access, needs
 from .csrf import form_view
 from .forms.game import RenameGameForm, new_game_form
@@ -91,7 +91,10 @@ def new() -> str | Response | tuple[str, int]:
 
 @bp.get("/games/<game_id>")
 @needs(Access.FOLLOW)
-def scoreboard() -> str:
+def scoreboard() -> str | Response:
+    if not access.may(Access.JOIN):
+        # A phone with the follow link watches: the scoreboard without what it cannot use.
+        return redirect(url_for("games.follow", game_id=door.game_id()))
     saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
 
     def draw() -> caching.Drawn:
@@ -101,6 +104,52 @@ def scoreboard() -> str:
 
     # "Play again"'s one-time token, fresh for each visitor.
     return render_template("scoreboard.html", drawn=caching.part(draw), token=new_token())
+
+
+# --- following the game from other phones (issue 19): read-only pages that poll ------------------
+
+
+@bp.get("/games/<game_id>/follow")
+@needs(Access.FOLLOW)
+def follow() -> str:
+    """The scoreboard for a phone that only watches: nothing on it changes the game."""
+
+    def draw() -> caching.Drawn:
+        board = presenters.scoreboard(door.game())
+        body = render_template("_scoreboard.html", board=board, read_only=True)
+        return caching.Drawn(board.title, Markup(body))
+
+    return render_template("follow.html", drawn=caching.part(draw))
+
+
+@bp.get("/games/<game_id>/table")
+@needs(Access.FOLLOW)
+def table_display() -> str:
+    """The game for a tablet or a TV in the middle of the table, read from two metres."""
+
+    def draw() -> caching.Drawn:
+        shown = presenters.table_display(door.game())
+        return caching.Drawn(shown.title, Markup(render_template("_table.html", shown=shown)))
+
+    return render_template("table.html", drawn=caching.part(draw))
+
+
+@bp.get("/games/<game_id>/state.json")
+@needs(Access.FOLLOW)
+def state() -> dict[str, object]:
+    """What a phone filling in the hand form polls: the game's revision, its hands and whether
+    it is over (an unchanged game answers 304 at the door, like every game page)."""
+    shown = presenters.game_state(door.game())
+    last_hand = shown.last_hand_id
+    return {
+        "revision": door.revision(),
+        "hands": shown.hands,
+        "last": shown.last,
+        "over": door.over(),
+        "see": None
+        if last_hand is None
+        else url_for("hands.show", game_id=door.game_id(), hand_id=last_hand),
+    }
 
 
 # --- managing a game: its name, archiving, deleting, playing again --------------------------------

@@ -122,6 +122,69 @@ def scoreboard(game: Game) -> Scoreboard:
 
 
 @dataclass(frozen=True)
+class TableDisplay:
+    """The game as the table display shows it from across the table: totals, who deals, each
+    side's first-meld minimum and what each side scored in the last hand."""
+
+    game: Game
+    title: str
+    over: bool
+    winner: SideTotal | None
+    sides: list[SideTotal]
+    last_hand: int  # 0 before the first
+    next_hand: int
+    dealer: str
+
+
+def table_display(game: Game) -> TableDisplay:
+    """The table display's values, from the cached replay (no chart, no hands, no corrections)."""
+    result = replay_of(game)
+    sides = [
+        SideTotal(
+            name=side.name,
+            players=", ".join(p.name for p in side.players if p.name and p.name != side.name),
+            total=result.totals[index],
+            minimum=result.next_minimums[index],
+            won=result.game_over and result.winner == index,
+            last=result.hands[-1].sides[index].hand_score if result.hands else None,
+        )
+        for index, side in enumerate(game.sides)
+    ]
+    return TableDisplay(
+        game=game,
+        title=game_title(game),
+        over=result.game_over,
+        winner=sides[result.winner] if result.game_over and result.winner is not None else None,
+        sides=sides,
+        last_hand=result.next_hand - 1,
+        next_hand=result.next_hand,
+        dealer=player_name(game, result.next_dealer),
+    )
+
+
+@dataclass(frozen=True)
+class GameState:
+    """What a phone with the hand form open needs to know of the game meanwhile."""
+
+    hands: int  # hands played (deleted ones not counted)
+    last: int
+    """The last hand's place, deleted or not: the hand form's `after`; it grows only when a
+    hand is recorded, which is what makes a Save answer 409."""
+    last_hand_id: int | None  # the last hand played, for a link to its breakdown
+
+
+def game_state(game: Game) -> GameState:
+    """The game's state for the hand form's poll."""
+    hands = with_hands(game)
+    live = hands.live_hands
+    return GameState(
+        hands=len(live),
+        last=max((hand.position for hand in hands.hands), default=0),
+        last_hand_id=live[-1].id if live else None,
+    )
+
+
+@dataclass(frozen=True)
 class CorrectionNote:
     """A correction as the scoreboard tells it: when, which hand, and what changed in words."""
 

@@ -126,7 +126,7 @@ def follow(token: str) -> Response:
     if game is None:
         abort(404)
     access.grant_link(game.id, token)
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+    return redirect(url_for("games.follow", game_id=game.id))
 
 
 LOCAL = ("localhost", "::1")

@@ -175,13 +175,20 @@ def test_a_follow_link_watches_and_changes_nothing(pin_app: Flask) -> None:
     hand_id = first_hand(table, game_id)
     follow, _join = tokens(pin_app, game_id)
     phone = pin_app.test_client()
-    assert phone.get(f"/follow/{follow}").status_code == 302
-    for page in (
-        f"/games/{game_id}",
+    landing = phone.get(f"/follow/{follow}")
+    assert landing.headers["Location"] == f"/games/{game_id}/follow"
+    watched = [
+        f"/games/{game_id}/follow",
+        f"/games/{game_id}/table",
+        f"/games/{game_id}/state.json",
         f"/games/{game_id}/hands/{hand_id}",
         f"/games/{game_id}/rules",
-    ):
+    ]
+    for page in watched:
         assert phone.get(page).status_code == 200, page
+    assert "<form" not in phone.get(f"/games/{game_id}/follow").text.split("<main>")[1]
+    assert "Correct this hand" not in phone.get(f"/games/{game_id}/hands/{hand_id}").text
+    assert phone.get(f"/games/{game_id}").headers["Location"] == f"/games/{game_id}/follow"
     assert phone.get(f"/games/{game_id}/hands/new").status_code == 403
     refused = phone.post(f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN]))
     assert refused.status_code == 403

@@ -1,0 +1,171 @@
+"""Every phone at the table follows the game: the follow page, the table display and the
+hand form's poll of the game's state, each answered 304 while nothing changed."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import rules
+
+from .conftest import GOES_OUT, STAYS_IN, Actions
+from .test_http_caching import a_game_with_a_hand, rendered
+from .test_queries import statements
+
+POLLED = [
+    "/games/{game}",
+    "/games/{game}/follow",
+    "/games/{game}/table",
+    "/games/{game}/state.json",
+    "/games/{game}/hands/{hand}",
+]
+
+
+@pytest.mark.parametrize("page", POLLED)
+def test_a_poll_of_an_unchanged_game_is_answered_304_without_drawing_anything(
+    app: Flask,
+    client: FlaskClient,
+    actions: Actions,
+    monkeypatch: pytest.MonkeyPatch,
+    page: str,
+) -> None:
+    game_id, hand_id = a_game_with_a_hand(client, actions)
+    url = page.format(game=game_id, hand=hand_id)
+    etag = client.get(url).headers["ETag"]
+
+    def no_replay(*_args: object) -> None:
+        raise AssertionError("a 304 replays nothing")
+
+    monkeypatch.setattr(rules, "replay", no_replay)
+    monkeypatch.setattr(rules, "extend", no_replay)
+    with statements(app) as seen, rendered(app) as drawn:
+        again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b""
+    assert drawn == []
+    assert len([s for s in seen if s.lstrip().upper().startswith("SELECT")]) == 1
+
+
+@pytest.mark.parametrize("page", POLLED)
+def test_a_poll_after_a_hand_recorded_elsewhere_gets_the_new_page(
+    client: FlaskClient, actions: Actions, page: str
+) -> None:
+    game_id, hand_id = a_game_with_a_hand(client, actions)
+    url = page.format(game=game_id, hand=hand_id)
+    etag = client.get(url).headers["ETag"]
+    actions.record_hand(game_id, [STAYS_IN, GOES_OUT], ending="out-1")
+    after = client.get(url, headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] != etag
+
+
+@pytest.mark.parametrize("page", POLLED)
+def test_a_poll_after_the_game_was_deleted_answers_404(
+    client: FlaskClient, actions: Actions, page: str
+) -> None:
+    game_id, hand_id = a_game_with_a_hand(client, actions)
+    url = page.format(game=game_id, hand=hand_id)
+    etag = client.get(url).headers["ETag"]
+    assert client.post(f"/games/{game_id}/delete").status_code == 302
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 404
+
+
+def test_the_state_tells_the_hands_played_and_where_the_last_one_is(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id, hand_id = a_game_with_a_hand(client, actions)
+    before = client.get(f"/games/{game_id}/state.json").json
+    assert before == {
+        "revision": before["revision"] if before else None,
+        "hands": 1,
+        "last": 1,
+        "over": False,
+        "see": f"/games/{game_id}/hands/{hand_id}",
+    }
+    actions.record_hand(game_id, [STAYS_IN, GOES_OUT], ending="out-1")
+    after = client.get(f"/games/{game_id}/state.json").json
+    assert after is not None and before is not None
+    assert after["revision"] != before["revision"]
+    assert (after["hands"], after["last"]) == (2, 2)
+
+
+def test_a_deleted_hand_leaves_the_last_place_as_it_was(
+    client: FlaskClient, actions: Actions
+) -> None:
+    """Only a hand recorded meanwhile makes a Save answer 409, so only that moves `last`, which
+    the hand form compares with its own `after`."""
+    game_id, hand_id = a_game_with_a_hand(client, actions)
+    page = client.get(f"/games/{game_id}/hands/{hand_id}/delete").text
+    version = page.split('name="version" value="', 1)[1].split('"', 1)[0]
+    deleted = client.post(f"/games/{game_id}/hands/{hand_id}/delete", data={"version": version})
+    assert deleted.status_code == 302
+    state = client.get(f"/games/{game_id}/state.json").json
+    assert state is not None and (state["hands"], state["last"], state["see"]) == (0, 1, None)
+
+
+def test_the_follow_page_has_no_form_and_nothing_that_changes_the_game(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id, hand_id = a_game_with_a_hand(client, actions)
+    page = client.get(f"/games/{game_id}/follow").text
+    assert "<form" not in page.split("<main>", 1)[1]
+    for address in ("/hands/new", "/manage", "/again", "/export.json", "/export.csv"):
+        assert f"/games/{game_id}{address}" not in page
+    assert f"/games/{game_id}/hands/{hand_id}" in page  # its breakdown can be read
+    assert "Us" in page and "Them" in page
+
+
+def test_the_follow_page_offers_a_refresh_link_and_the_table_display(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    page = client.get(f"/games/{game_id}/follow").text
+    assert f'href="/games/{game_id}/follow">Refresh</a>' in page
+    assert f'href="/games/{game_id}/table"' in page
+    assert f'href="/games/{game_id}/table"' in client.get(f"/games/{game_id}").text
+
+
+def test_the_table_display_shows_totals_dealer_minimums_and_the_last_hand(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id, _hand = a_game_with_a_hand(client, actions)
+    page = client.get(f"/games/{game_id}/table").text
+    board = client.get(f"/games/{game_id}").text
+    assert "Next to deal:" in page and "Hand 2" in page
+    assert page.count('class="table-minimum"') == 2
+    assert page.count('class="table-last"') == 2 and "Hand 1:" in page
+    totals = [t.split("<", 1)[0] for t in page.split('class="table-total">')[1:]]
+    assert len(totals) == 2 and all(f">{total}<" in board for total in totals)
+
+
+def test_the_table_display_in_spanish(client: FlaskClient, actions: Actions) -> None:
+    game_id, _hand = a_game_with_a_hand(client, actions)
+    page = client.get(f"/games/{game_id}/table", headers={"Accept-Language": "es"}).text
+    assert "Mano 2" in page and "Reparte:" in page and "Primera salida" in page
+    assert "El marcador completo" in page and "Esta partida se borró" in page
+
+
+def test_the_hand_form_carries_where_to_ask_for_the_state_and_what_to_say(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    page = client.get(f"/games/{game_id}/hands/new").text
+    assert f'data-state="/games/{game_id}/state.json"' in page
+    assert 'id="elsewhere"' in page and 'role="status"' in page
+    assert "{number}" in page and "{next}" in page
+
+
+@pytest.mark.parametrize("page", ["/games/{game}", "/games/{game}/follow", "/games/{game}/table"])
+def test_a_page_that_follows_the_game_marks_what_is_swapped_and_can_say_it_is_gone(
+    client: FlaskClient, actions: Actions, page: str
+) -> None:
+    game_id = actions.new_game()
+    text = client.get(page.format(game=game_id)).text
+    assert text.count("data-poll") == 1
+    assert '<p id="gone" class="errors" role="alert" hidden>' in text
+
+
+def test_the_hand_form_is_never_swapped_under_the_thumb(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    assert "data-poll" not in client.get(f"/games/{game_id}/hands/new").text
