@@ -31,9 +31,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, request, session
 from flask_migrate import upgrade
-from sqlalchemy import event
+from sqlalchemy import create_engine, event, text
 
 from scorekeeper.web import create_app
 from scorekeeper.web.models import db
@@ -79,14 +79,32 @@ def game_file(hands: int) -> dict[str, Any]:
     }
 
 
-def bare_app() -> Flask:
-    """Flask with nothing else: a page of `size` bytes, to GET or to POST."""
+def bare_app(uri: str) -> Flask:
+    """Flask with nothing else: a page of `size` bytes, to GET or to POST; and the least a 304
+    of a game can cost with a Flask session and SQLAlchemy (`/floor/<game_id>`)."""
     app = Flask("bare")
+    app.secret_key = "benchmark"
+    engine = create_engine(uri)
+    revision = text("SELECT revision FROM game WHERE id = :id")
 
     @app.route("/bytes/<int:size>", methods=["GET", "POST"])
     def page(size: int) -> Response:
         request.get_data()
         return Response("x" * size, content_type="text/html; charset=utf-8")
+
+    @app.get("/floor/<game_id>")
+    def floor(game_id: str) -> Response:
+        # What every 304 of a game must do: read the visitor's session and the game's revision
+        # (in a transaction), and compare the ETag; nothing of the app's own.
+        session.setdefault("visitor", secrets.token_hex(8))
+        with engine.begin() as connection:
+            tag = f"{connection.execute(revision, {'id': game_id}).scalar()}"
+        if request.if_none_match.contains_weak(tag):
+            answer = Response(status=304)
+        else:
+            answer = Response("x", content_type="text/html; charset=utf-8")
+        answer.set_etag(tag, weak=True)
+        return answer
 
     return app
 
@@ -99,7 +117,7 @@ def serve(kind: str, uri: str, ports: Any) -> None:
     """In a process of its own: serve the app (or the bare one) and say on which port."""
     import waitress
 
-    app = create_app(config(uri)) if kind == "app" else bare_app()
+    app = create_app(config(uri)) if kind == "app" else bare_app(uri)
     server = waitress.create_server(app, host="127.0.0.1", port=0)
     ports.put(server.effective_port)  # type: ignore[union-attr]
     server.run()
@@ -263,6 +281,17 @@ def run(
                 "≤ 1.5×",
                 extra=unchanged,
             )
+    # The least a 304 can cost (a Flask session and one SQLAlchemy read), beside the same bare
+    # response: how much of the 304's figure any app on these libraries pays.
+    floor = Client(bare.connection.port)
+    floor.send("GET", f"/floor/{games[5]}")
+    floor_bench = Bench(floor, bare, lambda _path: None)
+    floor_bench.measure(
+        "304 floor (session, one read)",
+        f"/floor/{games[5]}",
+        "the least",
+        extra={"If-None-Match": floor.etag},
+    )
     for hands, game_id in games.items():
         path = f"/games/{game_id}/hands/new"
         _, page = app.send("GET", path)
