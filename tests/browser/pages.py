@@ -196,6 +196,24 @@ def refused_restore(page: Any, base_url: str) -> None:
     assert page.locator("#backup_file-errors").count() == 1
 
 
+def wrong_pin(page: Any, base_url: str) -> None:
+    """The PIN's form sent back: no PIN is set here, so a PIN of spaces is the wrong one."""
+    page.goto(base_url + "/pin")
+    page.locator("#pin").fill("  ")
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+
+
+def refused_pin_settings(page: Any, base_url: str) -> None:
+    """The PIN's settings sent back: the two new PINs differ."""
+    page.goto(base_url + "/settings/pin")
+    page.locator("#new").fill("1357")
+    page.locator("#again").fill("1358")
+    with page.expect_navigation():
+        page.locator("main form.stack button[type=submit]").click()
+    assert page.locator("#again-errors").count() == 1
+
+
 def visit(path: str) -> Callable[[Any, str], None]:
     def open_path(page: Any, base_url: str) -> None:
         page.goto(base_url + path)
@@ -248,6 +266,11 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "settings": visit("/settings"),
         "restore": visit("/restore"),
         "restore-refused": refused_restore,
+        "share": visit(games.playing + "/share"),
+        "pin": visit("/pin?next=/stats"),
+        "pin-wrong": wrong_pin,
+        "pin-settings": visit("/settings/pin"),
+        "pin-settings-refused": refused_pin_settings,
     }
 
 
