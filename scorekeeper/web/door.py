@@ -26,8 +26,12 @@ from .services.loading import game_with_sides
 READS = frozenset({"GET", "HEAD"})
 GONE = "when_the_game_is_gone"
 GAME = Game.__table__
-STATE = select(GAME.c.revision, GAME.c.over).where(GAME.c.id == bindparam("game_id"))
-"""What the door reads of a game: a Core statement, compiled once (a 304 needs nothing more)."""
+STATE = select(GAME.c.revision, GAME.c.over).where(
+    GAME.c.id == bindparam("game_id"), GAME.c.deleted_at.is_(None)
+)
+"""What the door reads of a game: a Core statement, compiled once (a 304 needs nothing more).
+A deleted game is not there, as if it were gone for good (it can be brought back for a while,
+from the recently deleted games, which are not behind this door)."""
 View = TypeVar("View", bound=Callable[..., object])
 
 

@@ -90,6 +90,9 @@ class Game(Model):
     """The one-time token of the form that started it, so that a form sent twice starts one."""
     first_dealer: Mapped[int] = mapped_column(default=0, server_default="0")
     """Who dealt the first hand: a place in the order of play (`rules.seating`), from 0."""
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    """When it was deleted: out of every list and page, it can be brought back until
+    `services.games.KEPT_DELETED` has passed, then it is purged for good."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
@@ -232,3 +235,20 @@ class HouseRule(Model):
     """The game file's `house_rules` keys other than `name`."""
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now, onupdate=now)
+
+
+class PlayerMerge(Model):
+    """One player's rows counted as another's (a merge, or a rename to a name already taken),
+    kept so that it can be undone: the rows it changed and what they were called before."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    """The key merged away: what the rows take back when the merge is undone."""
+    into: Mapped[str] = mapped_column(String(KEY_LENGTH), index=True)
+    """The key the rows took."""
+    players: Mapped[list[int]] = mapped_column(JSON, default=list)
+    """The ids of the `Player` rows that changed."""
+    names: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """Their names before, in the same order (a rename changed them too)."""
+    at: Mapped[datetime] = mapped_column(default=now)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)

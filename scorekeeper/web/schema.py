@@ -34,6 +34,7 @@ from .models import (
     Hand,
     HouseRule,
     Player,
+    PlayerMerge,
     Side,
 )
 
@@ -201,6 +202,22 @@ NAME = text(NAME_LENGTH)
 COUNT = whole(0, LARGEST)
 ROW_ID = whole(1, ROW_ID_LIMIT)
 
+
+def list_of(each: Check) -> Check:
+    """A list, each of its items passing `each`."""
+
+    def check(value: object) -> None:
+        if not isinstance(value, list):
+            raise SchemaError("", f"expected a list, got {_show(value)}")
+        for index, item in enumerate(value):
+            try:
+                each(item)
+            except SchemaError as error:
+                raise error.inside(f"[{index}]") from None
+
+    return check
+
+
 COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
     Game: {
         "id": text(24, GAME_ID),
@@ -215,6 +232,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "archived_at": when(none=True),
         "token": text(TOKEN_LENGTH, TOKEN, empty=False, none=True),
         "first_dealer": whole(0, LARGEST),
+        "deleted_at": when(none=True),
     },
     Side: {
         "id": ROW_ID,
@@ -260,6 +278,15 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "at": when(),
         "before": json_object(none=True),
         "after": json_object(none=True),
+    },
+    PlayerMerge: {
+        "id": ROW_ID,
+        "key": text(KEY_LENGTH, empty=False),
+        "into": text(KEY_LENGTH, empty=False),
+        "players": list_of(ROW_ID),
+        "names": list_of(NAME),
+        "at": when(),
+        "undone_at": when(none=True),
     },
     HouseRule: {
         "id": ROW_ID,
@@ -479,6 +506,15 @@ def _at(where: str) -> Iterator[None]:
         raise error.inside(where) from None
 
 
+def check_merge(merge: PlayerMerge) -> None:
+    """A merge's columns; a name for each row it changed, and two players, not one."""
+    check_columns(merge)
+    if len(merge.names) != len(merge.players):
+        raise SchemaError("names", f"{len(merge.names)} names for {len(merge.players)} players")
+    if merge.key == merge.into:
+        raise SchemaError("into", "a player is not merged into themselves")
+
+
 def check_house_rule(rule: HouseRule) -> None:
     """A house rule's columns, and numbers its system can be played with."""
     check_columns(rule)
@@ -518,6 +554,8 @@ class Checker:
             check_game(record)
         elif isinstance(record, HouseRule):
             check_house_rule(record)
+        elif isinstance(record, PlayerMerge):
+            check_merge(record)
         elif game is None:  # a row not in a game yet: its game is checked when it gets one
             check_columns(record)
         elif isinstance(record, Hand):
