@@ -71,8 +71,8 @@ def bring_back() -> Response:
     if not games_service.bring_back(game_id):
         flash(_("That game is not among the recently deleted ones."))
         return redirect(url_for("games.deleted"))
-    flash(_("The game is back."))
-    return redirect(url_for("games.scoreboard", game_id=game_id))
+    flash(_("The game is back, with all its hands."))
+    return redirect(url_for("games.index"))
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

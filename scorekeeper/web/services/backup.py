@@ -2,9 +2,9 @@
 
 A backup holds what was recorded: games as they were set up (deleted ones too, until they are
 purged), every hand as entered (deleted ones too), every correction, the house rules and the
-merges of players (so that a restored merge can still be undone). The copied figures (`Game.over`, `Side.total`,
-`Entry.hand_score`, …) are left out: a restore replays each game through the rules engine, so
-the file cannot smuggle in a score the rules would not give.
+merges of players (so that a restored merge can still be undone). The copied figures
+(`Game.over`, `Side.total`, `Entry.hand_score`, …) are left out: a restore replays each game
+through the rules engine, so the file cannot smuggle in a score the rules would not give.
 
 Restoring runs from the command line (`scorekeeper restore`), outside any request, so its
 messages are in English, as `scorekeeper check`'s are.
