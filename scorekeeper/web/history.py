@@ -175,8 +175,13 @@ def undo(merge_id: int) -> Response:
                     " renamed or merged again since."
                 )
             )
-        if not queries.known_player(refused.into):
-            return redirect(url_for("history.stats"))
-        return redirect(url_for("history.player", key=refused.into))
+        return _to_player(refused.into)
     flash(_("Undone: their games count apart again."))
+    return _to_player(key)
+
+
+def _to_player(key: str) -> Response:
+    """To the player's page; to the statistics when no game (not deleted) has them any more."""
+    if not queries.known_player(key):
+        return redirect(url_for("history.stats"))
     return redirect(url_for("history.player", key=key))

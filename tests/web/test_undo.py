@@ -352,3 +352,18 @@ def test_the_schema_knows_every_column_of_every_model() -> None:
     for mapper in db.Model.registry.mappers:
         model = mapper.class_
         assert set(COLUMNS[model]) == set(model.__table__.columns.keys()), model.__name__
+
+
+def test_a_merge_of_a_player_whose_games_were_purged_since_is_undone_for_the_rows_left(
+    app: Flask, client: FlaskClient, actions: Actions
+) -> None:
+    _first, second = two_spellings(actions)
+    client.post("/players/anna/merge", data={"merge-into": "ana"})
+    undo = undo_button(client.get("/players/ana").text)
+    delete(client, second)
+    deleted_days_ago(app, second, 31)
+    assert client.get("/games/deleted").status_code == 200  # purged
+    undone = client.post(undo)
+    assert undone.status_code == 302 and undone.headers["Location"] == "/stats"
+    assert "Undone: their games count apart again." in client.get("/stats").text
+    assert games_of(app) == {"ana": 1, "bo": 1}
