@@ -34,9 +34,11 @@ STATE = select(
     GAME.c.follow_token,
     GAME.c.join_token,
     select(SETTING.c.value).where(SETTING.c.key == PIN).scalar_subquery().label("pin_hash"),
-).where(GAME.c.id == bindparam("game_id"))
+).where(GAME.c.id == bindparam("game_id"), GAME.c.deleted_at.is_(None))
 """What the door reads of a game, and the table's PIN, in one Core statement compiled once:
-all that a 304 needs, and all that the access check needs (`access.py`)."""
+all that a 304 needs, and all that the access check needs (`access.py`). A deleted game is not
+there, as if it were gone for good (it can be brought back for a while, from the recently
+deleted games, which are not behind this door)."""
 View = TypeVar("View", bound=Callable[..., object])
 
 

@@ -16,7 +16,7 @@ from .i18n import COOKIE, LANGUAGES
 from .models import Game, new_token
 from .schema import one_time_token
 from .services import games as games_service
-from .services.games import create_game
+from .services.games import KEPT_DELETED, create_game
 
 bp = Blueprint("games", __name__)
 
@@ -39,6 +39,7 @@ def index() -> str:
         "index.html",
         games=queries.home_games(),
         any_archived=queries.any_archived(),
+        any_deleted=games_service.purge_deleted(),
         systems=rules.SYSTEMS,
     )
 
@@ -50,6 +51,33 @@ def archived() -> str:
     return render_template(
         "archived.html", games=queries.home_games(archived=True), systems=rules.SYSTEMS
     )
+
+
+@bp.get("/games/deleted")
+@needs(Access.TABLE)
+def deleted() -> str:
+    """The games deleted in the last days, from where each can be brought back; those deleted
+    longer ago are purged first."""
+    games_service.purge_deleted()
+    return render_template(
+        "deleted.html",
+        games=queries.deleted_games(),
+        systems=rules.SYSTEMS,
+        days=KEPT_DELETED.days,
+    )
+
+
+@bp.post("/games/deleted")
+@needs(Access.TABLE)
+def bring_back() -> Response:
+    """Bring a deleted game back (the game's id in the form: its own address is a 404 while it
+    is deleted). Pressed twice, or for a game purged meanwhile, it says the game is not there."""
+    game_id = request.form.get("game", "")
+    if not games_service.bring_back(game_id):
+        flash(_("That game is not among the recently deleted ones."))
+        return redirect(url_for("games.deleted"))
+    flash(_("The game is back, with all its hands."))
+    return redirect(url_for("games.index"))
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -202,7 +230,8 @@ def unarchive() -> Response:
 @door.when_gone("games.index")
 @needs(Access.TABLE)
 def delete() -> str | Response:
-    """Asks first; deleting is for good (a game is not kept anywhere once deleted).
+    """Asks first; a deleted game can be brought back from the recently deleted games until
+    it is purged (`services.games.KEPT_DELETED`).
 
     The button pressed twice (a double tap) deletes once: the second press finds the game gone
     and goes to the home page too, where the first one's notice is.
@@ -210,9 +239,16 @@ def delete() -> str | Response:
     game = door.game()
     title = presenters.game_title(game)
     if request.method == "GET":
-        return render_template("game_delete.html", game=game, title=title)
+        return render_template("game_delete.html", game=game, title=title, days=KEPT_DELETED.days)
     if games_service.delete_game(door.game_id()):
-        flash(_("The game %(title)s was deleted.", title=title))
+        flash(
+            _(
+                "The game %(title)s was deleted. It can be brought back from Recently deleted"
+                " for %(days)s days.",
+                title=title,
+                days=KEPT_DELETED.days,
+            )
+        )
     return redirect(url_for("games.index"))
 
 

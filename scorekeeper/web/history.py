@@ -1,5 +1,5 @@
 """History pages: every game, filtered and paged; statistics per player and partnership; players
-renamed and merged.
+renamed and merged, and merges undone.
 
 The reads are in queries.py, what the pages show of them in presenters.py, the writes in
 services/players.py: here are only the forms and the views that join them.
@@ -18,8 +18,8 @@ from .converters import whole_number
 from .csrf import form_view
 from .forms.player import MergeForm, RenameForm
 from .models import NAME_LENGTH
-from .services.errors import PlayerRefused
-from .services.players import merge_players, rename_player
+from .services.errors import MergeNotUndone, NotFound, PlayerRefused
+from .services.players import merge_players, rename_player, undo_merge
 
 bp = Blueprint("history", __name__)
 
@@ -106,6 +106,7 @@ def _player_page(
         more_games=len(recent) == queries.PAGE_SIZE,
         rename=rename,
         merge=merge,
+        merges=queries.merges_into(key),
         systems=rules.SYSTEMS,
     ), status
 
@@ -161,3 +162,33 @@ def merge(key: str) -> Response | tuple[str, int]:
             flash(_("Merged: their games now count together."))
             return redirect(url_for("history.player", key=form.into.data))
     return _player_page(key, found, RenameForm(prefix="rename"), form, 422)
+
+
+@bp.post("/merges/<id:merge_id>/undo")
+@needs(Access.TABLE)
+def undo(merge_id: int) -> Response:
+    """Count a merged player's games apart again, from the page of the player merged into."""
+    try:
+        key = undo_merge(merge_id)
+    except NotFound:
+        abort(404)
+    except MergeNotUndone as refused:
+        if refused.already:
+            flash(_("This merge was undone already."))
+        else:
+            flash(
+                _(
+                    "This merge can no longer be undone: some of those games' players were"
+                    " renamed or merged again since."
+                )
+            )
+        return _to_player(refused.into)
+    flash(_("Undone: their games count apart again."))
+    return _to_player(key)
+
+
+def _to_player(key: str) -> Response:
+    """To the player's page; to the statistics when no game (not deleted) has them any more."""
+    if not queries.known_player(key):
+        return redirect(url_for("history.stats"))
+    return redirect(url_for("history.player", key=key))

@@ -105,6 +105,10 @@ class Game(Model):
     )
     """The join link's token: whoever has it may record, correct and delete its hands."""
 
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    """When it was deleted: out of every list and page, it can be brought back until
+    `services.games.KEPT_DELETED` has passed, then it is purged for good."""
+
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
     )
@@ -261,3 +265,20 @@ class PinAttempt(Model):
     address: Mapped[str] = mapped_column(String(64), primary_key=True)
     failures: Mapped[int]
     last_at: Mapped[datetime]
+
+
+class PlayerMerge(Model):
+    """One player's rows counted as another's (a merge, or a rename to a name already taken),
+    kept so that it can be undone: the rows it changed and what they were called before."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    """The key merged away: what the rows take back when the merge is undone."""
+    into: Mapped[str] = mapped_column(String(KEY_LENGTH), index=True)
+    """The key the rows took."""
+    players: Mapped[list[int]] = mapped_column(JSON, default=list)
+    """The ids of the `Player` rows that changed."""
+    names: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """Their names before, in the same order (a rename changed them too)."""
+    at: Mapped[datetime] = mapped_column(default=now)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)

@@ -1,5 +1,6 @@
 """What the history pages read: the list of games, filtered and paged, and what players and
-partnerships did, each as named rows.
+partnerships did, each as named rows. A deleted game is in none of them (`LIVE`): only in the
+list of recently deleted games.
 
 Everything here reads the copies of the last replay (`Side.total`, `Side.won` and what each side
 keeps for statistics, `models.SIDE_TALLIES`), so that no game is replayed to list it or to count
@@ -31,11 +32,13 @@ from sqlalchemy.sql.functions import GenericFunction
 
 from .. import rules
 from .converters import LARGEST_ID
-from .models import SET_COLUMNS, Game, Player, Side, db, player_key
+from .models import SET_COLUMNS, Game, Player, PlayerMerge, Side, db, player_key
 
 PAGE_SIZE = 20
 LAST_PAGE = LARGEST_ID // PAGE_SIZE
 """The furthest page whose offset still fits in a database integer."""
+LIVE = Game.deleted_at.is_(None)
+"""The games that are not deleted: the only ones lists and statistics count."""
 
 
 # --- the list of games ---------------------------------------------------------------------------
@@ -61,6 +64,7 @@ class GameRow(NamedTuple):
     hands: int = 0
     """The hands played (live ones)."""
     archived: bool = False
+    deleted_at: datetime | None = None
 
     @property
     def players(self) -> str:
@@ -113,6 +117,7 @@ def _row(game: Game) -> GameRow:
         name=game.name,
         hands=max((side.hands or 0 for side in game.sides), default=0),
         archived=game.archived_at is not None,
+        deleted_at=game.deleted_at,
     )
 
 
@@ -122,7 +127,7 @@ HOME_GAMES = 50
 
 def any_archived() -> bool:
     """Whether any game is archived (the home page then links to them)."""
-    archived = select(Game.id).where(Game.archived_at.is_not(None)).limit(1)
+    archived = select(Game.id).where(Game.archived_at.is_not(None), LIVE).limit(1)
     return db.session.scalar(archived) is not None
 
 
@@ -131,7 +136,7 @@ def home_games(archived: bool = False) -> list[GameRow]:
     latest played first. Three statements: the games, their sides, the sides' players."""
     query = (
         select(Game)
-        .where(Game.archived_at.is_not(None) if archived else Game.archived_at.is_(None))
+        .where(Game.archived_at.is_not(None) if archived else Game.archived_at.is_(None), LIVE)
         .options(selectinload(Game.sides).selectinload(Side.players))
         .order_by(Game.over, Game.updated_at.desc(), Game.id)
         .limit(HOME_GAMES)
@@ -139,9 +144,21 @@ def home_games(archived: bool = False) -> list[GameRow]:
     return [_row(game) for game in db.session.scalars(query)]
 
 
+def deleted_games() -> list[GameRow]:
+    """The games deleted and not yet purged, the latest deleted first."""
+    query = (
+        select(Game)
+        .where(Game.deleted_at.is_not(None))
+        .options(selectinload(Game.sides).selectinload(Side.players))
+        .order_by(Game.deleted_at.desc(), Game.id)
+    )
+    return [_row(game) for game in db.session.scalars(query)]
+
+
 def _filtered(
     query: Select[Any], player: str, system: str, status: str, side_names: bool
 ) -> Select[Any]:
+    query = query.where(LIVE)
     key = player_key(player)
     if key:
         # The games from the player's rows (by the index on their key), not every game's sides.
@@ -319,6 +336,7 @@ def _teams() -> list[_Team]:
         select(members.c.members, Game.system_id, func.max(Game.created_at), *_tally_columns())
         .join(Side, Side.id == members.c.side_id)
         .join(Game, Game.id == Side.game_id)
+        .where(LIVE)
         .group_by(members.c.members, Game.system_id)
     )
     teams = []
@@ -381,5 +399,28 @@ def _added(tallies: list[TallyRow]) -> TallyRow:
 
 
 def known_player(key: str) -> bool:
-    """Whether any game has a player of this key."""
-    return db.session.scalar(select(Player.id).where(Player.key == key).limit(1)) is not None
+    """Whether any game (not deleted) has a player of this key."""
+    query = select(Player.id).join(Side).join(Game).where(Player.key == key, LIVE).limit(1)
+    return db.session.scalar(query) is not None
+
+
+class MergeRow(NamedTuple):
+    """A merge into a player, as their page offers to undo it."""
+
+    id: int
+    name: str
+    """What the player merged away was called (their first row's name)."""
+    at: datetime
+
+
+def merges_into(key: str) -> list[MergeRow]:
+    """The merges into this player not undone, the latest first."""
+    query = (
+        select(PlayerMerge)
+        .where(PlayerMerge.into == key, PlayerMerge.undone_at.is_(None))
+        .order_by(PlayerMerge.at.desc(), PlayerMerge.id.desc())
+    )
+    return [
+        MergeRow(merge.id, merge.names[0] if merge.names else merge.key, merge.at)
+        for merge in db.session.scalars(query)
+    ]

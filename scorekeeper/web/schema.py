@@ -36,6 +36,7 @@ from .models import (
     HouseRule,
     PinAttempt,
     Player,
+    PlayerMerge,
     Side,
     TableSetting,
 )
@@ -204,6 +205,22 @@ NAME = text(NAME_LENGTH)
 COUNT = whole(0, LARGEST)
 ROW_ID = whole(1, ROW_ID_LIMIT)
 
+
+def list_of(each: Check) -> Check:
+    """A list, each of its items passing `each`."""
+
+    def check(value: object) -> None:
+        if not isinstance(value, list):
+            raise SchemaError("", f"expected a list, got {_show(value)}")
+        for index, item in enumerate(value):
+            try:
+                each(item)
+            except SchemaError as error:
+                raise error.inside(f"[{index}]") from None
+
+    return check
+
+
 COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
     Game: {
         "id": text(24, GAME_ID),
@@ -220,6 +237,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "first_dealer": whole(0, LARGEST),
         "follow_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
         "join_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
+        "deleted_at": when(none=True),
     },
     Side: {
         "id": ROW_ID,
@@ -265,6 +283,15 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "at": when(),
         "before": json_object(none=True),
         "after": json_object(none=True),
+    },
+    PlayerMerge: {
+        "id": ROW_ID,
+        "key": text(KEY_LENGTH, empty=False),
+        "into": text(KEY_LENGTH, empty=False),
+        "players": list_of(ROW_ID),
+        "names": list_of(NAME),
+        "at": when(),
+        "undone_at": when(none=True),
     },
     HouseRule: {
         "id": ROW_ID,
@@ -486,6 +513,15 @@ def _at(where: str) -> Iterator[None]:
         raise error.inside(where) from None
 
 
+def check_merge(merge: PlayerMerge) -> None:
+    """A merge's columns; a name for each row it changed, and two players, not one."""
+    check_columns(merge)
+    if len(merge.names) != len(merge.players):
+        raise SchemaError("names", f"{len(merge.names)} names for {len(merge.players)} players")
+    if merge.key == merge.into:
+        raise SchemaError("into", "a player is not merged into themselves")
+
+
 def check_house_rule(rule: HouseRule) -> None:
     """A house rule's columns, and numbers its system can be played with."""
     check_columns(rule)
@@ -525,6 +561,8 @@ class Checker:
             check_game(record)
         elif isinstance(record, HouseRule):
             check_house_rule(record)
+        elif isinstance(record, PlayerMerge):
+            check_merge(record)
         elif game is None:  # a row not in a game yet: its game is checked when it gets one
             check_columns(record)
         elif isinstance(record, Hand):

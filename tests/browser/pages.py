@@ -214,6 +214,27 @@ def refused_pin_settings(page: Any, base_url: str) -> None:
     assert page.locator("#again-errors").count() == 1
 
 
+def recently_deleted(page: Any, base_url: str) -> None:
+    """Recently deleted, with a game deleted through its confirmation."""
+    scoreboard = import_game(page, base_url, game_file(("Deleted", "Gone")))
+    page.goto(base_url + scoreboard + "/delete")
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+    page.goto(base_url + "/games/deleted")
+    assert page.locator("form[action='/games/deleted'] button").count() >= 1
+
+
+def merged_player(page: Any, base_url: str) -> None:
+    """A player page offering to undo a merge into the player (made through its form)."""
+    import_game(page, base_url, game_file(("Merged", "Kept")))
+    page.goto(base_url + "/players/ana merged")
+    page.locator("#merge-into").select_option("bob merged")
+    with page.expect_navigation():
+        page.locator("form[action$='/merge'] button[type=submit]").click()
+    page.goto(base_url + "/players/bob merged")
+    assert page.locator("form[action$='/undo'] button").count() >= 1
+
+
 def visit(path: str) -> Callable[[Any, str], None]:
     def open_path(page: Any, base_url: str) -> None:
         page.goto(base_url + path)
@@ -271,6 +292,8 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "pin-wrong": wrong_pin,
         "pin-settings": visit("/settings/pin"),
         "pin-settings-refused": refused_pin_settings,
+        "recently-deleted": recently_deleted,
+        "player-merged": merged_player,
     }
 
 

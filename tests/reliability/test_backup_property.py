@@ -2,7 +2,8 @@
 
 A hypothesis state machine plays random sequences of what people do through the web app (new
 games of every system with odd names in many scripts, hands, corrections, deletions, renames and
-merges of players, house rules and games under them), then backs up, restores into an empty
+merges of players and merges undone, house rules and games under them, games deleted and brought
+back), then backs up, restores into an empty
 database and compares everything: the backup of the restored database, and every game's
 result and scoreboard.
 """
@@ -24,7 +25,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 from sqlalchemy import select
 
 from scorekeeper import rules
-from scorekeeper.web.models import NAME_LENGTH, HouseRule, Player, db
+from scorekeeper.web.models import NAME_LENGTH, Game, HouseRule, Player, PlayerMerge, Side, db
 from scorekeeper.web.services.backup import restore
 from tests.reliability.conftest import FIGURES
 from tests.web.conftest import TEST_CONFIG, Actions, _built
@@ -144,6 +145,8 @@ class Table(RuleBasedStateMachine):
         self.client: FlaskClient = self.app.test_client()
         self.actions = Actions(self.client)
         self.games: list[str] = []
+        self.deleted: list[str] = []
+        """Games deleted and not brought back: kept, and so in the backup."""
         self.house_rules: list[int] = []
         self.steps = 0
 
@@ -302,11 +305,30 @@ class Table(RuleBasedStateMachine):
                 self.games.append(started)
         if action == "delete":
             self.games.remove(game_id)
+            self.deleted.append(game_id)
+        self.steps += 1
+
+    @precondition(lambda self: self.deleted)
+    @rule(data=st.data())
+    def bring_back(self, data: st.DataObject) -> None:
+        game_id = data.draw(st.sampled_from(self.deleted))
+        response = self.client.post("/games/deleted", data={"game": game_id})
+        assert response.status_code == 302, response.text
+        self.deleted.remove(game_id)
+        self.games.append(game_id)
         self.steps += 1
 
     def _keys(self) -> list[str]:
         with self.app.app_context():
-            query = select(Player.key).where(Player.key != "").distinct().order_by(Player.key)
+            # A player of deleted games only has no page until a game of theirs is brought back.
+            query = (
+                select(Player.key)
+                .join(Side)
+                .join(Game)
+                .where(Player.key != "", Game.deleted_at.is_(None))
+                .distinct()
+                .order_by(Player.key)
+            )
             return list(db.session.scalars(query))
 
     @precondition(lambda self: self.games)
@@ -335,6 +357,18 @@ class Table(RuleBasedStateMachine):
         assert response.status_code == 302, response.text
         self.steps += 1
 
+    @precondition(lambda self: self.games)
+    @rule(data=st.data())
+    def undo_merge(self, data: st.DataObject) -> None:
+        """Undo a merge, or be told it can no longer be undone."""
+        with self.app.app_context():
+            merges = list(db.session.scalars(select(PlayerMerge.id).order_by(PlayerMerge.id)))
+        if not merges:
+            return
+        merge = data.draw(st.sampled_from(merges))
+        assert self.client.post(f"/merges/{merge}/undo").status_code == 302
+        self.steps += 1
+
     # --- and then the backup -------------------------------------------------------------------
 
     def teardown(self) -> None:
@@ -343,7 +377,7 @@ class Table(RuleBasedStateMachine):
         backup = json.loads(response.get_data(as_text=True))
         restored = _built(TEST_CONFIG)
         with restored.app_context():
-            assert restore(json.loads(json.dumps(backup))) == len(self.games)
+            assert restore(json.loads(json.dumps(backup))) == len(self.games) + len(self.deleted)
         other = restored.test_client()
         assert json.loads(other.get("/backup.json").get_data(as_text=True)) == backup
         here = self.app.test_client()  # no flashed message left over from the last action

@@ -30,7 +30,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import rules
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Game, Hand, HouseRule, Player, db
+from scorekeeper.web.models import Game, Hand, HouseRule, Player, PlayerMerge, db
 from tests.reliability.conftest import FIGURES
 
 CONFIG = {
@@ -175,6 +175,12 @@ class World:
 
     def players(self) -> list[str]:
         return self.ids(select(Player.key).where(Player.key != "").distinct()) or ["ana"]
+
+    def deleted_games(self) -> list[str]:
+        return self.ids(select(Game.id).where(Game.deleted_at.is_not(None))) or ["no-game"]
+
+    def merges(self) -> list[int]:
+        return self.ids(select(PlayerMerge.id)) or [1]
 
     def page(self, url: str) -> str:
         """A form's page as it was first shown (its fields do not change while fuzzing)."""
@@ -585,6 +591,16 @@ def share_link(kind: str) -> Callable[[Any, World], Request]:
     return lambda draw, world: Request("GET", f"/{kind}/{segment(draw(VALUES))}", queries(draw))
 
 
+def bring_back(draw: Any, world: World) -> Request:
+    """Bring back a deleted game, one that is not deleted, or something else."""
+    if one_in(draw, 3):
+        game = draw(st.one_of(VALUES, st.sampled_from(world.games())))
+    else:
+        game = pick(draw, world.deleted_games())
+    form = {"game": game} if not one_in(draw, 8) else {}
+    return Request("POST", "/games/deleted", form=form)
+
+
 MakeRequest = Callable[[Any, World], Request]
 
 FUZZED: dict[str, tuple[MakeRequest, int]] = {
@@ -600,6 +616,8 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "games.scoreboard": (by_game(""), 80),
     "games.language": (language, 120),
     "games.archived": (get("/games/archived"), 20),
+    "games.deleted": (get("/games/deleted"), 20),
+    "games.bring_back": (bring_back, 40),
     "games.manage": (by_game("/manage"), 40),
     "games.rename": (lambda d, w: game_form(d, w, "rename"), 120),
     "games.archive": (lambda d, w: game_form(d, w, "archive"), 40),
@@ -653,6 +671,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     ),
     "settings.page": (get("/settings"), 20),
     "settings.restore": (restore_form, 160),
+    "history.undo": (lambda d, w: Request("POST", f"/merges/{an_id(d, w.merges())}/undo"), 40),
 }
 
 HEADER_TEXT = TEXT.map(

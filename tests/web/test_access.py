@@ -67,7 +67,7 @@ def tokens(app: Flask, game_id: str) -> tuple[str, str]:
 def sample(rule: str, game_id: str, hand_id: int) -> str:
     url = rule.replace("<game_id>", game_id)
     url = re.sub(r"<id:hand_id>", str(hand_id), url)
-    url = re.sub(r"<id:rule_id>", "1", url)
+    url = re.sub(r"<id:(rule_id|merge_id)>", "1", url)
     url = re.sub(r"<path:key>", "ana", url)
     url = re.sub(r"<system_id>", "classic", url)
     url = re.sub(r"<path:filename>", "style.css", url)

@@ -313,6 +313,7 @@ def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
         "version": 1,
         "games": [],
         "house_rules": [],
+        "player_merges": [],
     }
     empty = database(tmp_path, "empty.sqlite3")
     with empty.app_context():

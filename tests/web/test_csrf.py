@@ -352,6 +352,21 @@ def unarchive_button(client: FlaskClient) -> Typed:
     return Typed(path, f"/games/{game_id}/unarchive", {})
 
 
+def bring_back_game_button(client: FlaskClient) -> Typed:
+    game_id, _ = imported(client)
+    path = f"/games/{game_id}/delete"
+    deleted = client.post(path, data=dict(Forms(client.get(path).text).found[path]))
+    assert deleted.status_code == 302, deleted.text
+    return Typed("/games/deleted", "/games/deleted", {})
+
+
+def undo_merge_button(client: FlaskClient) -> Typed:
+    form = merge_form(client)
+    merged = client.post(form.action, data=form.data(client.get(form.page).text))
+    assert merged.status_code == 302, merged.text
+    return Typed("/players/bo", "/merges/1/undo", {})
+
+
 # Every POST view without a form of its own: after a CSRF failure, the error page.
 WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.language": language_button,
@@ -364,6 +379,8 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "hands.delete": delete_button,
     "hands.restore": bring_back_button,
     "house_rules.delete": house_rule_delete_button,
+    "games.bring_back": bring_back_game_button,
+    "history.undo": undo_merge_button,
 }
 
 

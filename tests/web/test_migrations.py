@@ -10,10 +10,12 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import func, inspect, select, text
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import TOKEN_LENGTH, Game, Hand, Player, Side, db
+from scorekeeper.web.models import TOKEN_LENGTH, Game, Hand, Player, PlayerMerge, Side, db
 from scorekeeper.web.services.engine import engine_game
 from scorekeeper.web.services.figures import games_differing_from_replay, refresh_stale
+from scorekeeper.web.services.games import delete_game
 from scorekeeper.web.services.loading import game_with_sides
+from scorekeeper.web.services.players import merge_players
 from scorekeeper.web.services.transfer import import_game
 
 FIRST_REVISION = "04ba37d62669"
@@ -149,3 +151,35 @@ def test_games_from_before_names_and_dealers_upgrade_as_they_were_played_and_dow
         db.session.commit()
         downgrade(revision="b7d3e1f5a2c8")  # a downgrade with the new columns in use
         assert db.session.scalar(select(func.count()).select_from(Side)) == 2
+
+
+def test_games_and_players_from_before_undo_upgrade_as_they_were_and_downgrade(
+    tmp_path: Path,
+) -> None:
+    """The revision that keeps deleted games a while and records merges of players."""
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'undo.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+        kept = import_game(GAME)
+        gone = import_game(GAME)
+        downgrade(revision="d5a8c3f1e7b2")
+        assert "deleted_at" not in {c["name"] for c in inspect(db.engine).get_columns("game")}
+        assert "player_merge" not in inspect(db.engine).get_table_names()
+        upgrade()
+        assert db.session.scalars(select(Game.deleted_at)).all() == [None, None]
+        assert db.session.scalar(select(func.count()).select_from(PlayerMerge)) == 0
+        with app.test_client() as client:
+            assert client.get("/").text.count(f"/games/{kept}") == 1
+        assert delete_game(gone)
+        merge_players("bob", "ana maría")
+        assert db.session.scalar(select(func.count()).select_from(PlayerMerge)) == 1
+        db.session.rollback()  # the read's snapshot ends before the downgrade writes
+        downgrade(revision="d5a8c3f1e7b2")  # a deleted game was gone for good before
+        assert db.session.scalars(select(Game.id)).all() == [kept]
+        assert db.session.scalar(select(func.count()).select_from(Side)) == 2
+        assert db.session.scalar(select(func.count()).select_from(Hand)) == 1
+        db.session.rollback()
+        upgrade()
+        assert db.session.scalars(select(Game.deleted_at)).all() == [None]

@@ -6,7 +6,7 @@ stop working. `table_setting` holds the table's own settings (the PIN, hashed); 
 counts wrong PINs per address, so that guessing is slowed across every server process.
 
 Revision ID: f6a7b8c9d0e1
-Revises: d5a8c3f1e7b2
+Revises: e1f2a3b4c5d6
 Create Date: 2026-11-26 11:40:00
 
 """
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "f6a7b8c9d0e1"
-down_revision = "d5a8c3f1e7b2"
+down_revision = "e1f2a3b4c5d6"
 branch_labels = None
 depends_on = None
 

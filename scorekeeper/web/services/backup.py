@@ -1,9 +1,10 @@
 """Everything the database keeps, as one JSON file, and back into an empty database.
 
-A backup holds what was recorded: games as they were set up, every hand as entered (deleted ones
-too), every correction, and the house rules. The copied figures (`Game.over`, `Side.total`,
-`Entry.hand_score`, …) are left out: a restore replays each game through the rules engine, so
-the file cannot smuggle in a score the rules would not give.
+A backup holds what was recorded: games as they were set up (deleted ones too, until they are
+purged), every hand as entered (deleted ones too), every correction, the house rules and the
+merges of players (so that a restored merge can still be undone). The copied figures
+(`Game.over`, `Side.total`, `Entry.hand_score`, …) are left out: a restore replays each game
+through the rules engine, so the file cannot smuggle in a score the rules would not give.
 
 Restoring runs from the command line (`scorekeeper restore`), outside any request, so its
 messages are in English, as `scorekeeper check`'s are.
@@ -22,7 +23,18 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .. import schema
 from ..database import writing
-from ..models import SIDE_TALLIES, Correction, Entry, Game, Hand, HouseRule, Player, Side, db
+from ..models import (
+    SIDE_TALLIES,
+    Correction,
+    Entry,
+    Game,
+    Hand,
+    HouseRule,
+    Player,
+    PlayerMerge,
+    Side,
+    db,
+)
 from .engine import replay
 from .figures import store_figures
 
@@ -38,6 +50,7 @@ LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
     Entry: frozenset({"hand_id", "hand_score"}),
     Correction: frozenset({"hand_id"}),
     HouseRule: frozenset(),
+    PlayerMerge: frozenset(),
 }
 # The rows each row holds, as the backup nests them.
 CHILDREN: Mapping[type[Any], tuple[tuple[str, type[Any]], ...]] = {
@@ -74,14 +87,17 @@ def _row(record: Any) -> dict[str, Any]:
 
 
 def backup() -> dict[str, Any]:
-    """Every game (with deleted hands and corrections) and every house rule, as plain data."""
+    """Every game (deleted ones, deleted hands and corrections too), every house rule and every
+    merge of players, as plain data."""
     games = db.session.scalars(select(Game).order_by(Game.created_at, Game.id)).all()
     house_rules = db.session.scalars(select(HouseRule).order_by(HouseRule.id)).all()
+    merges = db.session.scalars(select(PlayerMerge).order_by(PlayerMerge.id)).all()
     return {
         "format": FORMAT,
         "version": VERSION,
         "games": [_row(game) for game in games],
         "house_rules": [_row(rule) for rule in house_rules],
+        "player_merges": [_row(merge) for merge in merges],
     }
 
 
@@ -169,16 +185,18 @@ def _jsonable(value: object) -> bool:
     return isinstance(value, dict | list | str | int | float | bool) or value is None
 
 
-def _rows(data: Mapping[str, Any], key: str, read: Callable[[object, str], Any]) -> list[Any]:
-    rows = data.get(key)
+def _rows(
+    data: Mapping[str, Any], key: str, read: Callable[[object, str], Any], default: object = None
+) -> list[Any]:
+    rows = data.get(key, default)
     if not isinstance(rows, list):
         raise BackupError(f"{key}: expected a list")
     return [read(row, f"{key}[{i}]") for i, row in enumerate(rows)]
 
 
-def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
+def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerMerge]]:
     """The rows a backup describes, not yet stored, checked by the schema the app writes by,
-    with their copied totals replayed."""
+    with their copied totals replayed. A backup made before merges were kept has none."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
     version = data.get("version")
@@ -187,7 +205,8 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
             f"Backup version {_show(version)}: this Samba Scorekeeper restores version {VERSION}."
         )
     unknown = sorted(
-        str(key) for key in data.keys() - {"format", "version", "games", "house_rules"}
+        str(key)
+        for key in data.keys() - {"format", "version", "games", "house_rules", "player_merges"}
     )
     if unknown:
         raise BackupError(f"unknown field {unknown[0]!r}")
@@ -196,7 +215,10 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
     house_rules: list[HouseRule] = _rows(
         data, "house_rules", lambda row, where: reader.record(HouseRule, row, where)
     )
-    reader.check([*games, *house_rules])
+    merges: list[PlayerMerge] = _rows(
+        data, "player_merges", lambda row, where: reader.record(PlayerMerge, row, where), []
+    )
+    reader.check([*games, *house_rules, *merges])
     started: dict[str, int] = {}  # a form's one-time token starts one game (models.Game.token)
     for index, game in enumerate(games):
         if game.token is not None and started.setdefault(game.token, index) != index:
@@ -211,7 +233,7 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule]]:
             raise BackupError(f"games[{index}]: cannot be replayed: {problem}") from None
         if updated_at is not None:  # replaying is not a change to the game
             game.updated_at = updated_at
-    return games, house_rules
+    return games, house_rules, merges
 
 
 def is_empty() -> bool:
@@ -240,14 +262,14 @@ def _sequences_past_largest_ids() -> None:
 
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
-    games, house_rules = read_backup(data)
+    games, house_rules, merges = read_backup(data)
     try:
         with writing():
             if not is_empty():
                 raise DatabaseNotEmpty(
                     "The database is not empty: a backup is restored only into an empty one."
                 )
-            db.session.add_all([*house_rules, *games])
+            db.session.add_all([*house_rules, *games, *merges])
             db.session.flush()
             _sequences_past_largest_ids()
     except (SQLAlchemyError, ValueError, OverflowError) as error:  # the schema let it through

@@ -85,3 +85,12 @@ class ImportRefused(ValueError):
         super().__init__(" ".join(problems))
         self.status, self.problems, self.violations = status, problems, violations
         self.not_json = not_json
+
+
+class MergeNotUndone(PlayerRefused):
+    """A merge that cannot be undone: undone already, or its rows have changed since (renamed,
+    or merged again); nothing was changed."""
+
+    def __init__(self, message: str, into: str, already: bool = False) -> None:
+        super().__init__(message)
+        self.into, self.already = into, already

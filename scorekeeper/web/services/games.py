@@ -1,4 +1,4 @@
-"""Games: set one up, play again at the same table, rename, archive, delete."""
+"""Games: set one up, play again at the same table, rename, archive, delete and bring back."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import copy
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from ... import rules
@@ -150,13 +151,52 @@ def archive_game(game_id: str, archived: bool = True) -> None:
             game.archived_at = None
 
 
+KEPT_DELETED = timedelta(days=30)
+"""How long a deleted game can be brought back; then it is purged for good."""
+
+
 def delete_game(game_id: str) -> bool:
-    """Delete a game for good, with its sides, players, hands and their corrections; False if
-    there is no such game (deleted already, by a double tap or on another phone)."""
+    """Take a game out of every list, page and statistic, to be brought back (`bring_back`)
+    until KEPT_DELETED has passed; False if there is no such game (deleted already, by a double
+    tap or on another phone)."""
     with writing():
         try:
-            game = lock_game(game_id)
+            game = lock_game(game_id, everything=False)
         except NotFound:
             return False
-        db.session.delete(game)
+        game.deleted_at = now()
+        # A form sent again after this (its token kept) starts a game rather than answer with
+        # one that is gone.
+        game.token = None
+        game.revision = new_revision()
     return True
+
+
+def bring_back(game_id: str) -> bool:
+    """Put a deleted game back where it was; False if it is not deleted (brought back already,
+    or purged: then it is not there at all)."""
+    with writing():
+        game = db.session.scalar(
+            select(Game).where(Game.id == game_id, Game.deleted_at.is_not(None)).with_for_update()
+        )
+        if game is None:
+            return False
+        game.deleted_at = None
+        game.revision = new_revision()
+    return True
+
+
+def purge_deleted(at: datetime | None = None) -> bool:
+    """Delete for good the games deleted longer than KEPT_DELETED before `at` (now), with their
+    sides, players, hands and corrections; whether any deleted game is still kept (to be
+    brought back). One read when there is nothing to purge."""
+    before = (at or now()) - KEPT_DELETED
+    first = db.session.scalar(select(func.min(Game.deleted_at)))
+    if first is None or first >= before:
+        return first is not None
+    with writing():
+        expired = select(Game).where(Game.deleted_at < before).with_for_update()
+        for game in db.session.scalars(expired).all():
+            db.session.delete(game)
+        kept = db.session.scalar(select(Game.id).where(Game.deleted_at.is_not(None)).limit(1))
+    return kept is not None

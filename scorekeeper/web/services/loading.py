@@ -30,13 +30,14 @@ def with_hands(game: Game) -> Game:
 
 
 def game_with_sides(game_id: str, locked: bool = False) -> Game:
-    """A game with its sides and players, in one statement; NotFound if there is none.
+    """A game with its sides and players, in one statement; NotFound if there is none (or it
+    was deleted: a write that raced its deletion finds it gone, as the door would).
 
     `locked`: inside `writing()`, locked for writing until commit (see `lock_game`).
     """
     query = (
         select(Game)
-        .where(Game.id == game_id)
+        .where(Game.id == game_id, Game.deleted_at.is_(None))
         .options(joinedload(Game.sides).joinedload(Side.players))
     )
     if locked:

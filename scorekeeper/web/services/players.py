@@ -1,12 +1,22 @@
-"""Players: rename one in every game, or count one's games as another's."""
+"""Players: rename one in every game, or count one's games as another's, and undo that."""
 
 from __future__ import annotations
 
 from sqlalchemy import select, update
 
 from ..database import writing
-from ..models import NAME_LENGTH, Game, Player, Side, db, new_revision, player_key
-from .errors import NotFound, PlayerRefused
+from ..models import (
+    NAME_LENGTH,
+    Game,
+    Player,
+    PlayerMerge,
+    Side,
+    db,
+    new_revision,
+    now,
+    player_key,
+)
+from .errors import MergeNotUndone, NotFound, PlayerRefused
 
 
 def _known(key: str) -> bool:
@@ -19,9 +29,25 @@ def revise_games_of(key: str) -> None:
     db.session.execute(update(Game).where(Game.id.in_(games)).values(revision=new_revision()))
 
 
+def _record_merge(key: str, into: str) -> None:
+    """Keep which rows a merge is about to change, and their names, so that it can be undone."""
+    rows = db.session.execute(
+        select(Player.id, Player.name).where(Player.key == key).order_by(Player.id)
+    ).all()
+    db.session.add(
+        PlayerMerge(
+            key=key,
+            into=into,
+            players=[row.id for row in rows],
+            names=[row.name for row in rows],
+        )
+    )
+
+
 def rename_player(key: str, new_name: str) -> tuple[str, bool]:
     """Give a player a new name in every game; returns the new key and whether that merged them
-    into a player who already had it. NotFound if no game has the player."""
+    into a player who already had it (a merge that can be undone). NotFound if no game has the
+    player."""
     name = new_name.strip()
     if not name:
         raise PlayerRefused("a player needs a name")
@@ -32,6 +58,8 @@ def rename_player(key: str, new_name: str) -> tuple[str, bool]:
         if not key or not _known(key):
             raise NotFound(f"no player {key!r}")
         merged = new_key != key and _known(new_key)
+        if merged:
+            _record_merge(key, new_key)
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
     return new_key, merged
@@ -46,5 +74,35 @@ def merge_players(key: str, into: str) -> None:
             raise NotFound(f"no player {key!r}")
         if into == key or not into or not _known(into):
             raise PlayerRefused(f"cannot merge {key!r} into {into!r}")
+        _record_merge(key, into)
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(key=into))
+
+
+def undo_merge(merge_id: int) -> str:
+    """Give the rows a merge changed their key and names back, so that the two players count
+    apart again; the key they have again. NotFound if there is no such merge; MergeNotUndone
+    if it was undone already or one of its rows has another key since (renamed, merged again).
+
+    Rows of games purged since are gone with their games: the rest are given back."""
+    with writing():
+        merge = db.session.scalar(
+            select(PlayerMerge).where(PlayerMerge.id == merge_id).with_for_update()
+        )
+        if merge is None:
+            raise NotFound(f"no merge {merge_id}")
+        if merge.undone_at is not None:
+            raise MergeNotUndone(f"merge {merge_id} was undone already", merge.into, True)
+        names = dict(zip(merge.players, merge.names, strict=True))
+        rows = db.session.scalars(select(Player).where(Player.id.in_(merge.players))).all()
+        changed = [row.id for row in rows if row.key != merge.into]
+        if changed:
+            raise MergeNotUndone(
+                f"players {changed} have another key than {merge.into!r} since", merge.into
+            )
+        revise_games_of(merge.into)
+        for row in rows:
+            row.key, row.name = merge.key, names[row.id]
+        merge.undone_at = now()
+        key = merge.key
+    return key
