@@ -85,12 +85,9 @@ def game_title(game: Game) -> str:
     return game.name or queries.who_played(sides)
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    """A game's scoreboard, from its cached replay."""
-    system = system_of(game)
-    result = replay_of(game)
-    with_hands(game)
-    sides = [
+def side_totals(game: Game, result: rules.GameResult) -> list[SideTotal]:
+    """Each side at the top of a game's pages: its total, first-meld minimum, last hand."""
+    return [
         SideTotal(
             name=side.name,
             players=", ".join(p.name for p in side.players if p.name and p.name != side.name),
@@ -101,12 +98,24 @@ def scoreboard(game: Game) -> Scoreboard:
         )
         for index, side in enumerate(game.sides)
     ]
+
+
+def winner_of(sides: list[SideTotal], result: rules.GameResult) -> SideTotal | None:
+    return sides[result.winner] if result.game_over and result.winner is not None else None
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """A game's scoreboard, from its cached replay."""
+    system = system_of(game)
+    result = replay_of(game)
+    with_hands(game)
+    sides = side_totals(game, result)
     return Scoreboard(
         game=game,
         system=system,
         title=game_title(game),
         over=result.game_over,
-        winner=sides[result.winner] if result.game_over and result.winner is not None else None,
+        winner=winner_of(sides, result),
         sides=sides,
         next_hand=result.next_hand,
         dealer=player_name(game, result.next_dealer),
@@ -139,22 +148,12 @@ class TableDisplay:
 def table_display(game: Game) -> TableDisplay:
     """The table display's values, from the cached replay (no chart, no hands, no corrections)."""
     result = replay_of(game)
-    sides = [
-        SideTotal(
-            name=side.name,
-            players=", ".join(p.name for p in side.players if p.name and p.name != side.name),
-            total=result.totals[index],
-            minimum=result.next_minimums[index],
-            won=result.game_over and result.winner == index,
-            last=result.hands[-1].sides[index].hand_score if result.hands else None,
-        )
-        for index, side in enumerate(game.sides)
-    ]
+    sides = side_totals(game, result)
     return TableDisplay(
         game=game,
         title=game_title(game),
         over=result.game_over,
-        winner=sides[result.winner] if result.game_over and result.winner is not None else None,
+        winner=winner_of(sides, result),
         sides=sides,
         last_hand=result.next_hand - 1,
         next_hand=result.next_hand,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 import segno
@@ -102,31 +103,29 @@ def pin_settings() -> Response | tuple[str, int]:
     return page, 422 if form.is_submitted() else 200
 
 
-def _by_token(column_name: str, token: str) -> Game | None:
-    column = getattr(Game, column_name)
-    return db.session.scalars(select(Game).where(column == token)).one_or_none()
+def _landing(token_column: Any, token: str, page: str) -> Response:
+    """A share link's landing: this phone gets the link's access, and the game's page."""
+    game_id = db.session.scalar(
+        select(Game.id).where(token_column == token, Game.deleted_at.is_(None))
+    )
+    if game_id is None:
+        abort(404)
+    access.grant_link(game_id, token)
+    return redirect(url_for(page, game_id=game_id))
 
 
 @bp.get("/join/<token>")
 @needs(Access.PUBLIC)
 def join(token: str) -> Response:
     """A join link: this phone may record, correct and delete the game's hands."""
-    game = _by_token("join_token", token)
-    if game is None:
-        abort(404)
-    access.grant_link(game.id, token)
-    return redirect(url_for("games.scoreboard", game_id=game.id))
+    return _landing(Game.join_token, token, "games.scoreboard")
 
 
 @bp.get("/follow/<token>")
 @needs(Access.PUBLIC)
 def follow(token: str) -> Response:
     """A follow link: this phone may watch the game."""
-    game = _by_token("follow_token", token)
-    if game is None:
-        abort(404)
-    access.grant_link(game.id, token)
-    return redirect(url_for("games.follow", game_id=game.id))
+    return _landing(Game.follow_token, token, "games.follow")
 
 
 LOCAL = ("localhost", "::1")

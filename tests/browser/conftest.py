@@ -74,10 +74,17 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """The app on a free port of 127.0.0.1, with an empty database of its own."""
+    yield from served(tmp_path)
+
+
+def served(tmp_path: Path, **settings: Any) -> Iterator[str]:
+    """The app with these settings on a free port of 127.0.0.1 and a database of its own; its
+    address, until the test is done."""
     app = _built(
         {
             "SECRET_KEY": "browser-tests",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'games.sqlite3'}",
+            **settings,
         }
     )
     http = make_server("127.0.0.1", 0, app, threaded=True)

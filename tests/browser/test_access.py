@@ -4,18 +4,14 @@ link was renewed meanwhile is saved once the PIN is entered, with and without Ja
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
-from tests.web.conftest import _built
-
-from .conftest import new_page
+from .conftest import new_page, served
 from .pages import game_file, import_game
 
 PIN = "2468"
@@ -23,19 +19,7 @@ PIN = "2468"
 
 @pytest.fixture
 def pin_server(tmp_path: Path) -> Iterator[str]:
-    app = _built(
-        {
-            "SECRET_KEY": "browser-tests",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'games.sqlite3'}",
-            "PIN": PIN,
-        }
-    )
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    http.shutdown()
-    thread.join(timeout=5)
+    yield from served(tmp_path, PIN=PIN)
 
 
 def enter_pin(page: Any) -> None:

@@ -15,7 +15,7 @@ from scorekeeper.web.access import Access, needed
 from scorekeeper.web.models import PinAttempt, db
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, _built, hand_fields, hidden
-from .test_queries import ACCESS_READ, statements
+from .test_queries import ACCESS_READ, game_of, statements
 
 PIN = "2468"
 
@@ -26,25 +26,8 @@ def pin_app() -> Iterator[Flask]:
 
 
 def imported(client: FlaskClient) -> str:
-    game = {
-        "variant": "classic",
-        "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
-        "hands": [
-            {
-                "entries": [
-                    {
-                        "went_out": True,
-                        "sets": {"samba": 1, "natural_canasta": 1},
-                        "melded_points": 260,
-                    },
-                    {"melded_points": 30},
-                ]
-            }
-        ],
-    }
-    response = client.post("/games/import", json=game)
-    assert response.status_code == 201, response.text
-    return str(response.get_json()["id"])
+    """A game of one hand, imported as a game file (the import is the table's too)."""
+    return game_of(client, 1)
 
 
 def at_the_table(app: Flask) -> FlaskClient:

@@ -4,14 +4,10 @@ hand form's poll of the game's state, each answered 304 while nothing changed.""
 from __future__ import annotations
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import rules
-
 from .conftest import GOES_OUT, STAYS_IN, Actions
-from .test_http_caching import a_game_with_a_hand, rendered
-from .test_queries import statements
+from .test_http_caching import a_game_with_a_hand
 
 POLLED = [
     "/games/{game}",
@@ -22,28 +18,8 @@ POLLED = [
 ]
 
 
-@pytest.mark.parametrize("page", POLLED)
-def test_a_poll_of_an_unchanged_game_is_answered_304_without_drawing_anything(
-    app: Flask,
-    client: FlaskClient,
-    actions: Actions,
-    monkeypatch: pytest.MonkeyPatch,
-    page: str,
-) -> None:
-    game_id, hand_id = a_game_with_a_hand(client, actions)
-    url = page.format(game=game_id, hand=hand_id)
-    etag = client.get(url).headers["ETag"]
-
-    def no_replay(*_args: object) -> None:
-        raise AssertionError("a 304 replays nothing")
-
-    monkeypatch.setattr(rules, "replay", no_replay)
-    monkeypatch.setattr(rules, "extend", no_replay)
-    with statements(app) as seen, rendered(app) as drawn:
-        again = client.get(url, headers={"If-None-Match": etag})
-    assert again.status_code == 304 and again.data == b""
-    assert drawn == []
-    assert len([s for s in seen if s.lstrip().upper().startswith("SELECT")]) == 1
+# That an unchanged game answers a poll 304 without drawing anything is
+# test_http_caching.py's, for every page polled among the others.
 
 
 @pytest.mark.parametrize("page", POLLED)

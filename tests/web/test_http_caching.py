@@ -20,6 +20,10 @@ GAME_PAGES = [
     "/games/{game}/hands/{hand}",
     "/games/{game}/rules",
     "/games/{game}/result.json",
+    # What phones that follow the game poll (test_following.py):
+    "/games/{game}/follow",
+    "/games/{game}/table",
+    "/games/{game}/state.json",
 ]
 
 
