@@ -17,6 +17,7 @@ decision fails `tests/web/test_access.py`.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Callable
 from datetime import timedelta
 from enum import IntEnum
@@ -50,6 +51,8 @@ TABLE_KEY = "table"
 LINKS_KEY = "links"
 """The session's share links: game id → token (compared with the game's, so renewing voids it)."""
 REMEMBERED = timedelta(days=365)
+LINKS_KEPT = 20
+"""Share links a phone remembers: a table's evening, with room to spare in a 4 KB cookie."""
 
 
 def needs(level: Access) -> Callable[[View], View]:
@@ -94,10 +97,10 @@ def level() -> Access:
     if hashed is None or session.get(TABLE_KEY) == _mark(hashed):
         return Access.TABLE
     if door.inside():
-        token = (session.get(LINKS_KEY) or {}).get(door.game_id())
-        if token and token == door.join_token():
+        token = str((session.get(LINKS_KEY) or {}).get(door.game_id()) or "")
+        if token and secrets.compare_digest(token, door.join_token()):
             return Access.JOIN
-        if token and token == door.follow_token():
+        if token and secrets.compare_digest(token, door.follow_token()):
             return Access.FOLLOW
     return Access.PUBLIC
 
@@ -125,8 +128,9 @@ def grant_table() -> None:
 def grant_link(game_id: str, token: str) -> None:
     """This phone opened a game's share link."""
     links = dict(session.get(LINKS_KEY) or {})
-    links[game_id] = token
-    session[LINKS_KEY] = links
+    links.pop(game_id, None)
+    links[game_id] = token  # the newest last; the oldest go, so that the cookie stays small
+    session[LINKS_KEY] = dict(list(links.items())[-LINKS_KEPT:])
     session.permanent = True
 
 

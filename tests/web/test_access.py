@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.access import Access, needed
+from scorekeeper.web.access import LINKS_KEPT, Access, needed
 from scorekeeper.web.models import PinAttempt, db
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, _built, hand_fields, hidden
@@ -269,3 +269,14 @@ def test_the_access_check_costs_one_statement_outside_a_game_and_none_inside(
             assert client.get(page).status_code == 200
         pin_reads = [s for s in seen if s.lstrip().upper().startswith(ACCESS_READ)]
         assert len(pin_reads) == reads, (page, seen)
+
+
+def test_a_phone_remembers_its_newest_share_links(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    games = [imported(table) for _ in range(LINKS_KEPT + 1)]
+    phone = pin_app.test_client()
+    for game_id in games:
+        phone.get(f"/join/{tokens(pin_app, game_id)[1]}")
+    assert phone.get(f"/games/{games[0]}/hands/new").status_code == 403  # the oldest went
+    assert phone.get(f"/games/{games[-1]}/hands/new").status_code == 200
+    assert phone.get(f"/games/{games[1]}/hands/new").status_code == 200
