@@ -1,0 +1,189 @@
+"""`python3 dev.py` sets up with uv when it can be had and with pip where it cannot.
+
+dev.py is a script at the top of the repository, so it is loaded from its file; no command really
+runs: the tests stand in for `subprocess.run` and `shutil.which` and look at what was asked.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+Command = list[str]
+
+
+def load_dev() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("dev", ROOT / "dev.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+dev = load_dev()
+
+
+@pytest.fixture
+def venv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A .venv of the test's own, already made, with nothing installed yet."""
+    folder = tmp_path / ".venv"
+    (folder / "bin").mkdir(parents=True)
+    (folder / "bin" / "python").touch()
+    monkeypatch.setattr(dev, "VENV", folder)
+    monkeypatch.setattr(dev, "BIN", folder / "bin")
+    monkeypatch.setattr(dev, "PYTHON", folder / "bin" / "python")
+    monkeypatch.setattr(dev, "STAMP", folder / ".installed")
+    return folder
+
+
+def commands(
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    uv_on_path: bool,
+    answer: Callable[[Command], int] = lambda command: 0,
+) -> list[Command]:
+    """The commands dev.py runs from now on; `answer` gives each one's exit status."""
+    ran: list[Command] = []
+
+    def run(command: Command, check: bool = False, **_: object) -> subprocess.CompletedProcess[str]:
+        ran.append(command)
+        status = answer(command)
+        if check and status != 0:
+            raise subprocess.CalledProcessError(status, command)
+        return subprocess.CompletedProcess(command, status, "", "")
+
+    monkeypatch.setattr(dev.subprocess, "run", run)
+    monkeypatch.setattr(
+        dev.shutil, "which", lambda name: f"/usr/bin/{name}" if uv_on_path else None
+    )
+    return ran
+
+
+def is_uv_install(command: Command) -> bool:
+    return command[1:3] == ["pip", "install"] and "uv" in Path(command[0]).name
+
+
+def is_pip_install_of_the_project(command: Command) -> bool:
+    return command[1:4] == ["-m", "pip", "install"] and "-e" in command
+
+
+def is_pip_install_of_uv(command: Command) -> bool:
+    return command[1:4] == ["-m", "pip", "install"] and command[-1] == "uv"
+
+
+def test_uv_on_the_path_installs_the_project_into_the_venv(
+    venv: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran = commands(monkeypatch, uv_on_path=True)
+
+    assert dev.install("/repo[test]") == "uv"
+
+    assert ran == [
+        ["/usr/bin/uv", "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"),
+         "-e", "/repo[test]"],
+    ]  # fmt: skip
+
+
+def test_without_uv_on_the_path_pip_puts_uv_into_the_venv_and_uv_installs(
+    venv: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def answer(command: Command) -> int:
+        if is_pip_install_of_uv(command):
+            (venv / "bin" / "uv").touch()
+        return 0
+
+    ran = commands(monkeypatch, uv_on_path=False, answer=answer)
+
+    assert dev.install("/repo[test]") == "uv"
+
+    assert is_pip_install_of_uv(ran[0])
+    assert "--only-binary" in ran[0], "uv must never be built from its source"
+    assert ran[1][0] == str(venv / "bin" / "uv")
+    assert is_uv_install(ran[1])
+    assert len(ran) == 2
+
+
+def test_uv_already_in_the_venv_is_used_without_asking_pip(
+    venv: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (venv / "bin" / "uv").touch()
+    ran = commands(monkeypatch, uv_on_path=False)
+
+    assert dev.install("/repo") == "uv"
+
+    assert [command[0] for command in ran] == [str(venv / "bin" / "uv")]
+
+
+def test_where_no_uv_can_be_had_pip_installs_the_project(
+    venv: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No wheel of uv for this machine (Termux) or no package index: pip's install of uv fails.
+    ran = commands(
+        monkeypatch, uv_on_path=False, answer=lambda command: int(is_pip_install_of_uv(command))
+    )
+
+    assert dev.install("/repo[test]") == "pip"
+
+    assert is_pip_install_of_uv(ran[0])
+    assert is_pip_install_of_the_project(ran[1])
+    assert ran[1][0] == str(venv / "bin" / "python")
+    assert ran[1][-1] == "/repo[test]"
+    assert len(ran) == 2
+
+
+def test_when_uv_fails_pip_installs_the_project(
+    venv: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ran = commands(monkeypatch, uv_on_path=True, answer=lambda command: int(is_uv_install(command)))
+
+    assert dev.install("/repo[test]") == "pip"
+
+    assert is_uv_install(ran[0])
+    assert is_pip_install_of_the_project(ran[1])
+    assert len(ran) == 2
+    assert "installing with pip instead" in capsys.readouterr().out
+
+
+def test_a_uv_that_cannot_be_started_leaves_the_work_to_pip(
+    venv: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def answer(command: Command) -> int:
+        if is_uv_install(command):
+            raise PermissionError(13, "Permission denied", command[0])
+        return 0
+
+    ran = commands(monkeypatch, uv_on_path=True, answer=answer)
+
+    assert dev.install("/repo") == "pip"
+
+    assert is_pip_install_of_the_project(ran[-1])
+
+
+def test_set_up_says_how_long_it_took_and_with_what_and_is_not_repeated(
+    venv: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ran = commands(monkeypatch, uv_on_path=True)
+
+    dev.ensure_venv("[test]")
+    dev.ensure_venv("[test]")
+
+    assert len(ran) == 1, "the second run finds the stamp of the same pyproject.toml"
+    output = capsys.readouterr().out
+    assert "Set up in " in output
+    assert output.rstrip().endswith(" s with uv.")
+
+
+def test_other_extras_install_again(venv: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ran = commands(monkeypatch, uv_on_path=True)
+
+    dev.ensure_venv("[test]")
+    dev.ensure_venv("")
+
+    assert [command[-1] for command in ran] == [f"{ROOT}[test]", str(ROOT)]
