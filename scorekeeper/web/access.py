@@ -49,7 +49,8 @@ NEEDS = "access_needed"
 TABLE_KEY = "table"
 """The session's mark of the PIN entered: a digest of the PIN's hash (a new PIN voids it)."""
 LINKS_KEY = "links"
-"""The session's share links: game id → token (compared with the game's, so renewing voids it)."""
+"""The session's share links: [game id, token] pairs, newest last (each token is compared with
+the game's, so renewing the links voids it)."""
 REMEMBERED = timedelta(days=365)
 LINKS_KEPT = 20
 """Share links a phone remembers: a table's evening, with room to spare in a 4 KB cookie."""
@@ -97,7 +98,7 @@ def level() -> Access:
     if hashed is None or session.get(TABLE_KEY) == _mark(hashed):
         return Access.TABLE
     if door.inside():
-        token = str((session.get(LINKS_KEY) or {}).get(door.game_id()) or "")
+        token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
         if token and secrets.compare_digest(token, door.join_token()):
             return Access.JOIN
         if token and secrets.compare_digest(token, door.follow_token()):
@@ -127,10 +128,10 @@ def grant_table() -> None:
 
 def grant_link(game_id: str, token: str) -> None:
     """This phone opened a game's share link."""
-    links = dict(session.get(LINKS_KEY) or {})
-    links.pop(game_id, None)
-    links[game_id] = token  # the newest last; the oldest go, so that the cookie stays small
-    session[LINKS_KEY] = dict(list(links.items())[-LINKS_KEPT:])
+    # Pairs, newest last (a session's dict would come back with its keys sorted); the oldest
+    # go, so that the cookie stays small.
+    links = [pair for pair in session.get(LINKS_KEY) or () if pair[0] != game_id]
+    session[LINKS_KEY] = [*links, [game_id, token]][-LINKS_KEPT:]
     session.permanent = True
 
 
