@@ -3,9 +3,10 @@ standard `logging` module (`SCOREKEEPER_LOG_LEVEL`).
 
 The line is written around the whole WSGI app, so that every answer has one: a 304 or a 403
 given before any view, a 404 from the game's door, a 500. Flask itself logs an error's
-traceback (`app.logger`, named `scorekeeper.web`); both loggers sit under `scorekeeper`, which
-gets the level and one handler. Under a test the app adds no handler and sets no level: pytest's
-own capture (caplog) takes the records, and a test's app does not change another's logging.
+traceback (`app.logger`, named `scorekeeper.web`). Both loggers sit under `scorekeeper`, which
+gets the level and one handler, and passes nothing on to the root logger. Under a test the app
+adds no handler and sets no level: pytest's own capture (caplog) takes the records, and a
+test's app does not change another's logging.
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ def init_app(app: Flask) -> None:
     if app.testing:
         return
     LOGGER.setLevel(app.config["LOG_LEVEL"])
+    # Written here once: not again by a handler on the root logger (Alembic's logging.ini adds
+    # one when `scorekeeper serve` migrates).
+    LOGGER.propagate = False
     if not any(isinstance(handler, _OurHandler) for handler in LOGGER.handlers):
         # Flask's own stream: the WSGI server's error stream during a request (standard error
         # under waitress and gunicorn), standard error outside one.
