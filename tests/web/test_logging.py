@@ -4,7 +4,6 @@ settings say."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,22 +30,6 @@ def broken_app() -> Flask:
 
     app.add_url_rule("/broken", view_func=broken)
     return app
-
-
-@pytest.fixture(autouse=True)
-def untouched_logging() -> Iterator[logging.Logger]:
-    """`scorekeeper`'s logger as Python makes it, and put back afterwards: an app built outside
-    a test (here or in another test of this process) sets it for the whole process."""
-    logger = request_log.LOGGER
-    kept = logger.level, list(logger.handlers), logger.propagate
-    logger.setLevel(logging.NOTSET)
-    logger.handlers.clear()
-    logger.propagate = True
-    yield logger
-    level, handlers, propagate = kept
-    logger.setLevel(level)
-    logger.handlers[:] = handlers
-    logger.propagate = propagate
 
 
 def request_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
