@@ -3,7 +3,9 @@ the suite runs in parallel, and the rule texts of ../shared, which CI must have.
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,23 @@ def seeds() -> Path:
             pytest.fail(f"{reason}; CI must run the tests that read them", pytrace=False)
         pytest.skip(reason)
     return SEEDS
+
+
+@pytest.fixture(autouse=True)
+def untouched_logging() -> Iterator[logging.Logger]:
+    """The app's logger (`scorekeeper`) as Python makes it, and put back afterwards: an app built
+    outside a test sets its level and handler for the whole process (request_log.py), which
+    would write every later test's requests to its captured output."""
+    logger = logging.getLogger("scorekeeper")
+    kept = logger.level, list(logger.handlers), logger.propagate
+    logger.setLevel(logging.NOTSET)
+    logger.handlers.clear()
+    logger.propagate = True
+    yield logger
+    level, handlers, propagate = kept
+    logger.setLevel(level)
+    logger.handlers[:] = handlers
+    logger.propagate = propagate
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -15,10 +15,10 @@ from sqlalchemy import Engine, MetaData
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging.
-# This line sets up loggers basically.
+# Interpret the config file for Python logging. The app's own loggers stay on: `scorekeeper serve`
+# migrates in the process that then serves, and its request log and errors must still be written.
 if config.config_file_name is not None:
-    fileConfig(config.config_file_name)
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import (
     access,
@@ -23,6 +24,7 @@ from . import (
     door,
     errors,
     i18n,
+    request_log,
     schema,
     security,
     settings,
@@ -72,7 +74,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.url_map.converters["id"] = converters.IdConverter
 
-    from . import games, hands, history, house_rules, rulebook, settings_page, table, transfer
+    request_log.init_app(app)
+    proxies = app.config["PROXY_FIX"]
+    if proxies:
+        # Behind that many proxies, the client's address (the PIN's wrong guesses are counted
+        # by it) and https are theirs to say. Not the host: the proxy passes the phone's `Host`
+        # on, and a forwarded host that a client could set would get past TRUSTED_HOSTS.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=0, x_port=0, x_prefix=0
+        )
+
+    from . import (
+        games,
+        hands,
+        health,
+        history,
+        house_rules,
+        rulebook,
+        settings_page,
+        table,
+        transfer,
+    )
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -82,4 +104,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(history.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(settings_page.bp)
+    app.register_blueprint(health.bp)
     return app

@@ -18,14 +18,23 @@ from . import create_app
 from .services.figures import refresh_stale
 
 
-# How waitress holds its ground at a table of phones on one Wi-Fi:
+# How waitress holds its ground, from a family's table to a club night of 100 tables:
+# - A club night is 100 tables of five phones, each phone keeping a connection open to poll its
+#   game: 500 connections. The limit, 750, leaves half again for the extra connections a phone
+#   opens while it loads a page's stylesheet and script. Beyond the limit waitress stops
+#   accepting, and new phones wait in the listen queue: at 400, a club night's 500 phones queued.
 # - An idle or half-open connection costs no thread (it waits in waitress's event loop), only a
-#   file descriptor, so the connection limit can be well above what a table or two open:
-#   110 idle connections (waitress's default limit is 100) no longer lock everyone out.
-# - Past the limit, waitress stops accepting and new phones wait in the listen queue until an
-#   idle connection is closed: after `channel_timeout` seconds without a byte, checked every
-#   `cleanup_interval`. So a flood of idle connections locks others out for at most ~25 s
-#   (waitress's defaults: 120 s). A phone sends a hand's form in far less than 20 s.
+#   file descriptor and a few kilobytes. So a higher limit costs little, and 750 stays under the
+#   1,024 descriptors a process commonly may open, with room for the database's files.
+# - The trade-off against idle connections: every connection counts against the limit until it
+#   is closed, and an idle one is closed only after `channel_timeout` seconds without a byte,
+#   checked every `cleanup_interval`. A low limit lets phones that left, or a flaky Wi-Fi's
+#   half-open connections, fill it and queue everyone else; a high one takes more of them to
+#   fill, each holding a descriptor meanwhile. Past the limit, a flood of silent connections
+#   locks others out for at most ~25 s (waitress's defaults: 120 s); a phone sends a hand's form
+#   in far less than 20 s. A client that sends a byte every few seconds is never dropped: 750 of
+#   those lock everyone out for as long as they last, whatever the limit. So a club's server
+#   sits behind a reverse proxy, which holds slow clients off the app (README, "Run it").
 # - Threads run requests. SQLite writes one at a time anyway; several threads let pages be
 #   read while a hand is saved, and a slow page does not hold up the table.
 # - poll() rather than select(): select() cannot watch a descriptor numbered above 1023.
@@ -40,9 +49,12 @@ class WaitressSettings(TypedDict):
     ident: str
 
 
+PHONES_AT_A_CLUB_NIGHT = 100 * 5
+"""100 tables of five phones, each with a connection open: what the connection limit serves."""
+
 WAITRESS: WaitressSettings = {
     "threads": 8,
-    "connection_limit": 400,
+    "connection_limit": 750,
     "channel_timeout": 20,
     "cleanup_interval": 5,
     "asyncore_use_poll": True,

@@ -8,6 +8,7 @@ and the server take what they need from the app's config.
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import tempfile
@@ -45,6 +46,15 @@ def host_names(value: object) -> list[str]:
     if isinstance(value, list):
         return [str(name).strip() for name in value if str(name).strip()]
     return [name.strip() for name in str(value).split(",") if name.strip()]
+
+
+def log_level(value: object) -> str:
+    """A level of the standard `logging` module by name (`info` is `INFO`); any other refused
+    when the app starts rather than when the first line is logged."""
+    name = str(value).strip().upper()
+    if name not in logging.getLevelNamesMapping():
+        raise ValueError(f"{PREFIX}_LOG_LEVEL: no such level {value!r}")
+    return name
 
 
 SETTINGS = (
@@ -89,6 +99,23 @@ SETTINGS = (
         "with a dot takes its subdomains too; empty answers any host.",
         host_names,
     ),
+    Setting(
+        "LOG_LEVEL",
+        "`INFO`",
+        "What goes to standard error: `INFO` writes a line per request (method, path, status, "
+        "time in milliseconds) and every error with its traceback; `WARNING` or `ERROR` only "
+        "the errors, `DEBUG` more.",
+        log_level,
+    ),
+    Setting(
+        "PROXY_FIX",
+        "`0`: no proxy",
+        "How many reverse proxies stand in front of the app. With 1 or more, the app believes "
+        "the client's address (`X-Forwarded-For`) and `https` (`X-Forwarded-Proto`) that that "
+        "many proxies add, as Werkzeug's `ProxyFix` reads them; the proxy passes `Host` as the "
+        "phone sent it. Set it only behind a proxy: without one, anyone could claim any address.",
+        int,
+    ),
 )
 
 
@@ -115,7 +142,13 @@ def read(test_config: Mapping[str, Any] | None = None) -> Config:
     """The settings: the defaults, then the environment; a test's config replaces the
     environment entirely, so that a developer's variables never reach a test."""
     config = Config(str(PACKAGE))
-    config.update(INSTANCE_PATH=str(default_instance_path()), HOST="127.0.0.1", PORT=5000)
+    config.update(
+        INSTANCE_PATH=str(default_instance_path()),
+        HOST="127.0.0.1",
+        PORT=5000,
+        LOG_LEVEL="INFO",
+        PROXY_FIX=0,
+    )
     if test_config is None:
         config.from_prefixed_env(PREFIX)
         # The conventional name, as hosting services set it; the prefixed one wins.

@@ -672,6 +672,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "settings.page": (get("/settings"), 20),
     "settings.restore": (restore_form, 160),
     "history.undo": (lambda d, w: Request("POST", f"/merges/{an_id(d, w.merges())}/undo"), 40),
+    "health.healthz": (get("/healthz"), 10),
 }
 
 HEADER_TEXT = TEXT.map(
