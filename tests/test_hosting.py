@@ -1,0 +1,110 @@
+"""Hosted for a club as the README's "Host it for a club" says: `scorekeeper upgrade`, then
+gunicorn with several workers on the WSGI entry point, one secret key for all; a table plays a
+hand through it (on SQLite here; issue 20 brings the throw-away PostgreSQL in)."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+GAME = {
+    "variant": "classic",
+    "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    "hands": [],
+}
+HAND = {
+    "ending": "out-0",
+    "action": "save",
+    "sides-0-set_samba": "1",
+    "sides-0-set_natural_canasta": "1",
+    "sides-0-melded_points": "260",
+    "sides-1-melded_points": "150",
+    "sides-1-hand_points": "30",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def gunicorn(tmp_path: Path) -> Iterator[str]:
+    """gunicorn with three workers on 127.0.0.1, as the README runs it; its address."""
+    binary = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
+    if binary is None:
+        pytest.skip("gunicorn is not installed (the server extra)")
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{tmp_path / 'club.sqlite3'}",
+        "SCOREKEEPER_SECRET_KEY": "one key for every worker",
+        "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
+    }
+    scorekeeper = Path(sys.executable).parent / "scorekeeper"
+    subprocess.run([str(scorekeeper), "upgrade"], env=env, check=True, capture_output=True)
+    port = free_port()
+    log = tmp_path / "gunicorn.log"  # a file, not a pipe: a full pipe would stop the server
+    with log.open("wb") as written:
+        server = subprocess.Popen(
+            [binary, "-w", "3", "-b", f"127.0.0.1:{port}", "scorekeeper.web:create_app()"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=written,
+        )
+    address = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(address + "/healthz", timeout=5) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(log.read_text()) from None
+                time.sleep(0.2)
+        yield address
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_gunicorn_serves_a_table_that_plays_a_hand(gunicorn: str) -> None:
+    phone = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    request = urllib.request.Request(
+        gunicorn + "/games/import",
+        data=json.dumps(GAME).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with phone.open(request) as answer:
+        scoreboard = json.load(answer)["location"]
+    # Each request may reach another worker: the session and the CSRF token hold across them.
+    with phone.open(f"{gunicorn}{scoreboard}/hands/new") as answer:
+        form = answer.read().decode()
+    fields = {
+        name: re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', form).group(1)  # type: ignore[union-attr]
+        for name in ("csrf_token", "token", "after")
+    }
+    body = urllib.parse.urlencode({**HAND, **fields}).encode()
+    with phone.open(f"{gunicorn}{scoreboard}/hands/new", data=body) as answer:
+        page = answer.read().decode()
+    assert "Hand 1 saved." in page
+    assert answer.headers["Content-Security-Policy"].startswith("default-src 'self'")
