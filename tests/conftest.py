@@ -38,6 +38,13 @@ def untouched_logging() -> Iterator[logging.Logger]:
     logger.setLevel(logging.NOTSET)
     logger.handlers.clear()
     logger.propagate = True
+    # A logging configuration read by an earlier test (Alembic's, Flask's) may have switched off
+    # or quietened the loggers below it (`scorekeeper.web` is the app's own): each test starts
+    # with them as Python makes them.
+    for name, below in list(logging.root.manager.loggerDict.items()):
+        if name.startswith("scorekeeper.") and isinstance(below, logging.Logger):
+            below.disabled = False
+            below.setLevel(logging.NOTSET)
     yield logger
     level, handlers, propagate = kept
     logger.setLevel(level)

@@ -15,9 +15,11 @@ from sqlalchemy import Engine, MetaData
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging. The app's own loggers stay on: `scorekeeper serve`
-# migrates in the process that then serves, and its request log and errors must still be written.
-if config.config_file_name is not None:
+# Interpret the config file for Python logging, unless the process has set up its own (a test
+# run's capture, a server's): fileConfig replaces the root logger's handlers. The app's own
+# loggers stay on: `scorekeeper serve` migrates in the process that then serves, and its request
+# log and errors must still be written.
+if config.config_file_name is not None and not logging.getLogger().handlers:
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 
