@@ -46,7 +46,9 @@ class Table:
     def save(self, *, navigates: bool) -> None:
         button = self.page.get_by_role("button", name="Save hand", exact=True)
         if navigates:
-            with self.page.expect_navigation():
+            # Longer than the default: with JavaScript the save goes in the background and the
+            # page then goes to the scoreboard, two round trips on a machine busy with browsers.
+            with self.page.expect_navigation(timeout=30_000):
                 button.tap()
         else:
             button.tap()
