@@ -67,20 +67,13 @@ def install(project: str) -> str:
             # uv reads no pip.conf: a machine that reaches its packages only through pip's
             # settings (a mirror, a proxy, local wheels) still gets set up, by pip.
             print(f"uv could not install it ({error}); installing with pip instead ...", flush=True)
-    subprocess.run(
-        [
-            str(PYTHON),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-e",
-            project,
-        ],
-        check=True,
-    )
+    subprocess.run([*pip_install(), "-e", project], check=True)
     return "pip"
+
+
+def pip_install() -> list[str]:
+    """The environment's pip, installing quietly."""
+    return [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
 
 
 def find_uv() -> str | None:
@@ -94,12 +87,7 @@ def find_uv() -> str | None:
         # A wheel only: building uv from its source (Rust) takes far longer than pip ever would.
         bootstrap = subprocess.run(
             [
-                str(PYTHON),
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
+                *pip_install(),
                 "--only-binary",
                 ":all:",
                 "uv",
