@@ -1,0 +1,542 @@
+#!/usr/bin/env python3
+"""A club night under load: N tables of five phones against a real server, on loopback.
+
+Each table is a game. Four phones follow it as `static/app.js` does: they GET the scoreboard,
+then every 2 s ask again with the ETag they hold (`If-None-Match`), so an unchanged game costs a
+304. The fifth phone records a hand every 20 s (a minute or so at a real table, compressed)
+through the real form: it GETs the hand form, POSTs the hand with the form's CSRF and one-time
+tokens, and follows the redirect to the scoreboard. Every phone keeps its own cookies and one
+HTTP/1.1 connection, kept alive while the server keeps it (gunicorn's sync workers close each).
+The phones are asyncio tasks on raw sockets in this one process, so that the client costs
+little next to the server; its CPU is printed beside the server's (and the database's), read
+from /proc, so a busy client shows.
+
+Two set-ups, each started here and stopped after: SQLite + waitress (`scorekeeper serve`), and
+PostgreSQL + gunicorn (the `server` and `postgres` extras; a throw-away cluster in a temporary
+folder, run as the `postgres` user when this runs as root, since PostgreSQL refuses root). For
+each, a step search grows the number of tables until a kind of request has its p99 at 200 ms or
+more, or errors, or the time is up (`--max-minutes`), and prints for every step the p50 and p99
+of polls (304s), scoreboards drawn (200s), hand forms and saves, the errors and the CPU used.
+Goal (issue 20): 300 tables on PostgreSQL + gunicorn, 100 on SQLite + waitress. It prints, it
+never asserts.
+
+Run: `.venv/bin/python benchmarks/club_night.py [--setup sqlite|postgres|both] [--start 25]
+[--step 25] [--seconds 30] [--max-minutes 15]`; `--tables N` runs one step of N tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gzip
+import json
+import os
+import pwd
+import random
+import re
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HELD_MS = 200.0
+"""A step holds when every kind of request has its p99 under this, and nothing failed."""
+TIMEOUT = 30.0
+"""A request unanswered this long is an error (and its connection is dropped)."""
+KINDS = ("poll", "scoreboard", "hand form", "save")
+"""poll: a scoreboard asked with its ETag and answered 304; scoreboard: one drawn (200, the
+first look, a changed game, or the page after Save); hand form: its GET; save: the POST."""
+BIN = Path(sys.executable).parent
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+# Us goes out, Them are caught with many points in hand; then the other way round (as
+# benchmarks/pages.py plays), so the totals stay far from the end however many hands are saved.
+GOES_OUT = {"set_samba": "1", "set_natural_canasta": "1", "melded_points": "260"}
+CAUGHT = {"set_mixed_canasta": "1", "melded_points": "150", "hand_points": "2900"}
+GAME = {
+    "variant": "classic",
+    "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    "hands": [],
+}
+
+
+def hand_fields(number: int) -> dict[str, str]:
+    """Hand `number` (from 0) of a table's game, as the hand form posts it."""
+    sides = [GOES_OUT, CAUGHT] if number % 2 == 0 else [CAUGHT, GOES_OUT]
+    fields = {"ending": f"out-{number % 2}", "action": "save"}
+    for index, side in enumerate(sides):
+        fields.update({f"sides-{index}-{name}": value for name, value in side.items()})
+    return fields
+
+
+# --- the phones ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    ms: float
+
+    def text(self) -> str:
+        body = self.body
+        if self.headers.get("content-encoding") == "gzip":
+            body = gzip.decompress(body)
+        return body.decode()
+
+
+class Phone:
+    """One browser: its cookies and one HTTP/1.1 connection, opened again when it was closed."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def ask(
+        self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b""
+    ) -> Answer:
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: 127.0.0.1:{self.port}",
+            "Accept-Encoding: gzip",
+            "Accept-Language: en",
+        ]
+        if self.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        if method == "POST":
+            if "Content-Type" not in (headers or {}):
+                lines.append("Content-Type: application/x-www-form-urlencoded")
+            lines.append(f"Content-Length: {len(body)}")
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+        began = time.perf_counter()
+        try:
+            answer = await asyncio.wait_for(self._exchange(request, method), TIMEOUT)
+        except BaseException:
+            self.close()
+            raise
+        answer.ms = (time.perf_counter() - began) * 1000
+        return answer
+
+    async def _exchange(self, request: bytes, method: str) -> Answer:
+        # A kept-alive connection the server closed meanwhile fails before any answer: sent
+        # again once on a new one, as browsers do.
+        reused = self.writer is not None
+        try:
+            return await self._once(request, method)
+        except (ConnectionError, EOFError, asyncio.IncompleteReadError):
+            if not reused:
+                raise
+            self.close()
+            return await self._once(request, method)
+
+    async def _once(self, request: bytes, method: str) -> Answer:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self.reader, self.writer
+        assert reader is not None
+        writer.write(request)
+        await writer.drain()
+        status_line = await reader.readline()
+        if not status_line:
+            raise EOFError("closed before answering")
+        status = int(status_line.split()[1])
+        headers: dict[str, str] = {}
+        while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            name, value = name.strip().lower(), value.strip()
+            if name == "set-cookie":
+                cookie, _, _ = value.partition(";")
+                key, _, kept = cookie.partition("=")
+                self.cookies[key] = kept
+            headers[name] = value
+        if method == "HEAD" or status in (204, 304):
+            body = b""
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            body = b""
+            while size := int((await reader.readline()).split(b";")[0], 16):
+                body += await reader.readexactly(size + 2)
+                body = body[:-2]
+            await reader.readline()
+        elif "content-length" in headers:
+            body = await reader.readexactly(int(headers["content-length"]))
+        else:
+            body = await reader.read()
+            headers["connection"] = "close"
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        return Answer(status, headers, body, 0.0)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+@dataclass
+class Figures:
+    """What one step measured: times by kind of request, and errors by what went wrong."""
+
+    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    errors: Counter[str] = field(default_factory=Counter)
+    measuring: bool = False
+
+    def note(self, kind: str, answer: Answer, *expected: int) -> None:
+        if not self.measuring:
+            return
+        if answer.status not in expected:
+            self.errors[f"{kind} {answer.status}"] += 1
+        else:
+            self.times[kind].append(answer.ms)
+
+    def failed(self, kind: str, error: BaseException) -> None:
+        if self.measuring:
+            self.errors[f"{kind} {type(error).__name__}"] += 1
+
+    def held(self) -> bool:
+        return not self.errors and all(
+            percentile(times, 99) < HELD_MS for times in self.times.values() if times
+        )
+
+
+def percentile(times: list[float], which: int) -> float:
+    if len(times) < 2:
+        return times[0] if times else 0.0
+    return statistics.quantiles(times, n=100, method="inclusive")[which - 1]
+
+
+@dataclass
+class Table:
+    """A game and its hands saved so far (by its one recording phone)."""
+
+    path: str
+    hands: int = 0
+
+
+async def follow(phone: Phone, table: Table, figures: Figures, every: float, until: float) -> None:
+    """A phone watching the scoreboard: drawn once, then asked with its ETag every `every` s."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(random.uniform(0, every))
+    etag = ""
+    while loop.time() < until:
+        kind = "poll" if etag else "scoreboard"
+        try:
+            answer = await phone.ask("GET", table.path, {"If-None-Match": etag} if etag else {})
+        except Exception as error:
+            figures.failed(kind, error)
+        else:
+            if answer.status == 304:
+                figures.note("poll", answer, 304)
+            else:
+                figures.note("scoreboard", answer, 200)
+                etag = answer.headers.get("etag", "") if answer.status == 200 else ""
+        # app.js asks again 2 s after the answer, not every 2 s on the clock.
+        await asyncio.sleep(every)
+
+
+FIELD = re.compile(r'<input[^>]*name="(csrf_token|token|after)"[^>]*value="([^"]*)"')
+
+
+async def record(phone: Phone, table: Table, figures: Figures, every: float, until: float) -> None:
+    """The phone that keeps score: a hand through the real form every `every` seconds."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(random.uniform(0, every))
+    while loop.time() < until:
+        began = loop.time()
+        kind = "hand form"
+        try:
+            form = await phone.ask("GET", f"{table.path}/hands/new")
+            figures.note(kind, form, 200)
+            if form.status == 200:
+                fields = {**dict(FIELD.findall(form.text())), **hand_fields(table.hands)}
+                kind = "save"
+                body = urllib.parse.urlencode(fields).encode()
+                saved = await phone.ask("POST", f"{table.path}/hands/new", body=body)
+                figures.note(kind, saved, 302, 303)
+                if saved.status in (302, 303):
+                    table.hands += 1
+                    kind = "scoreboard"
+                    location = urllib.parse.urlsplit(saved.headers["location"])
+                    where = location.path + (f"?{location.query}" if location.query else "")
+                    figures.note(kind, await phone.ask("GET", where), 200)
+        except Exception as error:
+            figures.failed(kind, error)
+        await asyncio.sleep(max(0.0, every - (loop.time() - began)))
+
+
+async def create_tables(port: int, tables: list[Table], wanted: int) -> None:
+    """Games for the tables not made yet, through the app's import (as a club's would be)."""
+    phone = Phone(port)
+    while len(tables) < wanted:
+        answer = await phone.ask(
+            "POST", "/games/import", {"Content-Type": "application/json"}, json.dumps(GAME).encode()
+        )
+        if answer.status not in (200, 201):
+            raise RuntimeError(f"import answered {answer.status}: {answer.text()[:300]}")
+        tables.append(Table(json.loads(answer.text())["location"]))
+    phone.close()
+
+
+# --- CPU, from /proc ------------------------------------------------------------------------------
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    text = Path(f"/proc/{pid}/stat").read_text()
+    return text[text.rindex(")") + 2 :].split()  # the fields after the command's name
+
+
+def cpu_ticks(root: int) -> dict[int, int]:
+    """User and system ticks of a process and of all its descendants, by pid."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                parents[int(entry.name)] = int(_stat(int(entry.name))[1])
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grown = bool(more)
+    ticks = {}
+    for pid in tree:
+        with contextlib.suppress(OSError):
+            fields = _stat(pid)
+            ticks[pid] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def cores(before: dict[int, int], after: dict[int, int], seconds: float) -> float:
+    """Cores used meanwhile (a process born meanwhile counts its whole life)."""
+    return sum(t - before.get(pid, 0) for pid, t in after.items()) / TICK / seconds
+
+
+# --- one step -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Setup:
+    name: str
+    port: int
+    server: int
+    """The server's pid (with its workers, its children)."""
+    database: int | None = None
+    """PostgreSQL's postmaster pid (with its backends)."""
+    tables: list[Table] = field(default_factory=list)
+
+
+async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures:
+    """`count` tables for `options.seconds` after a warm-up; what they measured."""
+    await create_tables(setup.port, setup.tables, count)
+    figures = Figures()
+    loop = asyncio.get_running_loop()
+    until = loop.time() + options.warm_up + options.seconds
+    phones: list[Phone] = []
+    tasks = []
+    for table in setup.tables[:count]:
+        for _ in range(4):
+            phones.append(Phone(setup.port))
+            tasks.append(follow(phones[-1], table, figures, options.poll_every, until))
+        phones.append(Phone(setup.port))
+        tasks.append(record(phones[-1], table, figures, options.hand_every, until))
+    running = asyncio.gather(*tasks)
+    await asyncio.sleep(options.warm_up)
+    figures.measuring = True
+    server, database = cpu_ticks(setup.server), cpu_ticks(setup.database or setup.server)
+    client = os.times()
+    began = time.perf_counter()
+    await asyncio.sleep(options.seconds)
+    figures.measuring = False
+    took = time.perf_counter() - began
+    mine = os.times()
+    server_cores = cores(server, cpu_ticks(setup.server), took)
+    database_cores = (
+        cores(database, cpu_ticks(setup.database), took) if setup.database is not None else None
+    )
+    client_cores = (mine.user + mine.system - client.user - client.system) / took
+    await running
+    for phone in phones:
+        phone.close()
+    show(setup.name, count, figures, server_cores, database_cores, client_cores)
+    return figures
+
+
+def show(
+    name: str,
+    count: int,
+    figures: Figures,
+    server: float,
+    database: float | None,
+    client: float,
+) -> None:
+    parts = []
+    for kind, times in figures.times.items():
+        p50, p99 = percentile(times, 50), percentile(times, 99)
+        parts.append(f"{kind} {p50:.0f}/{p99:.0f} ms ({len(times)})")
+    errors = sum(figures.errors.values())
+    held = "held" if figures.held() else "NOT held"
+    print(f"{name}, {count} tables: {held}; p50/p99: " + ", ".join(parts))
+    used = f"server {server:.2f}" + ("" if database is None else f", database {database:.2f}")
+    detail = f" {dict(figures.errors)}" if errors else ""
+    print(f"    errors {errors}{detail}; CPU in cores: {used}, client {client:.2f}", flush=True)
+
+
+async def search(setup: Setup, options: argparse.Namespace) -> None:
+    """Grow the tables step by step while they hold and the time allows; say the largest held."""
+    deadline = time.monotonic() + options.max_minutes * 60
+    counts = [options.tables] if options.tables else range(options.start, 10**6, options.step)
+    largest = 0
+    for count in counts:
+        figures = await step(setup, count, options)
+        if not figures.held():
+            break
+        largest = count
+        # The next step takes as long as this one did, and more to make its games.
+        if time.monotonic() + options.warm_up + options.seconds + 10 > deadline:
+            print(f"{setup.name}: time is up (--max-minutes)")
+            break
+    print(f"{setup.name}: the largest club night held: {largest} tables\n", flush=True)
+
+
+# --- the servers ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    """Until the server answers /healthz, for a bounded number of tries."""
+    for _ in range(300):
+        if process.poll() is not None:
+            break
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as s:
+            s.sendall(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            if s.recv(100).startswith(b"HTTP/1.1 200"):
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not start:\n{log.read_text()[-3000:]}")
+
+
+@contextlib.contextmanager
+def server(
+    command: list[str], env: dict[str, str], folder: Path, port: int
+) -> Iterator[subprocess.Popen[bytes]]:
+    subprocess.run([str(BIN / "scorekeeper"), "upgrade"], env=env, check=True, capture_output=True)
+    log = folder / "server.log"  # a file, not a pipe: a full pipe would stop the server
+    with log.open("wb") as written:
+        process = subprocess.Popen(command, env=env, stdout=written, stderr=written)
+    try:
+        wait_for(process, port, log)
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def app_env(folder: Path, url: str, options: argparse.Namespace) -> dict[str, str]:
+    return {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": url,
+        "SCOREKEEPER_SECRET_KEY": "one key for every worker",
+        "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"),
+        "SCOREKEEPER_LOG_LEVEL": options.log_level,
+    }
+
+
+@contextlib.contextmanager
+def sqlite_waitress(folder: Path, options: argparse.Namespace) -> Iterator[Setup]:
+    """`scorekeeper serve` (waitress, its own settings) on a SQLite file."""
+    env = app_env(folder, f"sqlite:///{folder / 'club.sqlite3'}", options)
+    port = free_port()
+    command = [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with server(command, env, folder, port) as process:
+        yield Setup("SQLite + waitress", port, process.pid)
+
+
+@contextlib.contextmanager
+def postgresql(folder: Path) -> Iterator[tuple[str, int]]:
+    """A throw-away PostgreSQL cluster in `folder` (on a socket only); its URL and its pid."""
+    data = folder / "pg"
+    data.mkdir()
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        owner = pwd.getpwnam("postgres")
+        os.chown(folder, owner.pw_uid, owner.pw_gid)
+        os.chown(data, owner.pw_uid, owner.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    user = "postgres" if as_user else pwd.getpwuid(os.geteuid()).pw_name
+    quiet = {"check": True, "capture_output": True}
+    initdb = [str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", user]
+    subprocess.run(as_user + initdb, **quiet)  # type: ignore[call-overload]
+    settings = f"-k {data} -c listen_addresses='' -c max_connections=200"
+    pg_ctl = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(data / "log"), "-w"]
+    subprocess.run([*as_user, *pg_ctl, "-o", settings, "start"], **quiet)  # type: ignore[call-overload]
+    try:
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+        yield f"postgresql+psycopg://{user}@/postgres?host={data}", pid
+    finally:
+        subprocess.run([*as_user, *pg_ctl, "-m", "fast", "stop"], capture_output=True)
+
+
+@contextlib.contextmanager
+def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Setup]:
+    """gunicorn with `--workers` sync workers, as the README hosts a club, on PostgreSQL."""
+    binary = shutil.which("gunicorn", path=str(BIN))
+    if binary is None or not (PG_BIN / "initdb").exists():
+        print("PostgreSQL + gunicorn: skipped (needs Debian's postgresql and the server extra)")
+        yield Setup("PostgreSQL + gunicorn", 0, 0)
+        return
+    with postgresql(folder) as (url, database):
+        env = app_env(folder, url, options)
+        port = free_port()
+        command = [binary, "-w", str(options.workers), "-b", f"127.0.0.1:{port}"]
+        command += ["scorekeeper.web:create_app()"]
+        with server(command, env, folder, port) as process:
+            yield Setup("PostgreSQL + gunicorn", port, process.pid, database)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--setup", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--tables", type=int, help="one step of this many tables, no search")
+    parser.add_argument("--start", type=int, default=25, help="tables of the first step")
+    parser.add_argument("--step", type=int, default=25, help="tables added at each step")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured, per step")
+    parser.add_argument("--warm-up", type=float, default=5.0, help="unmeasured, per step")
+    parser.add_argument("--max-minutes", type=float, default=15.0, help="per set-up")
+    parser.add_argument("--poll-every", type=float, default=2.0)
+    parser.add_argument("--hand-every", type=float, default=20.0)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn's")
+    parser.add_argument("--log-level", default="INFO", help="the app's (a line per request)")
+    options = parser.parse_args()
+    # A phone is a socket here and one in the server: 500 tables are 2,500 of each.
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    setups = {"sqlite": [sqlite_waitress], "postgres": [postgres_gunicorn]}.get(
+        options.setup, [sqlite_waitress, postgres_gunicorn]
+    )
+    for start in setups:
+        with tempfile.TemporaryDirectory() as name, start(Path(name), options) as setup:
+            if setup.port:
+                asyncio.run(search(setup, options))
+
+
+if __name__ == "__main__":
+    main()
