@@ -6,10 +6,13 @@ import re
 from pathlib import Path
 
 import pytest
+from flask import Flask, request
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
 from scorekeeper.rules import Card
+from scorekeeper.web.forms.hand import hand_form
+from scorekeeper.web.services.loading import game_with_sides
 
 from .conftest import Actions
 from .test_rules_pages import section
@@ -59,6 +62,30 @@ def test_the_card_counter_carries_each_value_for_its_script(
         "4 to 7 (7)",
         "Black threes (3)",
     ]
+
+
+def test_the_card_counter_is_written_as_wtforms_writes_its_inputs(
+    app: Flask, client: FlaskClient, actions: Actions
+) -> None:
+    # The template writes these inputs out by hand (they are half the hand form's inputs, and
+    # WTForms' writing of them was most of drawing the form): blank and as typed, they must be
+    # what WTForms would have written.
+    game_id = actions.new_game()
+    typed = {"sides-0-melded_cards-jokers": "2", "sides-1-hand_cards-aces": "11"}
+    for sent in ({}, {**typed, "action": "preview"}):
+        page = (client.post if sent else client.get)(f"/games/{game_id}/hands/new", data=sent).text
+        with app.test_request_context(method="POST" if sent else "GET", data=sent):
+            form = hand_form(game_with_sides(game_id), formdata=request.form if sent else None)
+            for index, side in enumerate(form.sides):
+                for counter in ("melded", "hand"):
+                    for card in Card:
+                        field = side.form[f"{counter}_cards"][card.value]
+                        written = field(
+                            class_="count", size=3, **{"data-points": rules.CARD_POINTS[card]}
+                        )
+                        name = f"sides-{index}-{counter}_cards-{card.value}"
+                        assert input_tag(page, name) == str(written)
+    assert 'value="11"' in input_tag(page, "sides-1-hand_cards-aces")
 
 
 @pytest.mark.usefixtures("patched")
