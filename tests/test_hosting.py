@@ -1,6 +1,6 @@
 """Hosted for a club as the README's "Host it for a club" says: `scorekeeper upgrade`, then
 gunicorn with several workers on the WSGI entry point, one secret key for all; a table plays a
-hand through it (on SQLite here; issue 20 brings the throw-away PostgreSQL in)."""
+hand through it, on PostgreSQL (the throw-away server of the test command) and on SQLite."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.scratch_postgres import scratch_database
 
 pytestmark = pytest.mark.slow
 
@@ -44,15 +46,25 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@pytest.fixture(params=["postgresql", "sqlite"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The club's database: a new one on the throw-away PostgreSQL, or a SQLite file."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'club.sqlite3'}"
+        return
+    with scratch_database() as url:
+        yield url
+
+
 @pytest.fixture
-def gunicorn(tmp_path: Path) -> Iterator[str]:
+def gunicorn(tmp_path: Path, database_url: str) -> Iterator[str]:
     """gunicorn with three workers on 127.0.0.1, as the README runs it; its address."""
     binary = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
     if binary is None:
         pytest.skip("gunicorn is not installed (the server extra)")
     env = {
         **os.environ,
-        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{tmp_path / 'club.sqlite3'}",
+        "SCOREKEEPER_DATABASE_URL": database_url,
         "SCOREKEEPER_SECRET_KEY": "one key for every worker",
         "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
     }
