@@ -391,8 +391,8 @@ def _check_across(game: Game, hand: Hand, unreadable: Sequence[frozenset[str]]) 
                         index,
                         Text(
                             N_(
-                                "%(side)s has the whole book, so the hand does not end with "
-                                "the stock exhausted: a side with its book goes out"
+                                "%(side)s has its whole book, and a hand ends with the "
+                                "stock exhausted only while no side has one"
                             ),
                             {"side": game.sides[index].name},
                         ),
