@@ -6,7 +6,7 @@ The codes are those of RULES.md, *What the checks catch*.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .fields import ENTRY_FIELDS, NUMBER_FIELDS, POINTS_FIELDS, FieldRef
 from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
@@ -52,9 +52,16 @@ def check_table(game: Game) -> list[Violation]:
 def check_hand(game: Game, hand: Hand, minimums: Sequence[int], game_over: bool) -> list[Violation]:
     """Every problem with one hand: per side, then across sides."""
     found: list[Violation] = []
+    unreadable = [_unreadable(entry) for entry in hand.entries]
     for index, (side, entry) in enumerate(zip(game.sides, hand.entries, strict=True)):
-        found += _check_entry(game.system, index, side, entry, minimums[index], game.players)
-    found += _check_across(game, hand)
+        found += _check_entry(
+            game.system, index, side, entry, unreadable[index], minimums[index], game.players
+        )
+    readable = replace(
+        hand,
+        entries=tuple(_readable(e, bad) for e, bad in zip(hand.entries, unreadable, strict=True)),
+    )
+    found += _check_across(game, readable, unreadable)
     if game_over:
         found.append(
             Violation(
@@ -68,7 +75,13 @@ def check_hand(game: Game, hand: Hand, minimums: Sequence[int], game_over: bool)
 
 
 def _check_entry(
-    system: RuleSystem, index: int, side: Side, entry: Entry, minimum: int, players: int
+    system: RuleSystem,
+    index: int,
+    side: Side,
+    given: Entry,
+    unreadable: frozenset[str],
+    minimum: int,
+    players: int,
 ) -> list[Violation]:
     found: list[Violation] = []
 
@@ -78,7 +91,7 @@ def _check_entry(
         text = Text(template, {"side": side.name, **values})
         found.append(Violation(code, index, text, system.cite(topic), at))
 
-    for bad in _bad_numbers(entry):
+    for bad in _bad_numbers(given):
         at = FieldRef.from_path(bad.field)
         report(
             "invalid-number",
@@ -88,6 +101,10 @@ def _check_entry(
             field=at.label,
             given=bad.given,
         )
+    # RULES.md: an unreadable number is reported once and no other check uses it. The checks
+    # below see it as 0 (None for a first meld, which is then not checked), which can only
+    # find too few of something, never too many: those that would find too few skip it.
+    entry = _readable(given, unreadable)
     for name in POINTS_FIELDS:
         value = getattr(entry, name)
         if value is not None and value % 5:
@@ -119,7 +136,7 @@ def _check_entry(
                 what=Text(penalty.label),
             )
     least = sum(kind.least_card_points * n for kind, n in entry.sets.items() if n > 0)
-    if entry.melded_points < least:
+    if entry.melded_points < least and "melded_points" not in unreadable:
         report(
             "sets-need-more-points",
             "sets",
@@ -143,7 +160,11 @@ def _check_entry(
             meld=entry.opening_meld,
             minimum=minimum,
         )
-    if entry.opening_meld is not None and entry.opening_meld > entry.melded_points:
+    if (
+        entry.opening_meld is not None
+        and entry.opening_meld > entry.melded_points
+        and "melded_points" not in unreadable
+    ):
         report(
             "opening-meld-exceeds-melded",
             "first-meld",
@@ -155,7 +176,8 @@ def _check_entry(
             meld=entry.opening_meld,
             melded=entry.melded_points,
         )
-    if entry.went_out and not system.can_go_out(entry.sets):
+    sets_known = not any(FieldRef.from_path(path).field == "sets" for path in unreadable)
+    if entry.went_out and sets_known and not system.can_go_out(entry.sets):
         template, values = _why_not_out(system, entry)
         report("went-out-without-sets", "going-out", FieldRef("went_out"), template, **values)
     if entry.went_out and side.players == 1 and (entry.hand_points or entry.red_threes_in_hand):
@@ -165,7 +187,11 @@ def _check_entry(
             FieldRef("hand_points"),
             N_("%(side)s went out, so %(side)s can hold no cards"),
         )
-    why_not_held = _why_not_held(side, entry) if system.red_threes.in_hand_by_player else None
+    why_not_held = (
+        _why_not_held(side, entry, "red_threes_in_hand" not in unreadable)
+        if system.red_threes.in_hand_by_player
+        else None
+    )
     if why_not_held is not None:
         report(
             "impossible-red-three-holders",
@@ -195,18 +221,19 @@ def _check_entry(
     return found
 
 
-def _why_not_held(side: Side, entry: Entry) -> Text | None:
+def _why_not_held(side: Side, entry: Entry, held_known: bool) -> Text | None:
     """Why the players recorded as caught holding red threes cannot be (classic), or None: a
-    player is caught only with a red three left in hand, and each holds one at least."""
+    player is caught only with a red three left in hand, and each holds one at least. Without
+    a readable count of red threes in hand, only the side's players bound them."""
     holders, held = entry.players_holding_red_threes, entry.red_threes_in_hand
-    if holders and not held:
+    if holders and not held and held_known:
         return Text(N_("no red three was left in hand"))
     if holders > side.players:
         return Text(
             P_("the side has only %(count)s player", "the side has only %(count)s players"),
             {"count": side.players},
         )
-    if holders > held:
+    if holders > held and held_known:
         return Text(
             P_(
                 "only %(count)s red three was left in hand",
@@ -215,6 +242,29 @@ def _why_not_held(side: Side, entry: Entry) -> Text | None:
             {"count": held},
         )
     return None
+
+
+def _unreadable(entry: Entry) -> frozenset[str]:
+    """The paths of the fields whose numbers could not be read (`invalid-number`)."""
+    return frozenset(bad.field for bad in _bad_numbers(entry))
+
+
+def _readable(entry: Entry, unreadable: frozenset[str]) -> Entry:
+    """The entry as the checks after `invalid-number` see it: an unreadable first meld not
+    noted, every other unreadable number 0."""
+    if not unreadable:
+        return entry
+    values: dict[str, object] = {}
+    for field in ENTRY_FIELDS:
+        value = getattr(entry, field.name)
+        if field.kind.grouped:
+            values[field.name] = {
+                key: 0 if FieldRef(field.name, key).path in unreadable else count
+                for key, count in value.items()
+            }
+        elif field.name in unreadable:
+            values[field.name] = None if field.optional else 0
+    return replace(entry, **values)  # type: ignore[arg-type]
 
 
 def _bad_numbers(entry: Entry) -> list[BadNumber]:
@@ -303,7 +353,8 @@ def _short(kinds: frozenset[SetKind], needed: int, entry: Entry) -> Text:
     return Text(N_("needs %(what)s, has none"), {"what": what})
 
 
-def _check_across(game: Game, hand: Hand) -> list[Violation]:
+def _check_across(game: Game, hand: Hand, unreadable: Sequence[frozenset[str]]) -> list[Violation]:
+    """The checks of the whole hand, on readable entries (`_readable`)."""
     system = game.system
     found: list[Violation] = []
 
@@ -330,6 +381,25 @@ def _check_across(game: Game, hand: Hand) -> list[Violation]:
             "going-out",
             N_("The hand ended with the stock exhausted, so nobody went out"),
         )
+    if hand.ended_by is EndedBy.STOCK_EXHAUSTED and system.book:
+        # Super-samba's text stops a hand on an empty stock only while no side has its book.
+        for index, entry in enumerate(hand.entries):
+            if system.can_go_out(entry.sets):
+                found.append(
+                    Violation(
+                        "stock-ended-with-book-complete",
+                        index,
+                        Text(
+                            N_(
+                                "%(side)s has its whole book, and a hand ends with the "
+                                "stock exhausted only while no side has one"
+                            ),
+                            {"side": game.sides[index].name},
+                        ),
+                        system.cite("going-out"),
+                        FieldRef("went_out"),
+                    )
+                )
     deck = game.deck
     red_threes = sum(e.red_threes + e.red_threes_in_hand for e in hand.entries)
     if red_threes > deck.red_threes:
@@ -340,13 +410,28 @@ def _check_across(game: Game, hand: Hand) -> list[Violation]:
             count=red_threes,
             deck=deck.red_threes,
         )
-    for template, values in _impossible_sets(system, hand, deck):
+    for template, values in _impossible_sets(system, hand, deck, unreadable):
         report("too-many-sets", "sets", template, **values)
+    naturals = sum(k.least_natural_cards * n for e in hand.entries for k, n in e.sets.items())
+    if naturals > deck.natural_cards:
+        report(
+            "impossible-natural-cards",
+            "sets",
+            P_(
+                "These sets need at least %(count)s natural card (4 up to ace); "
+                "%(decks)s decks hold %(have)s",
+                "These sets need at least %(count)s natural cards (4 up to ace); "
+                "%(decks)s decks hold %(have)s",
+            ),
+            count=naturals,
+            decks=deck.decks,
+            have=deck.natural_cards,
+        )
     return found
 
 
 def _impossible_sets(
-    system: RuleSystem, hand: Hand, deck: Deck
+    system: RuleSystem, hand: Hand, deck: Deck, unreadable: Sequence[frozenset[str]]
 ) -> list[tuple[str, dict[str, str | int | Text]]]:
     """What the recorded sets need that the cards in play cannot give (RULES.md)."""
 
@@ -387,8 +472,11 @@ def _impossible_sets(
                 {"count": sevens, "decks": decks, "most": canastas_per_rank},
             )
         )
-    for entry in hand.entries:
-        if 7 * entry.count(SetKind.RED_THREE_CANASTA) > entry.red_threes:
+    for entry, bad in zip(hand.entries, unreadable, strict=True):
+        if (
+            7 * entry.count(SetKind.RED_THREE_CANASTA) > entry.red_threes
+            and "red_threes" not in bad
+        ):
             problems.append((N_("A canasta of red threes needs seven red threes on the table"), {}))
             break
     all_sets = sum(n for e in hand.entries for n in e.sets.values() if n > 0)

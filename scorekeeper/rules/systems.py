@@ -37,6 +37,12 @@ class SetKind(StrEnum):
         """The fewest card points such a set can hold (RULES.md, *What the checks catch*)."""
         return LEAST_CARD_POINTS[self]
 
+    @property
+    def least_natural_cards(self) -> int:
+        """The fewest natural cards (4 up to Ace) such a set holds (RULES.md, *What the checks
+        catch*, `impossible-natural-cards`)."""
+        return LEAST_NATURAL_CARDS[self]
+
 
 SET_LABELS: Mapping[SetKind, str] = {
     SetKind.NATURAL_CANASTA: N_("natural canasta"),
@@ -59,6 +65,19 @@ LEAST_CARD_POINTS: Mapping[SetKind, int] = {
     SetKind.SUPER_SAMBA: 100,
     SetKind.WILD_CANASTA: 140,
     SetKind.SEVENS_CANASTA: 35,
+    SetKind.RED_THREE_CANASTA: 0,
+}
+
+# Seven of a rank; seven cards with at most two wild; seven in suit; six in suit and a wild;
+# Ace down to 4; seven sevens. Wild cards and red threes are not natural cards of 4 up to Ace.
+LEAST_NATURAL_CARDS: Mapping[SetKind, int] = {
+    SetKind.NATURAL_CANASTA: 7,
+    SetKind.MIXED_CANASTA: 5,
+    SetKind.SAMBA: 7,
+    SetKind.BLACK_SAMBA: 6,
+    SetKind.SUPER_SAMBA: 11,
+    SetKind.WILD_CANASTA: 0,
+    SetKind.SEVENS_CANASTA: 7,
     SetKind.RED_THREE_CANASTA: 0,
 }
 
@@ -128,8 +147,8 @@ def card_points(counts: Mapping[Card, int]) -> int:
 class Deck:
     """The cards in play: so many 52-card decks and their jokers.
 
-    >>> Deck(3, 6).cards, Deck(3, 6).wild_cards, Deck(3, 6).red_threes
-    (162, 18, 6)
+    >>> Deck(3, 6).cards, Deck(3, 6).wild_cards, Deck(3, 6).red_threes, Deck(3, 6).natural_cards
+    (162, 18, 6, 132)
     """
 
     decks: int
@@ -147,6 +166,11 @@ class Deck:
     @property
     def red_threes(self) -> int:
         return 2 * self.decks
+
+    @property
+    def natural_cards(self) -> int:
+        """The cards from 4 up to Ace: eleven ranks of four suits a deck."""
+        return 44 * self.decks
 
     @property
     def canastas_per_rank(self) -> int:

@@ -113,6 +113,7 @@ class Page:
     decks: list[rules.Deck]
     cards: list[tuple[str, int]]
     set_bonuses: list[tuple[str, int]]
+    natural_cards: list[tuple[str, int]]  # the least natural cards each kind of set takes
     sambas: int
     minimums: list[Minimum]
     to_go_out: str
@@ -138,6 +139,11 @@ def page(system: rules.RuleSystem) -> Page:
         cards=[(card.value, points) for card, points in rules.CARD_POINTS.items()],
         set_bonuses=[
             (say(kind.label).capitalize(), bonus) for kind, bonus in system.set_bonuses.items()
+        ],
+        natural_cards=[
+            (say(kind.label).capitalize(), kind.least_natural_cards)
+            for kind in system.set_bonuses
+            if kind.least_natural_cards
         ],
         sambas=(system.samba_limit or (4, 1))[0],
         minimums=minimums(system),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.rules.helpers import check, codes, score, stock
+from tests.rules.helpers import check, codes, hand, score, stock
 
 INVALID_NUMBERS = [
     ("classic", "melded_points", -5),
@@ -406,7 +406,8 @@ SET_COUNTS = [
 def test_more_sets_than_the_cards_allow_are_reported(variant, players, options, entries, too_many):
     result = check(variant, stock(*entries), players=players, options=options)
     assert (("too-many-sets", None) in codes(result)) is too_many
-    assert codes(result) <= {("too-many-sets", None)}
+    # Heaps of sets like these often need more natural cards too: a check of its own.
+    assert codes(result) <= {("too-many-sets", None), ("impossible-natural-cards", None)}
 
 
 @pytest.mark.parametrize(("red_threes", "too_many"), [(7, False), (8, False), (6, True)])
@@ -423,3 +424,152 @@ def test_super_samba_counts_red_three_canastas_against_each_sides_own_red_threes
         stock({"sets": {"red_three_canasta": 1}, "red_threes": 3}, {"red_threes": 7}),
     )
     assert codes(result) == {("too-many-sets", None)}
+
+
+UNREADABLE_ONLY = [
+    ("melded points checked as 0", "classic", {}, {"melded_points": 200.0, "opening_meld": 60}),
+    (
+        "melded points below the sets' least",
+        "classic",
+        {},
+        {"melded_points": -50, "opening_meld": 60, "sets": {"natural_canasta": 1}},
+    ),
+    ("a fraction of 5", "classic", {}, {"melded_points": 12.5}),
+    ("a negative not of 5", "classic", {}, {"melded_points": -3}),
+    ("a first meld below the minimum", "classic", {}, {"opening_meld": 45.5, "melded_points": 100}),
+    ("a negative first meld", "classic", {}, {"opening_meld": -40, "melded_points": 10}),
+    (
+        "a set count that would be short for going out",
+        "classic",
+        {},
+        {"went_out": True, "sets": {"natural_canasta": 1.0, "samba": 1}, "melded_points": 500},
+    ),
+    ("a set the system lacks", "classic", {}, {"sets": {"black_samba": 1.5}}),
+    ("a penalty the system lacks", "denexa", {}, {"penalties": {"three_wilds_in_canasta": -1}}),
+    (
+        "red threes for a canasta of them",
+        "super-samba",
+        {},
+        {"sets": {"red_three_canasta": 1}, "red_threes": 7.0},
+    ),
+    (
+        "red threes in hand for the players caught",
+        "classic",
+        {},
+        {"players_holding_red_threes": 1, "red_threes_in_hand": -1},
+    ),
+    (
+        "points in hand of a player who went out",
+        "classic",
+        {"players": 1},
+        {"went_out": True, "sets": {"samba": 2}, "melded_points": 500, "hand_points": -10},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "table", "entry"),
+    [row[1:] for row in UNREADABLE_ONLY],
+    ids=[row[0] for row in UNREADABLE_ONLY],
+)
+def test_an_unreadable_number_is_reported_once_and_no_other_check_reads_it(variant, table, entry):
+    ending = hand if entry.get("went_out") else stock
+    result = check(variant, ending(entry, {}), **table)
+    assert codes(result) == {("invalid-number", 0)}
+
+
+def test_the_other_numbers_of_a_side_with_an_unreadable_one_are_still_checked():
+    result = check("classic", stock({"melded_points": 12.5, "hand_points": 12}, {}))
+    assert codes(result) == {("invalid-number", 0), ("not-multiple-of-5", 0)}
+
+
+def test_red_threes_of_the_other_sides_are_counted_beside_an_unreadable_count():
+    result = check(
+        "classic", stock({"red_threes": 2.5}, {"red_threes": 4, "red_threes_in_hand": 3})
+    )
+    assert codes(result) == {("invalid-number", 0), ("too-many-red-threes", None)}
+
+
+NATURAL_CARDS = [
+    # Three decks hold 132 natural cards: eleven ranks from 4 up to ace, four suits, three decks.
+    ("classic 132", "classic", 2, [_sets(natural_canasta=11), _sets(mixed_canasta=11)], False),
+    ("classic 137", "classic", 2, [_sets(natural_canasta=11), _sets(mixed_canasta=12)], True),
+    (
+        "classic 137 on one side",
+        "classic",
+        2,
+        [_sets(natural_canasta=11, mixed_canasta=12), {}],
+        True,
+    ),
+    (
+        "black-samba 131",
+        "black-samba",
+        2,
+        [_sets(natural_canasta=11), _sets(black_samba=9)],
+        False,
+    ),
+    (
+        "black-samba 136",
+        "black-samba",
+        2,
+        [_sets(natural_canasta=11), _sets(black_samba=9, mixed_canasta=1)],
+        True,
+    ),
+    ("denexa 133", "denexa", 2, [_sets(samba=12), _sets(natural_canasta=7)], True),
+    # Six decks hold 264; a super samba needs eleven, a canasta of wild cards none.
+    (
+        "super-samba 264",
+        "super-samba",
+        2,
+        [
+            _sets(super_samba=1, samba=3, natural_canasta=18, wild_canasta=1),
+            _sets(natural_canasta=13, mixed_canasta=3),
+        ],
+        False,
+    ),
+    (
+        "super-samba 269",
+        "super-samba",
+        2,
+        [
+            _sets(super_samba=1, samba=3, natural_canasta=18, wild_canasta=1),
+            _sets(natural_canasta=13, mixed_canasta=4),
+        ],
+        True,
+    ),
+    # Seven decks (six players) hold 308.
+    (
+        "super-samba 7 decks 308",
+        "super-samba",
+        3,
+        [_sets(samba=4, natural_canasta=18), _sets(samba=4, natural_canasta=18)],
+        False,
+    ),
+    (
+        "super-samba 7 decks 313",
+        "super-samba",
+        3,
+        [_sets(samba=4, natural_canasta=18), _sets(samba=4, natural_canasta=18, mixed_canasta=1)],
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "entries", "impossible"),
+    [row[1:] for row in NATURAL_CARDS],
+    ids=[row[0] for row in NATURAL_CARDS],
+)
+def test_sets_needing_more_natural_cards_than_the_decks_hold_are_reported(
+    variant, players, entries, impossible
+):
+    result = check(variant, stock(*entries), players=players)
+    assert (("impossible-natural-cards", None) in codes(result)) is impossible
+    assert codes(result) <= {("impossible-natural-cards", None)}
+
+
+def test_impossible_natural_cards_says_how_many_the_sets_need_and_the_decks_hold():
+    result = check("classic", stock(_sets(natural_canasta=11), _sets(mixed_canasta=12)))
+    [violation] = result["hands"][0]["violations"]
+    assert "137" in violation["message"]
+    assert "132" in violation["message"]

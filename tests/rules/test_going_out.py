@@ -31,7 +31,7 @@ def test_nobody_earns_the_going_out_bonus_when_the_stock_runs_out(
 ):
     result = check(variant, stock({"sets": sets, "melded_points": melded}, {}))
     assert score(result) == before_bonus
-    assert codes(result) == set()
+    assert codes(result) == book_was_complete(variant)
 
 
 @pytest.mark.parametrize(
@@ -42,7 +42,13 @@ def test_a_side_marked_out_when_the_stock_ran_out_gets_no_going_out_bonus(
 ):
     result = check(variant, stock({"went_out": True, "sets": sets, "melded_points": melded}, {}))
     assert score(result) == before_bonus
-    assert codes(result) == {("went-out-but-stock-ended", None)}
+    assert codes(result) == {("went-out-but-stock-ended", None)} | book_was_complete(variant)
+
+
+def book_was_complete(variant):
+    """What a hand ended by the stock reports when side 0 holds what going out needs: only
+    super-samba's text keeps such a hand going (RULES.md, *Going out*)."""
+    return {("stock-ended-with-book-complete", 0)} if variant == "super-samba" else set()
 
 
 GOING_OUT_NEEDS = [
@@ -206,3 +212,41 @@ def test_a_side_cannot_go_out_when_the_stock_ran_out():
     out = {"went_out": True, "sets": {"natural_canasta": 2}, "melded_points": 200}
     result = check("denexa", stock({}, out))
     assert codes(result) == {("went-out-but-stock-ended", None)}
+
+
+@pytest.mark.parametrize(
+    ("sets", "complete"),
+    [
+        (BOOK, True),
+        ({**BOOK, "samba": 0, "super_samba": 1}, True),
+        ({**BOOK, "natural_canasta": 7, "samba": 3}, True),
+        ({**BOOK, "wild_canasta": 0}, False),
+        ({**BOOK, "natural_canasta": 4}, False),
+        ({"natural_canasta": 6, "samba": 2}, False),
+    ],
+)
+def test_super_samba_stock_does_not_end_a_hand_while_a_side_has_its_book(sets, complete):
+    result = check("super-samba", stock({}, {"sets": sets, "melded_points": 2000}))
+    assert (("stock-ended-with-book-complete", 1) in codes(result)) is complete
+    assert codes(result) <= {("stock-ended-with-book-complete", 1)}
+
+
+def test_every_side_with_its_book_when_the_stock_ran_out_is_reported():
+    both = {"sets": BOOK, "melded_points": 2000}
+    result = check("super-samba", stock(both, both))
+    assert codes(result) == {
+        ("stock-ended-with-book-complete", 0),
+        ("stock-ended-with-book-complete", 1),
+    }
+
+
+def test_a_super_samba_side_with_its_book_may_go_out():
+    result = check("super-samba", hand({"went_out": True, "sets": BOOK, "melded_points": 2000}, {}))
+    assert codes(result) == set()
+
+
+@pytest.mark.parametrize("variant", ["classic", "denexa", "black-samba", "fournier"])
+def test_the_stock_may_end_a_hand_whatever_sets_a_side_has_outside_super_samba(variant):
+    sets = {"natural_canasta": 3, "mixed_canasta": 2}
+    result = check(variant, stock({"sets": sets, "melded_points": 2000}, {}))
+    assert codes(result) == set()

@@ -100,6 +100,15 @@ def test_house_opening_minimums_apply_the_last_pair_the_total_reaches(start, nee
     assert minimum(result) == needed
 
 
+@pytest.mark.parametrize(("start", "needed"), [(-500, 70), (0, 70), (995, 70), (1000, 70)])
+def test_a_total_below_every_row_of_house_opening_minimums_takes_the_first_rows_minimum(
+    start, needed
+):
+    house_rules = {"opening_minimums": [[1000, 70], [3000, 100]]}
+    result = check("classic", stock({}, {}), start=[start, 0], house_rules=house_rules)
+    assert minimum(result) == needed
+
+
 @pytest.mark.parametrize(("opening", "too_low"), [(100, False), (95, True)])
 def test_house_opening_minimums_are_checked(opening, too_low):
     result = check(

@@ -231,6 +231,25 @@ MESSAGES = [
         "Ellos: a first meld of 45 is too low; Ellos needed 50",
         "Ellos: una primera salida de 45 es demasiado baja; el mínimo de Ellos era 50",
     ),
+    (
+        "sets needing more natural cards than three decks hold",
+        game(
+            "classic",
+            {"sets": {"natural_canasta": 11}, "melded_points": 3000},
+            {"sets": {"mixed_canasta": 12}, "melded_points": 3000},
+            **STOCK,
+        ),
+        "These sets need at least 137 natural cards (4 up to ace); 3 decks hold 132",
+        "Estas jugadas necesitan al menos 137 cartas naturales (del 4 al as); 3 barajas tienen 132",
+    ),
+    (
+        "a super-samba book complete when the stock ran out",
+        game("super-samba", {}, {"sets": BOOK, "melded_points": 2000}, **STOCK),
+        "Ana has its whole book, and a hand ends with the stock exhausted only while no side "
+        "has one",
+        "Ana tiene su libro completo, y una mano solo termina al agotarse el mazo mientras ningún "
+        "equipo lo tiene",
+    ),
 ]
 
 

@@ -49,6 +49,12 @@ def test_every_topic_has_a_section_citing_its_source(client: FlaskClient, system
         ("denexa", "penalties", "Took the upcard and could not use it 50"),
         ("super-samba", "end-of-game", "A game is 4 hands"),
         ("super-samba", "table", "6 decks with 12 jokers: 324 cards"),
+        ("classic", "sets", "Mixed canasta 5"),
+        ("super-samba", "sets", "Super samba 11"),
+        ("black-samba", "sets", "Black samba 6"),
+        ("classic", "sets", "3 decks hold 132 natural cards"),
+        ("super-samba", "sets", "7 decks hold 308 natural cards"),
+        ("super-samba", "going-out", "The stock ends a hand only while no side has its whole book"),
     ],
 )
 def test_a_rules_page_shows_the_engines_numbers(
@@ -93,3 +99,17 @@ def test_a_refused_hand_links_each_message_to_the_paragraph_it_cites(
     response = actions.post_hand(game_id, [{"melded_points": "100"}, {}])
     assert response.status_code == 422
     assert f'href="/games/{game_id}/rules#going-out"' in response.text
+
+
+@pytest.mark.parametrize("system_id", ["classic", "denexa", "black-samba", "fournier"])
+def test_only_super_samba_keeps_a_hand_going_on_an_empty_stock(
+    client: FlaskClient, system_id: str
+) -> None:
+    assert "whole book" not in section(client.get(f"/rules/{system_id}").text, "going-out")
+
+
+def test_the_natural_cards_a_set_takes_are_said_in_spanish(client: FlaskClient) -> None:
+    page = client.get("/rules/super-samba", headers={"Accept-Language": "es"}).text
+    sets = section(page, "sets")
+    assert "6 barajas tienen 264 cartas naturales" in sets
+    assert "Canasta de comodines" not in sets.split("como mínimo:")[1]
