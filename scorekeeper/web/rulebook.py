@@ -296,6 +296,7 @@ def questions(system: rules.RuleSystem) -> list[Question]:
     """The questions a system's page opens with, answered from the system's own data."""
     kinds = rules.SetKind
     red = system.red_threes
+    count = min(system.deck(s * p).red_threes for s, p in system.tables)
     found = [
         Question(
             "going-out",
@@ -329,12 +330,15 @@ def questions(system: rules.RuleSystem) -> list[Question]:
                 "each": red.each,
                 "all": red.all_of_them,
                 "minus_each": red.minus_each,
-                "minus_all": red.minus_all_of_them,
-                "count": min(system.deck(s * p).red_threes for s, p in system.tables),
+                # Without an all-of-them figure for counting minus, each costs its own.
+                "minus_all": red.minus_all_of_them or red.minus_each * count,
+                "count": count,
             },
         ),
         Question("red-three-in-hand", "red-threes", {"cost": red_three_in_hand(system)}),
-        Question("black-three", "penalties", {"points": rules.CARD_POINTS[rules.Card.BLACK_THREE]}),
+        Question(
+            "black-three", "penalties", {"points": -rules.CARD_POINTS[rules.Card.BLACK_THREE]}
+        ),
         Question("card-in-hand", "scoring", {"cards": ", ".join(c.label for c in card_values())}),
     ]
     return found
