@@ -83,6 +83,29 @@ def test_the_what_if_page_is_a_game_page_with_an_etag(
     assert again.status_code == 304
 
 
+def test_a_hand_the_other_reading_refuses_is_said_plainly(client: FlaskClient) -> None:
+    even = {"sets": {"samba": 1, "natural_canasta": 1}, "melded_points": 460}
+    went_out = {"went_out": True, "sets": {"samba": 1, "natural_canasta": 1}, "melded_points": 260}
+    game = {
+        "variant": "classic",
+        "sides": [
+            {"name": "Us", "players": 2, "start_score": 8000},
+            {"name": "Them", "players": 2, "start_score": 8000},
+        ],
+        # Both reach 10,460: as we read it play goes on and Us wins hand 2; read as a shared
+        # game at the target, the game ended with hand 1 and hand 2 comes after its end.
+        "hands": [
+            {"ended_by": "going_out", "entries": [went_out, even]},
+            {"ended_by": "going_out", "entries": [went_out, {"hand_points": 30}]},
+        ],
+    }
+    location = client.post("/games/import", json=game).headers["Location"]
+    page = html.unescape(client.get(location + "/what-if").text)
+    tie = page[page.index('id="reading-2"') :]
+    assert "Read this way, hand 2 would have been refused:" in tie[: tie.index("</section>")]
+    assert rows_of(page, "reading-2")[-1] == ["Winner", "Us", "a tie"]
+
+
 def test_a_game_that_is_not_there_has_no_what_if(client: FlaskClient) -> None:
     assert client.get("/games/nothing-here/what-if").status_code == 404
 
