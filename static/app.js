@@ -9,12 +9,41 @@
 
   function setUp() {
     follow();
+    searchAsYouType();
     var form = document.querySelector("form.hand-form");
     if (!form) return;
     counters(form);
     livePreview(form);
     enterMovesOn(form);
     saveInBackground(form);
+  }
+
+  function searchAsYouType() {
+    // The rules search answers as one types: the same GET the form sends, its results shown
+    // under the field. Without this file the form sends it and the answer is a page.
+    var form = document.querySelector("form[data-search]");
+    var results = document.getElementById("search-results");
+    if (!form || !results) return;
+    var field = form.elements.q;
+    var timer = null;
+    var asked = 0;
+    field.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var query = field.value.trim();
+        var mine = ++asked;
+        if (!query) { results.innerHTML = ""; return; }
+        fetch(form.action + "?q=" + encodeURIComponent(query), { credentials: "same-origin" })
+          .then(function (response) { return response.ok ? response.text() : null; })
+          .then(function (text) {
+            if (text === null || mine !== asked) return;  // an older answer arriving late
+            var page = new DOMParser().parseFromString(text, "text/html");
+            var found = page.getElementById("search-results");
+            if (found) results.innerHTML = found.innerHTML;
+          })
+          .catch(function () { /* offline: the form still works once the Wi-Fi is back */ });
+      }, 200);
+    });
   }
 
   function counters(form) {

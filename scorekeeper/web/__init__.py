@@ -94,12 +94,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         settings_page,
         table,
         transfer,
+        what_if,
     )
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(rulebook.bp)
+    app.register_blueprint(what_if.bp)
     app.register_blueprint(house_rules.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(table.bp)

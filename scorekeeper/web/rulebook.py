@@ -8,12 +8,18 @@ page and scoring can never disagree. This module only gathers the numbers the pa
 from __future__ import annotations
 
 import json
+import math
+import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from html.parser import HTMLParser
+from threading import Lock
 from typing import Any
 
-from flask import Blueprint, abort, get_template_attribute, render_template, url_for
+from flask import Blueprint, abort, get_template_attribute, render_template, request, url_for
+from flask_babel import get_locale
 from markupsafe import Markup
 
 from .. import rules
@@ -282,8 +288,182 @@ def penalties(system: rules.RuleSystem) -> list[tuple[str, int]]:
     return found
 
 
+@dataclass(frozen=True)
+class Question:
+    """One of the questions tables ask, with the engine's numbers that answer it; the words of
+    both are in rules/_questions.html, and the topic is the section the answer cites."""
+
+    id: str
+    topic: str
+    values: dict[str, Any]
+
+
+def questions(system: rules.RuleSystem) -> list[Question]:
+    """The questions a system's page opens with, answered from the system's own data."""
+    kinds = rules.SetKind
+    red = system.red_threes
+    count = min(system.deck(s * p).red_threes for s, p in system.tables)
+    found = [
+        Question(
+            "going-out",
+            "going-out",
+            {"needed": say(system.going_out_requirement()), "bonus": system.going_out_bonus},
+        )
+    ]
+    if system.has(kinds.BLACK_SAMBA):
+        # The text's own names: a 'red' samba is all natural, a 'black' one has a wild card.
+        found.append(
+            Question(
+                "red-and-black-samba",
+                "going-out",
+                {
+                    "yes": system.can_go_out({kinds.SAMBA: 1, kinds.BLACK_SAMBA: 1}),
+                    "two_black": system.can_go_out({kinds.MIXED_CANASTA: 1, kinds.BLACK_SAMBA: 1}),
+                },
+            )
+        )
+    found += [
+        Question(
+            "first-meld",
+            "first-meld",
+            {"table": _first_meld(system), "by_hand": bool(system.opening_minimums_by_hand)},
+        ),
+        Question(
+            "red-three",
+            "red-threes",
+            {
+                "plus_when": red.plus_when.name,
+                "each": red.each,
+                "all": red.all_of_them,
+                "minus_each": red.minus_each,
+                # Without an all-of-them figure for counting minus, each costs its own.
+                "minus_all": red.minus_all_of_them or red.minus_each * count,
+                "count": count,
+            },
+        ),
+        Question("red-three-in-hand", "red-threes", {"cost": red_three_in_hand(system)}),
+        Question(
+            "black-three", "penalties", {"points": -rules.CARD_POINTS[rules.Card.BLACK_THREE]}
+        ),
+        Question("card-in-hand", "scoring", {"cards": ", ".join(c.label for c in card_values())}),
+    ]
+    return found
+
+
 RED_THREES_HELD = N_("Caught holding red threes, per player")
 RED_THREE_LEFT = N_("Each red three left in hand")
+
+
+# --- searching the rules: every system's page, in the page's language -----------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place of a rules page that the search can find: an answer or a topic's section."""
+
+    system: str  # the system's name, in the page's language
+    title: str
+    excerpt: str
+    url: str
+    words: str  # everything it says, folded for matching (`folded`)
+
+
+def folded(text: str) -> str:
+    """Text as the search compares it: lower case, without accents or punctuation, so that
+    "salir" finds "Salir" and "canasta" finds "cánasta" typed either way."""
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " " + re.sub(r"[\W_]+", " ", text).strip() + " "
+
+
+class _Places(HTMLParser):
+    """The places of one drawn rules page: each answer (`q-…`) and each topic's section, with
+    its title (the question, or the section's heading) and its text."""
+
+    VOID = frozenset({"br", "img", "input", "meta", "link", "hr", "meter", "wbr", "source"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str, str]] = []  # (anchor, title, text)
+        self._open: list[str] = []  # the tags open inside the place being read
+        self._anchor = ""
+        self._title: list[str] = []
+        self._text: list[str] = []
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.VOID:
+            return
+        found = dict(attrs)
+        anchor, classes = found.get("id") or "", (found.get("class") or "").split()
+        if not self._open and ("question" in classes or "rule-section" in classes):
+            self._anchor, self._title, self._text = anchor, [], []
+        elif not self._open:
+            return
+        self._open.append(tag)
+        if tag in ("dt", "h2") and len(self._open) == 2:
+            self._in_title = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self._open or tag in self.VOID:
+            return
+        self._open.pop()
+        if tag in ("dt", "h2"):
+            self._in_title = False
+        if not self._open:
+            title, text = " ".join("".join(self._title).split()), " ".join(self._text)
+            self.found.append((self._anchor, title, " ".join(text.split())))
+
+    def handle_data(self, data: str) -> None:
+        if self._open:
+            (self._title if self._in_title else self._text).append(data)
+
+
+PLACES: dict[tuple[str, str], list[Place]] = {}
+"""Every system's places, by language and the app's address: the pages change only with the
+code, so each is drawn once per process."""
+PLACES_LOCK = Lock()
+
+
+def places() -> list[Place]:
+    """The places of all five systems' pages, drawn in this request's language."""
+    key = (str(get_locale()), request.script_root)
+    with PLACES_LOCK:
+        found = PLACES.get(key)
+    if found is None:
+        found = []
+        for system in rules.SYSTEMS.values():
+            reader = _Places()
+            reader.feed(render_rules(system))
+            url = url_for("rulebook.system_page", system_id=system.id)
+            name = say(system.name)
+            for anchor, title, text in reader.found:
+                excerpt = text if len(text) <= 240 else text[:240].rsplit(" ", 1)[0] + " …"
+                words = folded(f"{name} {title} {text}")
+                found.append(Place(name, title, excerpt, f"{url}#{anchor}", words))
+        with PLACES_LOCK:
+            PLACES[key] = found
+    return found
+
+
+SHOWN = 12
+"""The most places a search shows: enough for a question asked of every system."""
+
+
+def search_rules(query: str) -> list[Place]:
+    """The places that match most of the query's words, the best first (answers before
+    sections at equal matches, as they settle a question in one sentence)."""
+    words = folded(query).split()
+    if not words:
+        return []
+    needed = max(1, math.ceil(len(words) * 0.6))
+    scored = []
+    for order, place in enumerate(places()):
+        matched = sum(f" {w}" in place.words for w in words)
+        if matched >= needed:
+            answer = "#q-" in place.url
+            scored.append((-matched, not answer, order, place))
+    return [place for *_, place in sorted(scored, key=lambda s: s[:3])[:SHOWN]]
 
 
 bp = Blueprint("rulebook", __name__)
@@ -304,6 +484,14 @@ def rules_url() -> str:
 def index() -> str:
     systems = list(rules.SYSTEMS.values())
     return render_template("rules/index.html", systems=systems, facts=comparison(systems))
+
+
+@bp.get("/rules/search")
+@needs(Access.PUBLIC)
+def search() -> str:
+    """The rules search without JavaScript; app.js asks it as one types and shows its results."""
+    query = request.args.get("q", "")[:200].strip()
+    return render_template("rules/search.html", query=query, results=search_rules(query))
 
 
 @bp.get("/rules/<system_id>")
@@ -332,6 +520,7 @@ def render_rules(system: rules.RuleSystem, game: Game | None = None) -> str:
         game=game,
         differences=differences(system),
         options=[say(rules.OPTIONS[o].label) for o in sorted(system.options_on)],
+        questions=questions(system),
     )
 
 

@@ -272,6 +272,8 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "rules": visit("/rules"),
         **{f"rules-{system}": visit(f"/rules/{system}") for system in SYSTEM_IDS},
         "game-rules": visit(games.playing + "/rules"),
+        "rules-search": visit("/rules/search?q=red+three+in+hand"),
+        "what-if": visit(games.playing + "/what-if"),
         "games": visit("/games"),
         "games-filtered": visit("/games?player=ana&status=playing"),
         "stats": visit("/stats"),

@@ -643,6 +643,8 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
         120,
     ),
     "rulebook.game_rules": (by_game("/rules"), 40),
+    "rulebook.search": (get("/rules/search", "q"), 80),
+    "what_if.what_if": (by_game("/what-if"), 60),
     "house_rules.index": (get("/house-rules"), 20),
     "house_rules.new": (lambda d, w: house_rule(d, w, "new"), 200),
     "house_rules.edit": (lambda d, w: house_rule(d, w, "edit"), 160),
