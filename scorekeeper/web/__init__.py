@@ -90,6 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         health,
         history,
         house_rules,
+        result,
         rulebook,
         settings_page,
         table,
@@ -105,4 +106,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(table.bp)
     app.register_blueprint(settings_page.bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(result.bp)
     return app
