@@ -675,6 +675,8 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "health.healthz": (get("/healthz"), 10),
     "result.result": (by_game("/result"), 40),
     "result.picture": (by_game("/scoreboard.svg"), 40),
+    "install.manifest": (get("/manifest.webmanifest"), 20),
+    "install.worker": (get("/sw.js"), 20),
 }
 
 HEADER_TEXT = TEXT.map(
