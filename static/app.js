@@ -358,7 +358,8 @@
   // The installable app (issue 21): pages already seen stay readable when the Wi-Fi drops
   // (static/sw.js). Browsers allow a worker only over HTTPS or from this machine.
   function offline() {
-    var worker = document.documentElement.dataset.worker;
+    var script = document.querySelector("script[data-worker]");
+    var worker = script && script.dataset.worker;
     if (!worker || !("serviceWorker" in navigator) || !window.isSecureContext) return;
     navigator.serviceWorker.register(worker).catch(function () { /* then simply none */ });
   }

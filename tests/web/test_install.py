@@ -63,7 +63,7 @@ def test_every_page_links_the_manifest_the_icon_and_the_theme_colour(
         text = client.get(page).text
         assert '<link rel="manifest" href="/manifest.webmanifest"' in text, page
         assert 'href="/static/icons/icon.svg"' in text and 'name="theme-color"' in text, page
-        assert 'data-worker="/sw.js"' in text, page
+        assert 'data-worker="/sw.js" defer></script>' in text, page
 
 
 def test_the_worker_is_served_from_the_top_of_the_site_and_checked_each_time(
