@@ -8,7 +8,9 @@ neither holds anything of a game.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, send_from_directory, url_for
+from pathlib import Path
+
+from flask import Blueprint, current_app, jsonify, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -66,8 +68,8 @@ def manifest() -> Response:
 def worker() -> Response:
     """The service worker, from the top of the site so that it looks after every page (a
     worker's reach is its own folder and below)."""
-    static = current_app.static_folder
-    assert static is not None  # create_app gives one
-    response = send_from_directory(static, "sw.js", mimetype="text/javascript", max_age=0)
+    # Read whole (it is small) rather than streamed: nothing left open if the answer is dropped.
+    script = Path(current_app.static_folder or "static", "sw.js").read_bytes()
+    response = Response(script, mimetype="text/javascript")
     response.cache_control.no_cache = True  # a new worker reaches phones at once
     return response

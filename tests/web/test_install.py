@@ -78,8 +78,7 @@ def test_the_worker_is_served_from_the_top_of_the_site_and_checked_each_time(
 
 
 def test_the_worker_touches_no_write_and_keeps_nothing_marked_no_store(client: FlaskClient) -> None:
-    with client.get("/sw.js") as response:
-        worker = response.text
+    worker = client.get("/sw.js").text
     assert 'if (request.method !== "GET") return;' in worker
     assert 'indexOf("no-store") === -1' in worker
 
@@ -88,8 +87,7 @@ def test_the_manifest_and_the_worker_need_no_pin() -> None:
     fresh = _built({**TEST_CONFIG, "PIN": "2468"}).test_client()
     assert fresh.get("/").status_code == 403
     assert fresh.get("/manifest.webmanifest").status_code == 200
-    with fresh.get("/sw.js") as response:
-        assert response.status_code == 200
+    assert fresh.get("/sw.js").status_code == 200
 
 
 def test_the_icons_are_what_the_drawing_draws() -> None:
