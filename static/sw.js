@@ -43,6 +43,10 @@ function keep(request, response) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
+  // "Sign this phone out": what it saw goes too, so that a shared phone shows no game offline.
+  if (request.method === "POST" && new URL(request.url).pathname.slice(-11) === "/pin/forget") {
+    event.waitUntil(caches.delete(KEPT));
+  }
   if (request.method !== "GET") return;
   if (new URL(request.url).origin !== self.location.origin) return;
   if (request.mode !== "navigate" && PARTS.indexOf(request.destination) === -1) return;

@@ -50,6 +50,7 @@ Object.defineProperty(Navigator.prototype, "canShare", {configurable: true, valu
   return true;
 }});
 """
+KEPT = "address => caches.match(address).then(kept => kept !== undefined)"
 NO_SHARE = "delete Navigator.prototype.share; delete Navigator.prototype.canShare;"
 
 
@@ -160,6 +161,16 @@ def test_the_worker_keeps_a_page_seen_readable_offline_and_never_stale_online(
     page.context.set_offline(False)
     page.goto(scoreboard)  # online: the game as it is now
     expect(page.locator(".game-name")).to_have_text("Sunday")
+
+    # Signed out, a shared phone keeps nothing of what it saw.
+    assert page.evaluate(KEPT, scoreboard)
+    page.goto(server + "/settings/pin")
+    page.get_by_role("button", name="Sign this phone out").click()
+    for _ in range(50):
+        if not page.evaluate(KEPT, scoreboard):
+            break
+        page.wait_for_timeout(100)
+    assert not page.evaluate(KEPT, scoreboard)
 
 
 def test_no_worker_where_the_browser_allows_none(browser: Any, server: str) -> None:
