@@ -328,5 +328,72 @@
     timer = setTimeout(poll, EVERY);
   }
 
+  // Send the result (result.html): the phone's share sheet where there is one, with the
+  // scoreboard's picture where it takes files, and Copy. Without this script the text is on the
+  // page to copy by hand.
+  function shareResult() {
+    var share = document.querySelector("[data-share-result]");
+    var copy = document.querySelector("[data-copy-result]");
+    var text = document.getElementById("result-text");
+    var said = document.getElementById("result-said");
+    if (!share || !copy || !text || !said) return;
+    var files = [];
+    if (navigator.share) {
+      share.hidden = false;
+      // Made now, not on the tap: the share sheet opens only straight after a tap.
+      picture(share.dataset.picture, share.dataset.file, function (file) {
+        if (navigator.canShare && navigator.canShare({ files: [file] })) files = [file];
+      });
+      share.addEventListener("click", function () {
+        var data = { title: document.title, text: text.value };
+        if (files.length) data.files = files;
+        navigator.share(data).then(function () { said.textContent = said.dataset.shared; },
+          function () { /* closed without sending */ });
+      });
+    }
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      function copied() { said.textContent = said.dataset.copied; }
+      function byHand() {
+        text.select();
+        if (document.execCommand("copy")) copied();
+      }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text.value).then(copied, byHand);
+      } else {
+        byHand();
+      }
+    });
+  }
+
+  // The scoreboard's picture as a PNG, drawn by the browser from the server's SVG: chat apps
+  // take a PNG where many refuse an SVG.
+  function picture(address, name, then) {
+    var image = new Image();
+    image.onload = function () {
+      var canvas = document.createElement("canvas");
+      canvas.width = image.naturalWidth * 2;
+      canvas.height = image.naturalHeight * 2;
+      var context = canvas.getContext("2d");
+      context.scale(2, 2);
+      context.drawImage(image, 0, 0);
+      canvas.toBlob(function (blob) {
+        if (blob) then(new File([blob], name, { type: "image/png" }));
+      }, "image/png");
+    };
+    image.src = address;
+  }
+
+  // The installable app (issue 21): pages already seen stay readable when the Wi-Fi drops
+  // (static/sw.js). Browsers allow a worker only over HTTPS or from this machine.
+  function offline() {
+    var script = document.querySelector("script[data-worker]");
+    var worker = script && script.dataset.worker;
+    if (!worker || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.register(worker).catch(function () { /* then simply none */ });
+  }
+
+  shareResult();
+  offline();
   setUp();
 })();

@@ -203,6 +203,12 @@ def test_the_wheel_installed_outside_the_checkout_upgrades_and_serves_its_pages(
         assert stylesheet.status == 200
         assert ":root {" in stylesheet.text
 
+        # The result to send and the installable app: templates and files beyond HTML and CSS.
+        assert "<textarea" in fetch(f"{scoreboard}/result").text
+        assert fetch(f"{scoreboard}/scoreboard.svg").text.startswith("<?xml")
+        assert 'addEventListener("fetch"' in fetch(f"{server}/sw.js").text
+        assert fetch(f"{server}/static/icons/icon.svg").text.startswith("<svg")
+
     assert len((instance / "secret_key").read_text()) == 64
     site_packages = next(installed.python.parents[1].glob("lib/python*/site-packages"))
     assert not (site_packages / "instance").exists()

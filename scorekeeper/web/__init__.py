@@ -90,6 +90,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         health,
         history,
         house_rules,
+        install,
+        result,
         rulebook,
         settings_page,
         table,
@@ -107,4 +109,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(table.bp)
     app.register_blueprint(settings_page.bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(result.bp)
+    app.register_blueprint(install.bp)
     return app

@@ -21,6 +21,7 @@ from .access import Access, needs
 from .csrf import form_view, json_api
 from .forms.game_file import ImportForm
 from .i18n import number, say
+from .labels import label_of
 from .models import START_SCORE_LIMIT, Game, now
 from .schema import SchemaError
 from .security import not_kept
@@ -207,18 +208,24 @@ def result_json() -> Response:
     return jsonify(rules.result_data(replay_of(door.game())))
 
 
-def csv_header(system: rules.RuleSystem) -> list[str]:
-    """The CSV columns for a game under `system`: every field; only the sets and penalties it
-    has."""
+def csv_columns(system: rules.RuleSystem) -> list[tuple[str, str]]:
+    """The CSV columns for a game under `system`: each one's name as the game file says it, and
+    its heading in words in the page's language (a spreadsheet is read by people; the JSON export
+    keeps the names)."""
     return [
-        "hand",
-        "ended_by",
-        "side",
-        "players",
-        *(ref.name for ref in refs(system, every=True)),
-        "hand_score",
-        "total",
+        ("hand", _("Hand")),
+        ("ended_by", _("How the hand ended")),
+        ("side", _("Side")),
+        ("players", _("Players")),
+        *((ref.name, label_of(ref)) for ref in refs(system, every=True)),
+        ("hand_score", _("Hand score")),
+        ("total", _("Total")),
     ]
+
+
+def csv_header(system: rules.RuleSystem) -> list[str]:
+    """The CSV's first row: every field in words; only the sets and penalties `system` has."""
+    return [heading for _name, heading in csv_columns(system)]
 
 
 def _csv_value(value: bool | int | None) -> bool | int | str:

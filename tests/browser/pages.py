@@ -290,6 +290,7 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "restore": visit("/restore"),
         "restore-refused": refused_restore,
         "share": visit(games.playing + "/share"),
+        "result": visit(games.finished + "/result"),
         "pin": visit("/pin?next=/stats"),
         "pin-wrong": wrong_pin,
         "pin-settings": visit("/settings/pin"),

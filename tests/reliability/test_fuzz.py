@@ -675,6 +675,10 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "settings.restore": (restore_form, 160),
     "history.undo": (lambda d, w: Request("POST", f"/merges/{an_id(d, w.merges())}/undo"), 40),
     "health.healthz": (get("/healthz"), 10),
+    "result.result": (by_game("/result"), 40),
+    "result.picture": (by_game("/scoreboard.svg"), 40),
+    "install.manifest": (get("/manifest.webmanifest"), 20),
+    "install.worker": (get("/sw.js"), 20),
 }
 
 HEADER_TEXT = TEXT.map(

@@ -167,6 +167,8 @@ def test_a_follow_link_watches_and_changes_nothing(pin_app: Flask) -> None:
         f"/games/{game_id}/hands/{hand_id}",
         f"/games/{game_id}/rules",
         f"/games/{game_id}/what-if",
+        f"/games/{game_id}/result",
+        f"/games/{game_id}/scoreboard.svg",
     ]
     for page in watched:
         assert phone.get(page).status_code == 200, page

@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from scorekeeper import rules
+from scorekeeper.web.transfer import csv_columns
+
 from .conftest import GOES_OUT, STAYS_IN, Actions
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
@@ -24,8 +27,19 @@ MIDDLE = [
 LAST = ["hand_score", "total"]
 
 
+def names(client: FlaskClient) -> dict[str, str]:
+    """Each English heading of the CSV (of every system) and the column's name in a game file."""
+    with client.application.test_request_context():
+        return {
+            heading: name
+            for system in rules.SYSTEMS.values()
+            for name, heading in csv_columns(system)
+        }
+
+
 def download(client: FlaskClient, game_id: str) -> list[dict[str, str]]:
-    """The game's CSV, checked as a download and read back with the csv module."""
+    """The game's CSV, checked as a download and read back with the csv module, each cell under
+    its column's name."""
     response = client.get(f"/games/{game_id}/export.csv")
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
@@ -33,12 +47,37 @@ def download(client: FlaskClient, game_id: str) -> list[dict[str, str]]:
         f'attachment; filename="samba-{game_id}.csv"'
     )
     assert response.data.startswith(b"\xef\xbb\xbf")  # the BOM: Excel then reads UTF-8
-    return list(csv.DictReader(io.StringIO(response.data.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
+    columns = [names(client)[heading] for heading in rows[0]]
+    return [dict(zip(columns, row, strict=True)) for row in rows[1:]]
 
 
 def header(client: FlaskClient, game_id: str) -> list[str]:
+    """The CSV's columns, by their names in a game file."""
     text = client.get(f"/games/{game_id}/export.csv").data.decode("utf-8-sig")
-    return next(csv.reader(io.StringIO(text)))
+    return [names(client)[heading] for heading in next(csv.reader(io.StringIO(text)))]
+
+
+def test_the_headings_are_words_in_the_pages_language(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game("black-samba")
+    english = client.get(f"/games/{game_id}/export.csv").data.decode("utf-8-sig")
+    assert english.startswith("Hand,How the hand ended,Side,Players,Went out,")
+    assert ",Black samba," in english and ",Card points left in hand," in english
+    assert "set_samba" not in english and "hand_points" not in english
+    client.set_cookie("lang", "es")
+    spanish = client.get(f"/games/{game_id}/export.csv").data.decode("utf-8-sig")
+    assert spanish.startswith("Mano,Cómo terminó la mano,Equipo,Jugadores,")
+    assert "Samba negra" in spanish.splitlines()[0]
+
+
+def test_the_json_export_keeps_its_keys(client: FlaskClient, actions: Actions) -> None:
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    client.set_cookie("lang", "es")
+    entry = client.get(f"/games/{game_id}/export.json").get_json()["hands"][0]["entries"][0]
+    assert "went_out" in entry and "melded_points" in entry
 
 
 def import_case(client: FlaskClient, name: str) -> str:

@@ -112,6 +112,14 @@ def test_a_partnership_counts_the_games_of_its_side(
     assert found["Cy & Eve"]["Best hand"] == "−50"
 
 
+def test_the_page_is_folded_by_section_with_the_players_open(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    page = client.get("/stats").text
+    sections = re.findall(r"<details class=\"section\"( open)?>\s*<summary><h2>(\w+)", page)
+    assert sections == [(" open", "Players"), ("", "Partnerships")]
+
+
 def test_unnamed_players_make_no_player_and_no_partnership(client: FlaskClient) -> None:
     import_game(client, game_file((("Ana", ""), ("", ""))))
     assert list(stats(client)) == ["Ana"]

@@ -1,0 +1,100 @@
+"""The installable app: the manifest, its icons, and the service worker that keeps pages already
+seen readable offline."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+from flask.testing import FlaskClient
+
+from scorekeeper.web import icons
+
+from .conftest import TEST_CONFIG, _built
+
+ICONS = Path(__file__).resolve().parents[2] / "static" / "icons"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_manifest_opens_the_home_page_full_screen_in_the_tables_green(
+    client: FlaskClient,
+) -> None:
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response.mimetype == "application/manifest+json"
+    manifest = response.get_json(force=True)
+    assert manifest["name"] == "Samba Scorekeeper"
+    assert manifest["start_url"] == manifest["scope"] == "/"
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"] == "#0b5d3b"
+
+
+def test_the_manifest_names_icons_that_are_served_at_their_sizes(client: FlaskClient) -> None:
+    listed = client.get("/manifest.webmanifest").get_json(force=True)["icons"]
+    purposes = {icon.get("purpose", "any") for icon in listed}
+    assert purposes == {"any", "maskable"}
+    for icon in listed:
+        response = client.get(icon["src"])
+        assert response.status_code == 200, icon["src"]
+        assert response.mimetype == icon["type"]
+        if icon["type"] == "image/png":
+            width, height = png_size(response.data)
+            assert f"{width}x{height}" == icon["sizes"]
+        response.close()
+    assert {"192x192", "512x512"} <= {icon["sizes"] for icon in listed}
+
+
+def test_the_manifest_speaks_the_pages_language(client: FlaskClient) -> None:
+    client.set_cookie("lang", "es")
+    manifest = client.get("/manifest.webmanifest").get_json(force=True)
+    assert manifest["lang"] == "es"
+    assert manifest["description"] == "Lleva la cuenta de la Samba en la mesa de juego."
+
+
+def test_every_page_links_the_manifest_the_icon_and_the_theme_colour(
+    client: FlaskClient,
+) -> None:
+    for page in ("/", "/rules", "/stats", "/no-such-page"):
+        text = client.get(page).text
+        assert '<link rel="manifest" href="/manifest.webmanifest"' in text, page
+        assert 'href="/static/icons/icon.svg"' in text and 'name="theme-color"' in text, page
+        assert 'data-worker="/sw.js" defer></script>' in text, page
+
+
+def test_the_worker_is_served_from_the_top_of_the_site_and_checked_each_time(
+    client: FlaskClient,
+) -> None:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert "no-cache" in response.headers["Cache-Control"]
+    assert 'addEventListener("fetch"' in response.text
+    response.close()
+
+
+def test_the_worker_touches_no_write_and_keeps_nothing_marked_no_store(client: FlaskClient) -> None:
+    worker = client.get("/sw.js").text
+    assert 'if (request.method !== "GET") return;' in worker
+    assert 'indexOf("no-store") === -1' in worker
+
+
+def test_the_manifest_and_the_worker_need_no_pin() -> None:
+    fresh = _built({**TEST_CONFIG, "PIN": "2468"}).test_client()
+    assert fresh.get("/").status_code == 403
+    assert fresh.get("/manifest.webmanifest").status_code == 200
+    assert fresh.get("/sw.js").status_code == 200
+
+
+def test_the_icons_are_what_the_drawing_draws() -> None:
+    """The files are made by `python -m scorekeeper.web.icons`; the smallest is drawn again
+    here (the larger take seconds), and every one has the size its name says."""
+    assert (ICONS / "icon-192.png").read_bytes() == icons.png(192)
+    assert (ICONS / "icon.svg").read_text() == icons.svg()
+    for name in icons.FILES:
+        size = int(name.removesuffix(".png").rsplit("-", 1)[1])
+        assert png_size((ICONS / name).read_bytes()) == (size, size)
