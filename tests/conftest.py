@@ -83,6 +83,26 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         cluster.stop()
 
 
+ON_BOTH = ("tests/web/", "tests/reliability/")
+"""The suites that run on PostgreSQL as well (`SCOREKEEPER_TEST_DATABASE=postgresql`)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, only the web and reliability suites run, without their SQLite tests: the
+    rest does not touch a database or has run on SQLite already."""
+    if not postgres.on_postgresql():
+        return
+    root = Path(str(config.rootpath))
+    kept, left = [], []
+    for item in items:
+        where = Path(str(item.path)).relative_to(root).as_posix()
+        on_both = where.startswith(ON_BOTH) and item.get_closest_marker("sqlite") is None
+        (kept if on_both else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
 @pytest.fixture(autouse=True)
 def dropped_databases() -> Iterator[None]:
     """The PostgreSQL databases a test made are dropped when it ends (their apps with them)."""

@@ -161,9 +161,10 @@ def advisory_lock(what: str) -> Iterator[None]:
             connection.execute("SELECT pg_advisory_unlock(hashtext(%s))", [what])
 
 
-def fresh_database(template: str | None = None) -> str:
+def fresh_database(template: str | None = None, *, lasting: bool = False) -> str:
     """A new database on the throw-away server (a copy of `template` when given), dropped at
-    the end of the test (`drop_made_databases`); its URL."""
+    the end of the test (`drop_made_databases`), or with the server when `lasting` (for a
+    fixture that outlives a test); its URL."""
     url = server_url()
     if not url:
         raise RuntimeError(f"{URL_SETTING} names no throw-away PostgreSQL")
@@ -175,7 +176,8 @@ def fresh_database(template: str | None = None) -> str:
             # (writing every page to the WAL).
             statement += sql.SQL(" TEMPLATE {} STRATEGY FILE_COPY").format(sql.Identifier(template))
         connection.execute(statement)
-    _made.append(name)
+    if not lasting:
+        _made.append(name)
     return make_url(url).set(database=name).render_as_string(hide_password=False)
 
 
