@@ -7,8 +7,10 @@ from werkzeug.routing import BaseConverter, ValidationError
 from wtforms import Field
 from wtforms.validators import ValidationError as FieldError
 
-LARGEST_ID = 2**63 - 1
-"""The largest integer SQLite (and PostgreSQL's bigint) holds; a larger one overflows a query."""
+LARGEST_ID = 2**31 - 1
+"""The largest number an INTEGER column holds on PostgreSQL (SQLite's hold up to 2**63 - 1): ids,
+versions and hand numbers are INTEGER columns, and a larger number in a query is an error there,
+not a row that is not found."""
 
 
 def whole_number(text: str | None, least: int = 1) -> int | None:
