@@ -13,6 +13,7 @@ a parallel run sees another's data.
 
 from __future__ import annotations
 
+import atexit
 import glob
 import itertools
 import os
@@ -72,7 +73,10 @@ class Cluster:
     url: str
 
     def stop(self) -> None:
-        """Stop the server at once (nothing in it is kept) and remove its folder."""
+        """Stop the server at once (nothing in it is kept) and remove its folder; again is
+        nothing."""
+        if not self.folder.exists():
+            return
         as_owner(self.bindir / "pg_ctl", "stop", "-D", str(self.folder / "data"), "-m", "immediate")
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -116,7 +120,10 @@ def start() -> Cluster:
         as_owner(bindir / "pg_ctl", "stop", "-D", str(folder / "data"), "-m", "immediate")
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    return Cluster(folder, bindir, f"postgresql+psycopg://{USER}@/postgres?host={folder}")
+    cluster = Cluster(folder, bindir, f"postgresql+psycopg://{USER}@/postgres?host={folder}")
+    # Also when pytest dies before its own clean-up (a closed pipe on its output).
+    atexit.register(cluster.stop)
+    return cluster
 
 
 _names = itertools.count()
