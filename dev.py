@@ -31,6 +31,8 @@ STAMP = VENV / ".installed"
 AXE = VENV / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 QUICK = ("tests/rules", "tests/web", "scorekeeper")
 """What `dev.py test --quick` runs: a couple of minutes, for daily work."""
+ON_POSTGRESQL = ("tests/web", "tests/reliability")
+"""What runs a second time with the apps on PostgreSQL (tests/postgres.py)."""
 
 
 def ensure_venv(extras: str) -> None:
@@ -171,6 +173,8 @@ def test(argv: list[str]) -> int:
         code = run("pytest", "-n", "auto", "-m", "not slow", *QUICK, *argv)
     else:
         code = run("pytest", "-n", "auto", *argv)
+        if code == 0:
+            code = test_on_postgresql(argv)
     # A test run writes nothing of the repository's (pictures included: `dev.py screenshots`).
     after = tracked_changes()
     if code == 0 and before != after:
@@ -178,6 +182,32 @@ def test(argv: list[str]) -> int:
         print(after, flush=True)
         return 1
     return code
+
+
+def postgresql_missing() -> bool:
+    """Whether this machine lacks PostgreSQL's initdb (Debian keeps it off the PATH)."""
+    found = list(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    return not found and not shutil.which("initdb") and not shutil.which("pg_config")
+
+
+def test_on_postgresql(argv: list[str]) -> int:
+    """The web and reliability suites again, their apps on a throw-away PostgreSQL that pytest
+    starts in a temporary folder and removes (tests/postgres.py); without PostgreSQL, said
+    plainly and skipped, except under CI."""
+    if postgresql_missing():
+        print(
+            "PostgreSQL is not installed (apt-get install postgresql): "
+            "the tests on PostgreSQL are SKIPPED.",
+            flush=True,
+        )
+        return 1 if os.environ.get("CI") else 0
+    os.environ["SCOREKEEPER_TEST_DATABASE"] = "postgresql"
+    try:
+        # The same options; whatever they choose outside the two suites, or marked `sqlite`, is
+        # left out (tests/conftest.py).
+        return run("pytest", "-n", "auto", *(argv or ON_POSTGRESQL))
+    finally:
+        del os.environ["SCOREKEEPER_TEST_DATABASE"]
 
 
 def screenshots(argv: list[str]) -> int:

@@ -1,5 +1,6 @@
 """What every part of the suite shares: the reliability figures, gathered from every worker when
-the suite runs in parallel, and the rule texts of ../shared, which CI must have."""
+the suite runs in parallel, the rule texts of ../shared, which CI must have, and the run's
+throw-away PostgreSQL (tests/postgres.py), which CI must have too."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests import postgres
 from tests.figures import FIGURES
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
@@ -50,6 +52,74 @@ def untouched_logging() -> Iterator[logging.Logger]:
     logger.setLevel(level)
     logger.handlers[:] = handlers
     logger.propagate = propagate
+
+
+CLUSTER = pytest.StashKey[postgres.Cluster]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's throw-away PostgreSQL, started once by the run that starts the workers (they
+    inherit its URL), unless SCOREKEEPER_TEST_POSTGRES_URL already names one."""
+    if hasattr(config, "workerinput") or postgres.server_url():
+        return
+    try:
+        cluster = postgres.start()
+    except RuntimeError as error:
+        if postgres.on_postgresql():
+            raise pytest.UsageError(f"{postgres.DATABASE_SETTING}=postgresql: {error}") from error
+        # The tests that need it skip, or under CI fail (the `postgresql_url` fixture).
+        print(f"No throw-away PostgreSQL ({error}): its tests will be SKIPPED.", flush=True)
+        return
+    config.stash[CLUSTER] = cluster
+    os.environ[postgres.URL_SETTING] = cluster.url
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop and remove the throw-away PostgreSQL, also after a failure or Ctrl-C."""
+    cluster = config.stash.get(CLUSTER, None)
+    if cluster is not None:
+        del config.stash[CLUSTER]
+        os.environ.pop(postgres.URL_SETTING, None)
+        cluster.stop()
+
+
+ON_BOTH = ("tests/web/", "tests/reliability/")
+"""The suites that run on PostgreSQL as well (`SCOREKEEPER_TEST_DATABASE=postgresql`)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, only the web and reliability suites run, without their SQLite tests: the
+    rest does not touch a database or has run on SQLite already."""
+    if not postgres.on_postgresql():
+        return
+    root = Path(str(config.rootpath))
+    kept, left = [], []
+    for item in items:
+        where = Path(str(item.path)).relative_to(root).as_posix()
+        on_both = where.startswith(ON_BOTH) and item.get_closest_marker("sqlite") is None
+        (kept if on_both else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
+@pytest.fixture(autouse=True)
+def dropped_databases() -> Iterator[None]:
+    """The PostgreSQL databases a test made are dropped when it ends (their apps with them)."""
+    yield
+    postgres.drop_made_databases()
+
+
+@pytest.fixture
+def postgresql_url() -> str:
+    """A new, empty database on the throw-away PostgreSQL; without one the test is skipped,
+    and under CI fails."""
+    if not postgres.server_url():
+        reason = f"{postgres.URL_SETTING} names no throw-away PostgreSQL"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI must run the tests on PostgreSQL", pytrace=False)
+        pytest.skip(reason)
+    return postgres.fresh_database()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

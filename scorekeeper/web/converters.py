@@ -7,12 +7,18 @@ from werkzeug.routing import BaseConverter, ValidationError
 from wtforms import Field
 from wtforms.validators import ValidationError as FieldError
 
-LARGEST_ID = 2**63 - 1
-"""The largest integer SQLite (and PostgreSQL's bigint) holds; a larger one overflows a query."""
+LARGEST_ID = 2**31 - 1
+"""The largest number an INTEGER column holds on PostgreSQL (SQLite's hold up to 2**63 - 1): ids,
+versions and hand numbers are INTEGER columns, and a larger number in a query is an error there,
+not a row that is not found."""
+
+LARGEST_PAGE = 2**63 - 1
+"""The largest page number asked for that is a page past the last rather than a 404 (a page
+is never a number in a query: the furthest offset asked is LAST_PAGE's, in queries.py)."""
 
 
-def whole_number(text: str | None, least: int = 1) -> int | None:
-    """`text` as a number from `least` to LARGEST_ID, written in the digits 0-9; None if it is
+def whole_number(text: str | None, least: int = 1, most: int = LARGEST_ID) -> int | None:
+    """`text` as a number from `least` to `most`, written in the digits 0-9; None if it is
     not one.
 
     >>> whole_number("12"), whole_number("²"), whole_number("0"), whole_number(str(10**20))
@@ -23,7 +29,17 @@ def whole_number(text: str | None, least: int = 1) -> int | None:
     if text is None or not text.isascii() or not text.isdigit() or len(text) > 25:
         return None
     number = int(text)
-    return number if least <= number <= LARGEST_ID else None
+    return number if least <= number <= most else None
+
+
+def without_nul(text: object) -> object:
+    """Typed text without NUL characters, which no keyboard means and PostgreSQL cannot keep
+    (a form field's filter, so that the schema's refusal of them never meets a typed name).
+
+    >>> without_nul("U\\x00s"), without_nul(None)
+    ('Us', None)
+    """
+    return text.replace("\x00", "") if isinstance(text, str) else text
 
 
 class IdConverter(BaseConverter):

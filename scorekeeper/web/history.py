@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from .. import rules
 from . import presenters, queries
 from .access import Access, needs
-from .converters import whole_number
+from .converters import LARGEST_PAGE, whole_number
 from .csrf import form_view
 from .forms.player import MergeForm, RenameForm
 from .models import NAME_LENGTH
@@ -30,7 +30,7 @@ PARTNERSHIPS_SHOWN = 30
 
 def _page_number() -> int:
     """The `?page=` asked for; one that is not a page number (0, -1, abc, 10^30) is a 404."""
-    page = whole_number(request.args.get("page", "1"))
+    page = whole_number(request.args.get("page", "1"), most=LARGEST_PAGE)
     if page is None:
         abort(404)
     return page

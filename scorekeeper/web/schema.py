@@ -115,6 +115,8 @@ def text(
 
 
 def _encodes(value: str) -> bool:
+    if "\x00" in value:  # PostgreSQL keeps no NUL in text (SQLite does): refused on both
+        return False
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate, which JSON can spell but UTF-8 cannot

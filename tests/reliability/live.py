@@ -1,5 +1,6 @@
 """A live server for the reliability suite: the app under waitress, with the settings that
-`scorekeeper serve` uses, on a free port of 127.0.0.1 and a database file of its own."""
+`scorekeeper serve` uses, on a free port of 127.0.0.1 and a database of its own (a SQLite file,
+or a database on the throw-away PostgreSQL when the run is on it)."""
 
 from __future__ import annotations
 
@@ -14,16 +15,17 @@ from flask import Flask
 
 from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.serving import WAITRESS
-from tests.web.conftest import _built
+from tests.web.conftest import _built, database_url
 
 
 def database_app(path: Path) -> Flask:
-    """The app on the SQLite file `path`, migrated (CSRF off: phones are simulated)."""
+    """The app on the SQLite file `path` (or PostgreSQL: `database_url`), migrated (CSRF off:
+    phones are simulated)."""
     return _built(
         {
             "TESTING": True,
             "SECRET_KEY": "reliability",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+            "SQLALCHEMY_DATABASE_URI": database_url(path.parent, path.name),
             "WTF_CSRF_ENABLED": False,
         }
     )

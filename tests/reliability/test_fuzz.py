@@ -31,7 +31,9 @@ from werkzeug.test import TestResponse
 from scorekeeper import rules
 from scorekeeper.web import create_app
 from scorekeeper.web.models import Game, Hand, HouseRule, Player, PlayerMerge, db
+from tests import postgres
 from tests.reliability.conftest import FIGURES
+from tests.web.conftest import migrated_postgresql
 
 CONFIG = {
     "TESTING": True,
@@ -190,7 +192,11 @@ class World:
 
 
 def build_world() -> World:
-    app = create_app(dict(CONFIG))
+    url = CONFIG["SQLALCHEMY_DATABASE_URI"]
+    if postgres.on_postgresql():
+        # The world lasts the module, longer than a test's own databases.
+        url = postgres.fresh_database(template=migrated_postgresql(), lasting=True)
+    app = create_app({**CONFIG, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
         flask_migrate.upgrade()
     client = app.test_client()

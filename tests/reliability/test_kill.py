@@ -22,6 +22,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode
 
+import pytest
 from sqlalchemy import select, text
 
 from scorekeeper.web.models import Entry, Hand, db
@@ -118,6 +119,7 @@ def save_hands(browser: Browser, game_id: str, saved: list[str], stop: threading
         saved.append(fields["token"])
 
 
+@pytest.mark.sqlite  # what a SQLite file keeps through kill -9 of the process writing it
 def test_kill_9_during_saves_loses_no_answered_hand(tmp_path: Path, figures: Counter[str]) -> None:
     database = tmp_path / "games.sqlite3"
     checker = database_app(database)

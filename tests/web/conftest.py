@@ -1,4 +1,10 @@
-"""Fixtures for the web app, flaskr style: `app`, `client`, `runner` and `actions`."""
+"""Fixtures for the web app, flaskr style: `app`, `client`, `runner` and `actions`.
+
+Each test's app has a database of its own: by default a copy of an empty migrated SQLite
+database in memory, and when the run is on PostgreSQL (`SCOREKEEPER_TEST_DATABASE=postgresql`,
+as `python3 dev.py test`'s second pass sets it), a copy of a migrated template database on the
+throw-away server (tests/postgres.py). Tests of what only SQLite has (its files, WAL, `BEGIN
+IMMEDIATE`) are marked `sqlite` and run only on it."""
 
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.web import create_app
 from scorekeeper.web.models import Game, db
+from tests import postgres
 
 TEST_CONFIG = {
     "TESTING": True,
@@ -57,15 +64,46 @@ def migrated_database() -> bytes:
             return connection.serialize()
 
 
+@functools.cache
+def migrated_postgresql() -> str:
+    """The name of a database on the throw-away PostgreSQL as the migrations build it, the
+    template of each test's copy: migrated by the first worker that needs it."""
+    template = "migrated"
+    with postgres.advisory_lock("migrated template"):
+        if not postgres.database_exists(template):
+            postgres.create_database(template)
+            url = make_url(postgres.server_url()).set(database=template)
+            app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
+            with app.app_context():
+                flask_migrate.upgrade()
+                db.engine.dispose()  # a template with a connection open cannot be copied
+    return template
+
+
+def database_url(tmp_path: Path, name: str) -> str:
+    """A database of the test's own that more than one app may open: the SQLite file `name` in
+    `tmp_path`, or, when the run is on PostgreSQL, a new database on the throw-away server."""
+    if postgres.on_postgresql():
+        return postgres.fresh_database(template=migrated_postgresql())
+    return f"sqlite:///{tmp_path / name}"
+
+
 def _built(config: Mapping[str, Any]) -> Flask:
     """An app on its own copy of the migrated database; a file that exists is migrated in place."""
-    database = make_url(config["SQLALCHEMY_DATABASE_URI"]).database or ":memory:"
-    in_memory = database == ":memory:"
-    already_there = not in_memory and not _is_new(Path(database))
+    url = make_url(config["SQLALCHEMY_DATABASE_URI"])
+    in_memory = url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+    if in_memory and postgres.on_postgresql():
+        copy = postgres.fresh_database(template=migrated_postgresql())
+        return _app({**config, "SQLALCHEMY_DATABASE_URI": copy})
+    if url.get_backend_name() == "postgresql":
+        app = _app(config)
+        with app.app_context():
+            flask_migrate.upgrade()
+        return app
+    already_there = not in_memory and not _is_new(Path(str(url.database)))
     if not in_memory and not already_there:
-        Path(database).write_bytes(migrated_database())
-    app = create_app(dict(config))
-    app.jinja_env.bytecode_cache = TEMPLATES
+        Path(str(url.database)).write_bytes(migrated_database())
+    app = _app(config)
     with app.app_context():
         if in_memory:
             with _connection() as connection:
@@ -73,6 +111,19 @@ def _built(config: Mapping[str, Any]) -> Flask:
         elif already_there:
             flask_migrate.upgrade()
     return app
+
+
+def _app(config: Mapping[str, Any]) -> Flask:
+    app = create_app(dict(config))
+    app.jinja_env.bytecode_cache = TEMPLATES
+    if make_url(config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "postgresql":
+        postgres.close_before_dropping(functools.partial(_close, app))
+    return app
+
+
+def _close(app: Flask) -> None:
+    with app.app_context():
+        db.engine.dispose()
 
 
 def _is_new(path: Path) -> bool:

@@ -24,7 +24,15 @@ from scorekeeper.web.services.backup import BackupError, DatabaseNotEmpty, resto
 from scorekeeper.web.services.hands import record_hand
 from tests import command
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, stored_games
+from .conftest import (
+    GOES_OUT,
+    STAYS_IN,
+    TEST_CONFIG,
+    Actions,
+    _built,
+    database_url,
+    stored_games,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases"
@@ -51,9 +59,8 @@ HOUSE_GAME = {
 
 
 def database(tmp_path: Path, name: str) -> Flask:
-    """Another app, on its own empty database file."""
-    uri = f"sqlite:///{tmp_path / name}"
-    return _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": uri})
+    """Another app, on its own empty database (a file, or on the run's PostgreSQL)."""
+    return _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, name)})
 
 
 def tables(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
@@ -526,6 +533,7 @@ def test_a_backup_with_melded_points_of_10_to_the_30_is_refused_without_a_traceb
     assert all(rows == [] for rows in tables(database(tmp_path, "target.sqlite3")).values())
 
 
+@pytest.mark.sqlite  # an INTEGER column of PostgreSQL never held such a value
 def test_a_value_an_older_version_let_in_does_not_block_todays_writes(
     app: Flask, actions: Actions
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
@@ -17,6 +18,10 @@ from scorekeeper.web.services.games import delete_game
 from scorekeeper.web.services.loading import game_with_sides
 from scorekeeper.web.services.players import merge_players
 from scorekeeper.web.services.transfer import import_game
+
+# Earlier versions' databases are SQLite files, as a family's laptop keeps them; the migrations
+# from empty run on PostgreSQL whenever a run makes its template database (tests/web/conftest.py).
+pytestmark = pytest.mark.sqlite
 
 FIRST_REVISION = "04ba37d62669"
 GAME = {

@@ -1,18 +1,17 @@
 """A backup restored into PostgreSQL takes new games and hands.
 
-Runs only when SCOREKEEPER_TEST_POSTGRES_URL names a throw-away PostgreSQL database (the test
-empties it), e.g. postgresql+psycopg://postgres@/scratch?host=/tmp&port=5440.
+Runs on a new, empty database of the run's throw-away PostgreSQL (tests/postgres.py); without
+one it is skipped, and under CI fails.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import flask_migrate
 import pytest
 from flask import Flask
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 
 from scorekeeper.web import create_app
 from scorekeeper.web.models import Hand, Side, db
@@ -20,29 +19,15 @@ from scorekeeper.web.services.backup import backup, restore
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions
 
-POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "")
-
-pytestmark = pytest.mark.skipif(
-    not POSTGRES_URL, reason="SCOREKEEPER_TEST_POSTGRES_URL names no throw-away PostgreSQL"
-)
-
-
-def _empty() -> None:
-    db.drop_all()
-    db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    db.session.commit()
-
 
 @pytest.fixture
-def postgresql() -> Iterator[Flask]:
-    """An app on the throw-away PostgreSQL database, migrated from empty, emptied afterwards."""
-    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": POSTGRES_URL})
+def postgresql(postgresql_url: str) -> Iterator[Flask]:
+    """An app on an empty database of the throw-away PostgreSQL, migrated from empty."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": postgresql_url})
     with app.app_context():
-        _empty()
         flask_migrate.upgrade()
     yield app
     with app.app_context():
-        _empty()
         db.engine.dispose()
 
 

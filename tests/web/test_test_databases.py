@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import flask_migrate
+import pytest
 from flask import Flask
 from sqlalchemy import text
 
@@ -44,12 +45,14 @@ def migrated(path: Path) -> Flask:
     return app
 
 
+@pytest.mark.sqlite  # reads sqlite_master
 def test_a_copied_file_is_the_database_the_migrations_build(tmp_path: Path) -> None:
     copy = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.db'}"})
     assert schema(copy) == schema(migrated(tmp_path / "migrated.db"))
     assert schema(copy)[2] == "wal"
 
 
+@pytest.mark.sqlite  # reads sqlite_master
 def test_a_copied_database_in_memory_is_the_one_the_migrations_build(tmp_path: Path) -> None:
     in_memory = create_app(dict(TEST_CONFIG))
     with in_memory.app_context():
@@ -66,6 +69,7 @@ def test_each_test_has_a_database_of_its_own() -> None:
     assert stored_games(_built(TEST_CONFIG)) == 0
 
 
+@pytest.mark.sqlite  # a file of its own
 def test_a_database_file_that_is_already_there_is_migrated_not_replaced(tmp_path: Path) -> None:
     path = tmp_path / "kept.db"
     with sqlite3.connect(path) as connection:

@@ -314,6 +314,7 @@ def test_a_race_that_reaches_the_databases_unique_number_is_answered_as_a_confli
     assert len(actions.result(game_id)["hands"]) == 1
 
 
+@pytest.mark.sqlite  # another connection holding BEGIN IMMEDIATE on the file
 def test_a_write_that_waits_too_long_for_the_database_is_a_503_that_saved_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

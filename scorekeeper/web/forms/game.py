@@ -18,7 +18,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, Optional
 
 from ... import rules
-from ..converters import Within
+from ..converters import Within, without_nul
 from ..i18n import number
 from ..models import NAME_LENGTH, START_SCORE_LIMIT, HouseRule, new_token
 from ..schema import one_time_token
@@ -49,9 +49,15 @@ def side_form_class(player_count: int) -> type[SideFields]:
         class Meta:
             csrf = False
 
-        name = StringField(label, validators=[required, Length(max=NAME_LENGTH)])
+        name = StringField(
+            label, validators=[required, Length(max=NAME_LENGTH)], filters=[without_nul]
+        )
         players = FieldList(
-            StringField(_l("Player"), validators=[Optional(), Length(max=NAME_LENGTH)]),
+            StringField(
+                _l("Player"),
+                validators=[Optional(), Length(max=NAME_LENGTH)],
+                filters=[without_nul],
+            ),
             min_entries=player_count,
             max_entries=player_count,
         )
@@ -143,4 +149,8 @@ def seat_choices(sides: int, players: int) -> list[tuple[int, str]]:
 
 
 class RenameGameForm(FlaskForm):
-    name = StringField(_l("Name of the game"), validators=[Optional(), Length(max=NAME_LENGTH)])
+    name = StringField(
+        _l("Name of the game"),
+        validators=[Optional(), Length(max=NAME_LENGTH)],
+        filters=[without_nul],
+    )

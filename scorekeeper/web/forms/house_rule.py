@@ -23,6 +23,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, Length, Optional
 
 from ... import rules
+from ..converters import without_nul
 from ..i18n import say
 from ..models import NAME_LENGTH
 
@@ -145,7 +146,9 @@ def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
         name = field_name(entry)
         if entry.kind is Kind.WORDS:
             field: Any = StringField(
-                _l(entry.label), validators=[DataRequired(), Length(max=NAME_LENGTH)]
+                _l(entry.label),
+                validators=[DataRequired(), Length(max=NAME_LENGTH)],
+                filters=[without_nul],
             )
         elif entry.kind is Kind.CHOICE:
             choices = [SelectChoice(value, _l(words)) for value, words in entry.choices.items()]

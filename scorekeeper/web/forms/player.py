@@ -7,6 +7,7 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import DataRequired, Length
 
+from ..converters import without_nul
 from ..models import NAME_LENGTH
 
 
@@ -14,6 +15,7 @@ class RenameForm(FlaskForm):
     name = StringField(
         _l("New name"),
         validators=[DataRequired(), Length(max=NAME_LENGTH)],
+        filters=[without_nul],
         render_kw={
             "maxlength": NAME_LENGTH,
             "autocomplete": "off",

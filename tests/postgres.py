@@ -1,0 +1,202 @@
+"""The tests' throw-away PostgreSQL: a cluster in a temporary folder, for one test run.
+
+`python3 dev.py test` (or pytest alone) starts it when the run begins and removes it when the
+run ends (tests/conftest.py), unless `SCOREKEEPER_TEST_POSTGRES_URL` already names a server's
+database. It listens only on a unix socket in its own folder, with fsync off (nothing in it is
+worth keeping), and runs as the unprivileged `postgres` user when the tests run as root, since
+initdb and pg_ctl refuse root. Every test that wants a database of its own asks
+`fresh_database()`: a new database, dropped when the test ends, so that no test and no worker of
+a parallel run sees another's data.
+
+    SCOREKEEPER_TEST_POSTGRES_URL=postgresql+psycopg://postgres@/postgres?host=/tmp/samba-pg-…
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import itertools
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from sqlalchemy.engine import make_url
+
+URL_SETTING = "SCOREKEEPER_TEST_POSTGRES_URL"
+"""Where the tests find the throw-away server (a database any test may connect to)."""
+
+DATABASE_SETTING = "SCOREKEEPER_TEST_DATABASE"
+"""`postgresql` runs the web and reliability suites' apps on PostgreSQL instead of SQLite."""
+
+USER = "postgres"
+
+
+def on_postgresql() -> bool:
+    """Whether this run puts the apps of tests/web and tests/reliability on PostgreSQL."""
+    return os.environ.get(DATABASE_SETTING) == "postgresql"
+
+
+def server_url() -> str:
+    """The throw-away server's URL; '' when there is none."""
+    return os.environ.get(URL_SETTING, "")
+
+
+def binaries() -> Path | None:
+    """The folder of initdb and pg_ctl (Debian keeps them off the PATH), or None."""
+    found = shutil.which("pg_config")
+    if found:
+        bindir = subprocess.run([found, "--bindir"], capture_output=True, text=True, check=False)
+        folder = Path(bindir.stdout.strip())
+        if bindir.returncode == 0 and (folder / "initdb").exists():
+            return folder
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)
+    if candidates:
+        return Path(candidates[0]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+@dataclass
+class Cluster:
+    """A running throw-away cluster: its folder (data and socket) and its URL."""
+
+    folder: Path
+    bindir: Path
+    url: str
+
+    def stop(self) -> None:
+        """Stop the server at once (nothing in it is kept) and remove its folder; again is
+        nothing."""
+        if not self.folder.exists():
+            return
+        as_owner(self.bindir / "pg_ctl", "stop", "-D", str(self.folder / "data"), "-m", "immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def as_owner(program: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run a PostgreSQL program, as the `postgres` user when we are root (it refuses root)."""
+    command = [str(program), *args]
+    if os.geteuid() == 0:
+        command = ["runuser", "-u", USER, "--", *command]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def start() -> Cluster:
+    """Make and start a cluster in a new temporary folder; RuntimeError says why it could not."""
+    bindir = binaries()
+    if bindir is None:
+        raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
+    folder = Path(tempfile.mkdtemp(prefix="samba-pg-"))
+    try:
+        if os.geteuid() == 0:
+            shutil.chown(folder, USER, USER)
+        data = folder / "data"
+        made = as_owner(
+            bindir / "initdb", "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8",
+            "--locale=C", "--no-sync",
+        )  # fmt: skip
+        if made.returncode != 0:
+            raise RuntimeError(f"initdb failed: {made.stderr.strip() or made.stdout.strip()}")
+        options = (
+            f"-c listen_addresses='' -k {folder} -c fsync=off -c synchronous_commit=off "
+            "-c full_page_writes=off -c max_connections=500"
+        )
+        log = folder / "server.log"
+        started = as_owner(
+            bindir / "pg_ctl", "start", "-w", "-D", str(data), "-l", str(log), "-o", options
+        )
+        if started.returncode != 0:
+            text = log.read_text() if log.exists() else started.stderr
+            raise RuntimeError(f"PostgreSQL did not start: {text.strip()}")
+    except BaseException:
+        as_owner(bindir / "pg_ctl", "stop", "-D", str(folder / "data"), "-m", "immediate")
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    cluster = Cluster(folder, bindir, f"postgresql+psycopg://{USER}@/postgres?host={folder}")
+    # Also when pytest dies before its own clean-up (a closed pipe on its output).
+    atexit.register(cluster.stop)
+    return cluster
+
+
+_names = itertools.count()
+_made: list[str] = []
+_closers: list[Callable[[], None]] = []
+
+
+def close_before_dropping(close: Callable[[], None]) -> None:
+    """Call `close` (an app's engine's `dispose`) before the test's databases are dropped: a
+    pooled connection that the server ended would warn when it is collected."""
+    _closers.append(close)
+
+
+def _admin(url: str) -> psycopg.Connection[Any]:
+    """An autocommitting psycopg connection to the server of `url` (CREATE DATABASE needs one)."""
+    conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    return psycopg.connect(conninfo, autocommit=True)
+
+
+def database_exists(name: str) -> bool:
+    """Whether the throw-away server has a database called `name`."""
+    with _admin(server_url()) as connection:
+        found = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        return found.fetchone() is not None
+
+
+def create_database(name: str) -> None:
+    """An empty database `name` on the throw-away server, kept until the server goes."""
+    with _admin(server_url()) as connection:
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+@contextmanager
+def advisory_lock(what: str) -> Iterator[None]:
+    """Held by one process of the run at a time (the workers of a parallel run share the
+    server): for making what they all use once."""
+    with _admin(server_url()) as connection:
+        connection.execute("SELECT pg_advisory_lock(hashtext(%s))", [what])
+        try:
+            yield
+        finally:
+            connection.execute("SELECT pg_advisory_unlock(hashtext(%s))", [what])
+
+
+def fresh_database(template: str | None = None, *, lasting: bool = False) -> str:
+    """A new database on the throw-away server (a copy of `template` when given), dropped at
+    the end of the test (`drop_made_databases`), or with the server when `lasting` (for a
+    fixture that outlives a test); its URL."""
+    url = server_url()
+    if not url:
+        raise RuntimeError(f"{URL_SETTING} names no throw-away PostgreSQL")
+    name = f"test_{os.getpid()}_{next(_names)}"
+    with _admin(url) as connection:
+        statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+        if template is not None:
+            # A file copy of the small template is far quicker than PostgreSQL 15's default
+            # (writing every page to the WAL).
+            statement += sql.SQL(" TEMPLATE {} STRATEGY FILE_COPY").format(sql.Identifier(template))
+        connection.execute(statement)
+    if not lasting:
+        _made.append(name)
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_made_databases() -> None:
+    """Drop the databases made since the last call, closing whatever still holds them."""
+    while _closers:
+        _closers.pop()()
+    if not _made:
+        return
+    with _admin(server_url()) as connection:
+        while _made:
+            name = _made.pop()
+            connection.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
