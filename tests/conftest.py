@@ -114,12 +114,7 @@ def dropped_databases() -> Iterator[None]:
 def postgresql_url() -> str:
     """A new, empty database on the throw-away PostgreSQL; without one the test is skipped,
     and under CI fails."""
-    if not postgres.server_url():
-        reason = f"{postgres.URL_SETTING} names no throw-away PostgreSQL"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must run the tests on PostgreSQL", pytrace=False)
-        pytest.skip(reason)
-    return postgres.fresh_database()
+    return postgres.database_or_skip()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

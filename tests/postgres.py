@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
@@ -186,6 +187,17 @@ def fresh_database(template: str | None = None, *, lasting: bool = False) -> str
     if not lasting:
         _made.append(name)
     return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def database_or_skip() -> str:
+    """A new, empty database for the test (`fresh_database`); without the throw-away server the
+    test is skipped, and under CI fails."""
+    if not server_url():
+        reason = f"{URL_SETTING} names no throw-away PostgreSQL"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI must run the tests on PostgreSQL", pytrace=False)
+        pytest.skip(reason)
+    return fresh_database()
 
 
 def drop_made_databases() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.scratch_postgres import scratch_database
+from tests import postgres
 
 pytestmark = pytest.mark.slow
 
@@ -52,8 +52,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'club.sqlite3'}"
         return
-    with scratch_database() as url:
-        yield url
+    yield postgres.database_or_skip()
 
 
 @pytest.fixture

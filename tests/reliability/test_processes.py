@@ -30,7 +30,7 @@ from sqlalchemy import select
 from scorekeeper.web import create_app
 from scorekeeper.web.models import Hand, PinAttempt, db
 from scorekeeper.web.services.access import FREE_TRIES
-from tests.scratch_postgres import scratch_database
+from tests import postgres
 
 from .live import games_off_the_replay
 from .test_concurrency import hand
@@ -102,26 +102,26 @@ def wait_until_answering(server: subprocess.Popen[bytes], port: int) -> None:
 
 @contextmanager
 def two_processes(tmp_path: Path, pin: str | None = None) -> Iterator[Club]:
-    with scratch_database() as url:
-        # Upgraded once before either starts, as the README's set-up does; each `serve` then
-        # finds nothing to do.
-        upgrade = [sys.executable, "-m", "scorekeeper", "upgrade"]
-        env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url}
-        subprocess.run(upgrade, cwd=ROOT, env=env, check=True, capture_output=True)
-        ports = free_port(), free_port()
-        servers = [serve(url, port, tmp_path / "instance", pin) for port in ports]
-        database = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
-        try:
-            for server, port in zip(servers, ports, strict=True):
-                wait_until_answering(server, port)
-            yield Club(ports, database)
-        finally:
-            for server in servers:
-                server.terminate()
-            for server in servers:
-                server.wait(timeout=30)
-            with database.app_context():
-                db.engine.dispose()
+    url = postgres.database_or_skip()
+    # Upgraded once before either starts, as the README's set-up does; each `serve` then
+    # finds nothing to do.
+    upgrade = [sys.executable, "-m", "scorekeeper", "upgrade"]
+    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url}
+    subprocess.run(upgrade, cwd=ROOT, env=env, check=True, capture_output=True)
+    ports = free_port(), free_port()
+    servers = [serve(url, port, tmp_path / "instance", pin) for port in ports]
+    database = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    try:
+        for server, port in zip(servers, ports, strict=True):
+            wait_until_answering(server, port)
+        yield Club(ports, database)
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=30)
+        with database.app_context():
+            db.engine.dispose()
 
 
 def at_once(*calls: Callable[[], Any]) -> list[Any]:
