@@ -85,9 +85,10 @@
     }
     form.addEventListener("input", schedule);
     form.addEventListener("change", schedule);
-    // The summary's "N problems" leads to the first; one folded away is unfolded first.
-    form.addEventListener("click", function (event) {
-      var link = event.target.closest("a.problems");
+    // The summary's "N problems" leads to the first, and a refused Save's list at the top to
+    // each; one folded away is unfolded first.
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest("a.problems, .refusals a[href^='#']");
       var target = link && document.getElementById(link.hash.slice(1));
       var folded = target && target.closest("details");
       if (folded) folded.open = true;
