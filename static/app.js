@@ -8,6 +8,8 @@
   }
 
   function setUp() {
+    localTimes(document);
+    dealerNames();
     follow();
     var form = document.querySelector("form.hand-form");
     if (!form) return;
@@ -15,6 +17,46 @@
     livePreview(form);
     enterMovesOn(form);
     saveInBackground(form);
+  }
+
+  // The server writes times in UTC and says so; the phone shows them in its own time zone, in
+  // the page's language.
+  function localTimes(root) {
+    if (!window.Intl || !Intl.DateTimeFormat) return;
+    var format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+      { dateStyle: "medium", timeStyle: "short" });
+    root.querySelectorAll("time[datetime]").forEach(function (time) {
+      var when = new Date(time.getAttribute("datetime"));
+      if (!isNaN(when.getTime())) time.textContent = format.format(when);
+    });
+  }
+
+  // "Who deals first" names each seat by the names being typed above it, as the server does
+  // once they are sent; the wording comes from the page (data-named, data-numbered).
+  function dealerNames() {
+    var dealer = document.querySelector("fieldset.dealer");
+    if (!dealer) return;
+    function typed(id) {
+      var input = id && document.getElementById(id);
+      return input ? input.value.trim() : "";
+    }
+    function fill(template, values) {
+      // split and join, not replace: a name may hold "$&", which replace would expand.
+      Object.keys(values).forEach(function (key) {
+        template = template.split("{" + key + "}").join(values[key]);
+      });
+      return template;
+    }
+    function name() {
+      dealer.querySelectorAll(".seat").forEach(function (seat) {
+        var side = typed(seat.dataset.side) || seat.dataset.unnamed;
+        var player = typed(seat.dataset.player);
+        if (!seat.dataset.player) seat.textContent = side;
+        else if (player) seat.textContent = fill(dealer.dataset.named, { player: player, side: side });
+        else seat.textContent = fill(dealer.dataset.numbered, { side: side, number: seat.dataset.number });
+      });
+    }
+    dealer.form.addEventListener("input", name);
   }
 
   function counters(form) {
@@ -256,6 +298,7 @@
     function swap(html) {
       var page = new DOMParser().parseFromString(html, "text/html");
       var fresh = page.querySelector("[data-poll]");
+      if (fresh) localTimes(fresh); // as the page shown has them, or every poll would differ
       if (!fresh || !live.isConnected || fresh.innerHTML === live.innerHTML) return;
       var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
       live.innerHTML = fresh.innerHTML;
