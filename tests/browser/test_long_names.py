@@ -13,8 +13,7 @@ from .pages import LONG_NAMES, import_game
 GAME = {
     "variant": "classic",
     "sides": [
-        {"name": name, "players": 2, "player_names": [name[:20], name[20:]]}
-        for name in LONG_NAMES
+        {"name": name, "players": 2, "player_names": [name[:20], name[20:]]} for name in LONG_NAMES
     ],
 }
 
