@@ -8,6 +8,8 @@
   }
 
   function setUp() {
+    localTimes(document);
+    dealerNames();
     follow();
     searchAsYouType();
     var form = document.querySelector("form.hand-form");
@@ -44,6 +46,46 @@
           .catch(function () { /* offline: the form still works once the Wi-Fi is back */ });
       }, 200);
     });
+  }
+
+  // The server writes times in UTC and says so; the phone shows them in its own time zone, in
+  // the page's language.
+  function localTimes(root) {
+    if (!window.Intl || !Intl.DateTimeFormat) return;
+    var format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+      { dateStyle: "medium", timeStyle: "short" });
+    root.querySelectorAll("time[datetime]").forEach(function (time) {
+      var when = new Date(time.getAttribute("datetime"));
+      if (!isNaN(when.getTime())) time.textContent = format.format(when);
+    });
+  }
+
+  // "Who deals first" names each seat by the names being typed above it, as the server does
+  // once they are sent; the wording comes from the page (data-named, data-numbered).
+  function dealerNames() {
+    var dealer = document.querySelector("fieldset.dealer");
+    if (!dealer) return;
+    function typed(id) {
+      var input = id && document.getElementById(id);
+      return input ? input.value.trim() : "";
+    }
+    function fill(template, values) {
+      // split and join, not replace: a name may hold "$&", which replace would expand.
+      Object.keys(values).forEach(function (key) {
+        template = template.split("{" + key + "}").join(values[key]);
+      });
+      return template;
+    }
+    function name() {
+      dealer.querySelectorAll(".seat").forEach(function (seat) {
+        var side = typed(seat.dataset.side) || seat.dataset.unnamed;
+        var player = typed(seat.dataset.player);
+        if (!seat.dataset.player) seat.textContent = side;
+        else if (player) seat.textContent = fill(dealer.dataset.named, { player: player, side: side });
+        else seat.textContent = fill(dealer.dataset.numbered, { side: side, number: seat.dataset.number });
+      });
+    }
+    dealer.form.addEventListener("input", name);
   }
 
   function counters(form) {
@@ -114,9 +156,10 @@
     }
     form.addEventListener("input", schedule);
     form.addEventListener("change", schedule);
-    // The summary's "N problems" leads to the first; one folded away is unfolded first.
-    form.addEventListener("click", function (event) {
-      var link = event.target.closest("a.problems");
+    // The summary's "N problems" leads to the first, and a refused Save's list at the top to
+    // each; one folded away is unfolded first.
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest("a.problems, .refusals a[href^='#']");
       var target = link && document.getElementById(link.hash.slice(1));
       var folded = target && target.closest("details");
       if (folded) folded.open = true;
@@ -284,6 +327,7 @@
     function swap(html) {
       var page = new DOMParser().parseFromString(html, "text/html");
       var fresh = page.querySelector("[data-poll]");
+      if (fresh) localTimes(fresh); // as the page shown has them, or every poll would differ
       if (!fresh || !live.isConnected || fresh.innerHTML === live.innerHTML) return;
       var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
       live.innerHTML = fresh.innerHTML;

@@ -61,11 +61,15 @@ class EntryField:
     by_ending: bool = False  # told by how the hand ended (`Ending`), not asked on its own
     least_players: int = 1  # asked only at a table with a side of at least this many players
     cost: Callable[[RuleSystem], Text | None] = lambda system: None  # what one of it costs
+    # The field whose answer tells this one's under a system, so the form asks only that one.
+    told_by: Callable[[RuleSystem], str | None] = lambda system: None
 
-    def asked(self, system: RuleSystem, players: int) -> bool:
-        """Whether the hand form asks for this field at a table whose largest side has
-        `players` players."""
-        return self.in_system(system) and players >= self.least_players
+    def asked(self, system: RuleSystem, players: int | None = None) -> bool:
+        """Whether the hand form asks for this field (at a table whose largest side has
+        `players` players, when given)."""
+        if not self.in_system(system) or self.told_by(system) is not None:
+            return False
+        return players is None or players >= self.least_players
 
     def keys(self, system: RuleSystem) -> list[Key]:
         """The keys this grouped field has under a system, in the order the form shows them.
@@ -139,22 +143,25 @@ ENTRY_FIELDS: tuple[EntryField, ...] = (
         cards=True,
     ),
     EntryField("red_threes", FieldKind.COUNT, N_("Red threes on the table"), "red-threes"),
+    # Where red threes left in hand are charged per player caught holding any (classic), the
+    # rule has one fact, how many players held one, and the form asks only that: each of them
+    # held one red three at least, which is what the game file's two fields then say.
     EntryField(
         "red_threes_in_hand",
         FieldKind.COUNT,
         N_("Red threes left in hand"),
         "red-threes",
         cost=_in_hand_cost,
+        told_by=lambda system: (
+            "players_holding_red_threes" if system.red_threes.in_hand_by_player else None
+        ),
     ),
-    # One player alone is the only one who can be caught, and then it costs as "left in hand"
-    # says: the number of players caught means something only on a side of two or more.
     EntryField(
         "players_holding_red_threes",
         FieldKind.COUNT,
         N_("Players caught holding red threes"),
         "red-threes",
         in_system=lambda system: bool(system.red_threes.in_hand_per_player),
-        least_players=2,
         cost=lambda system: _each(system.red_threes.in_hand_per_player),
     ),
     EntryField(
@@ -231,10 +238,29 @@ def refs(system: RuleSystem, every: bool = False, players: int | None = None) ->
     for field in ENTRY_FIELDS:
         if field.kind.grouped:
             yield from (FieldRef(field.name, key) for key in field.keys(system))
-        elif every or (
-            field.in_system(system) if players is None else field.asked(system, players)
-        ):
+        elif every or field.asked(system, players):
             yield FieldRef(field.name)
+
+
+def asked_as(system: RuleSystem, ref: FieldRef) -> FieldRef:
+    """The field the hand form asks for a value: itself, or the one whose answer tells it.
+
+    >>> from scorekeeper.rules.systems import get_system
+    >>> asked_as(get_system("classic"), FieldRef("red_threes_in_hand")).name
+    'players_holding_red_threes'
+    >>> asked_as(get_system("denexa"), FieldRef("red_threes_in_hand")).name
+    'red_threes_in_hand'
+    """
+    told_by = ref.entry_field.told_by(system) if ref.key is None else None
+    return ref if told_by is None else FieldRef(told_by)
+
+
+def caught_holding(entry: Entry) -> int:
+    """How many players of a side were caught holding red threes (classic): as recorded, or
+    the one player who can be caught when only red threes left in hand are (scoring.py)."""
+    if not entry.red_threes_in_hand:
+        return entry.players_holding_red_threes
+    return entry.players_holding_red_threes or 1
 
 
 def value_of(entry: object, ref: FieldRef) -> bool | int | None:

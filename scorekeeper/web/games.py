@@ -11,7 +11,7 @@ from .. import rules
 from . import access, caching, door, house_rules, presenters, queries
 from .access import Access, needs
 from .csrf import form_view
-from .forms.game import RenameGameForm, new_game_form
+from .forms.game import RenameGameForm, new_game_form, seats_of
 from .i18n import COOKIE, LANGUAGES
 from .models import Game, new_token
 from .schema import one_time_token
@@ -112,7 +112,12 @@ def new() -> str | Response | tuple[str, int]:
         return redirect(url_for("games.scoreboard", game_id=game_id))
     players = table[1]
     page = render_template(
-        "new_game/names.html", system=system, form=form, players=players, house=house
+        "new_game/names.html",
+        system=system,
+        form=form,
+        players=players,
+        house=house,
+        seats=seats_of(form),
     )
     return page, (422 if form.is_submitted() else 200)
 

@@ -31,6 +31,7 @@ from .forms.hand import (
     form_data,
     hand_form,
     hand_from_form,
+    listed,
     place_violations,
     rows_for,
 )
@@ -139,9 +140,10 @@ def _drawn_form(
     theirs: rules.HandResult | None = None,
     taken: bool = False,
     refused: bool = False,
+    broken: Sequence[rules.Violation] = (),
 ) -> caching.Drawn:
     """The hand form, the same for every visitor; `refused`: a Save that did not save (a
-    preview's problems are not)."""
+    preview's problems are not), for the rules `broken` or what was typed."""
     result = replay_of(game)
     if hand is None:
         number, minimums, totals = result.next_hand, result.next_minimums, result.totals
@@ -168,6 +170,12 @@ def _drawn_form(
         ]
     rows = rows_for(system, max(len(side.players) for side in game.sides))
     loose = loose or []
+    # A refused Save lists every problem at the top, each a link to its field: the first
+    # screen says what is wrong, whatever the length of the form.
+    problems = listed(form, rows, list(broken), game, system) if refused else []
+    places = (
+        [p.place or "problems" for p in problems] if problems else problem_places(form, rows, loose)
+    )
     title = (
         _("Correct hand %(number)s", number=number)
         if hand is not None
@@ -187,7 +195,8 @@ def _drawn_form(
         loose=loose,
         preview=preview,
         summary=summary,
-        problems=problem_places(form, rows, loose),
+        problems=places,
+        listed=problems,
         theirs=theirs,
         taken=taken,
         refused=refused,
@@ -216,7 +225,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         # Also what the page's script asks for as you type: the scores of the hand, and each
         # problem next to what it is about.
         result = _preview(game, engine, index)
-        loose = place_violations(form, list(result.violations), game.id)
+        loose = place_violations(form, list(result.violations), game.id, system)
         return _form_page(game, system, form, hand=hand, loose=loose, preview=result)
     if hand is None:
         return _record(game, system, form, engine)
@@ -224,10 +233,17 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
     try:
         saved_id = correct_hand(game_id, hand.id, engine, sent_number(form.version.data) or 0)
     except HandRefused as refused:
-        loose = place_violations(form, refused.violations, game.id)
+        place_violations(form, refused.violations, game.id, system)
         result = _preview(game, engine, index)
         return _form_page(
-            game, system, form, hand=hand, loose=loose, preview=result, refused=True, status=422
+            game,
+            system,
+            form,
+            hand=hand,
+            preview=result,
+            refused=True,
+            broken=refused.violations,
+            status=422,
         )
     except HandChanged as changed:
         current = changed.current
@@ -266,9 +282,17 @@ def _record(
             game_id, engine, form.token.data or new_token(), sent_number(form.after.data)
         )
     except HandRefused as refused:
-        loose: Sequence[str] = place_violations(form, refused.violations, game.id)
+        place_violations(form, refused.violations, game.id, system)
         result = _preview(game, engine, None)
-        return _form_page(game, system, form, loose=loose, preview=result, refused=True, status=422)
+        return _form_page(
+            game,
+            system,
+            form,
+            preview=result,
+            refused=True,
+            broken=refused.violations,
+            status=422,
+        )
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game.id))

@@ -40,6 +40,7 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 PHONES = {"360x740": (360, 740), "390x844": (390, 844)}
+LANDSCAPE = {"740x360": (740, 360)}  # a phone on its side: the form's rows share its height
 
 
 def unavailable(reason: str) -> None:
@@ -104,7 +105,7 @@ def new_page(
     language: str = "en-US",
 ) -> Any:
     """A page in a fresh phone-sized, touch-enabled browser context."""
-    width, height = PHONES[size]
+    width, height = {**PHONES, **LANDSCAPE}[size]
     context = browser.new_context(
         viewport={"width": width, "height": height},
         has_touch=True,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONES, new_page
+from .conftest import PHONES, axe_violations, new_page
 from .pages import import_game
 
 TABLES = {"2 teams of 2": (2, 2), "3 teams of 2": (3, 2), "5 players": (5, 1)}
@@ -63,4 +63,40 @@ def test_after_save_the_first_screen_shows_the_next_hand(
     assert page.locator(".next a.button").inner_text() == "Record hand 2"
     lit = page.locator(".total.changed .side-name").all_inner_texts()
     assert len(lit) == 2  # the sides that scored; the others did not move
+    page.context.close()
+
+
+HELD_AT = """ms => document.getAnimations().forEach(animation => {
+  animation.pause();
+  animation.currentTime = ms;
+})"""
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("language", ["en-US", "es"])
+def test_the_totals_that_moved_keep_their_contrast_at_every_moment_of_their_highlight(
+    browser: Any, server: str, axe: str, language: str, dark: bool
+) -> None:
+    page = new_page(browser, dark=dark, language=language)
+    page.goto(server + "/")
+    scoreboard = import_game(
+        page,
+        server,
+        {
+            "variant": "classic",
+            "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+        },
+    )
+    page.goto(server + scoreboard + "/hands/new")
+    page.locator("#ending-0").check()
+    page.locator("#sides-0-set_samba").fill("1")
+    page.locator("#sides-0-set_natural_canasta").fill("1")
+    page.locator("#sides-0-melded_points").fill("260")
+    with page.expect_navigation():
+        page.locator("button[name=action][value=save]").click()
+    assert page.locator(".total.changed").count() >= 1
+    for moment in (0, 300, 800, 1500, 2400):
+        page.evaluate(HELD_AT, moment)
+        found = axe_violations(page, axe)
+        assert not found, f"at {moment} ms of the highlight: {found}"
     page.context.close()

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM_FLAGS, PHONES
-from .pages import import_game
+from .conftest import CHROMIUM_FLAGS, PHONES, new_page
+from .pages import LONG_NAMES, import_game, pages, set_up_games
 from .test_phone import walk_page
 
 TEXT_SIZE = 32
@@ -96,6 +96,29 @@ def test_nothing_scrolls_sideways_or_is_cut_off_at_200_percent(
     problems = [f"{name}: {line}" for name, lines in found.items() for line in lines]
     assert {"scoreboard", "hand-form", "stats", "rules"} <= found.keys()
     assert not problems, "\n".join(problems)
+
+
+ROOT_AT_200 = (
+    """() => document.documentElement.style.setProperty('font-size', '200%', 'important')"""
+)
+"""A root font size of 200% (a reader's own style sheet), which media queries' em do not see."""
+
+
+@pytest.mark.parametrize("language", ["en-US", "es"])
+def test_nothing_scrolls_sideways_at_a_200_percent_root_font_size(
+    browser: Any, server: str, language: str
+) -> None:
+    page = new_page(browser, language=language)
+    page.goto(server + "/")
+    found = {}
+    for name, open_page in pages(set_up_games(page, server, LONG_NAMES)).items():
+        open_page(page, server)
+        page.evaluate(ROOT_AT_200)
+        found[name] = page.evaluate(CUT_OFF)
+    problems = [f"{name}: {line}" for name, lines in found.items() for line in lines]
+    assert {"home", "scoreboard", "hand-form", "hand-form-refused"} <= found.keys()
+    assert not problems, "\n".join(problems)
+    page.context.close()
 
 
 def test_large_totals_stay_in_their_cards(large_text: Any, server: str) -> None:

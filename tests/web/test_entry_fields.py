@@ -110,7 +110,7 @@ def test_a_violation_is_shown_next_to_the_control_of_its_field(
     with app.test_request_context(method="POST"):
         form = hand_form(a_game(system_id), formdata=posted(ref, sample(ref)))
         form.validate()
-        loose = place_violations(form, [violation], "g")
+        loose = place_violations(form, [violation], "g", system)
     assert loose == []
     assert ["wrong here" in str(e) for e in form.sides[1].form[ref.name].errors] == [True]
     assert form.sides[0].form[ref.name].errors == []
@@ -124,5 +124,47 @@ def test_a_violation_about_going_out_is_shown_at_how_the_hand_ended(app: Flask) 
     with app.test_request_context(method="POST"):
         form = hand_form(a_game("classic"), formdata=MultiDict({"ending": "stock"}))
         form.validate()
-        assert place_violations(form, [violation], "g") == []
+        assert place_violations(form, [violation], "g", system) == []
     assert ["not out" in str(e) for e in form.ending.errors] == [True]
+
+
+def test_the_classic_form_asks_once_how_many_players_were_caught_holding_red_threes(
+    app: Flask,
+) -> None:
+    system = rules.get_system("classic")
+    names = [ref.name for ref in refs(system, players=1)]
+    assert "players_holding_red_threes" in names
+    assert "red_threes_in_hand" not in names
+    held = FieldRef("players_holding_red_threes")
+    with app.test_request_context(method="POST"):
+        form = hand_form(a_game("classic"), formdata=posted(held, 2))
+        assert form.validate(), form.errors
+        hand = hand_from_form(form, system)
+    caught = hand.entries[0]
+    assert (caught.players_holding_red_threes, caught.red_threes_in_hand) == (2, 2)
+    sides = (rules.Side("Us", 2), rules.Side("Them", 2))
+    assert rules.check_hand(rules.Game(system, sides), hand, (50, 50), False) == []
+
+
+def test_a_classic_hand_with_red_threes_left_in_hand_alone_is_asked_as_one_player_caught(
+    app: Flask,
+) -> None:
+    record = Hand(version=1, token="t")
+    fill_hand(record, rules.Hand((rules.Entry(red_threes_in_hand=2), rules.Entry())))
+    with app.test_request_context():
+        assert form_data(record)["sides"][0]["players_holding_red_threes"] == 1
+        assert form_data(record)["sides"][1]["players_holding_red_threes"] == 0
+
+
+def test_a_violation_about_red_threes_in_hand_is_shown_at_the_classic_forms_one_question(
+    app: Flask,
+) -> None:
+    system = rules.get_system("classic")
+    ref = FieldRef("red_threes_in_hand")
+    violation = rules.Violation("x", 0, Text("wrong here"), system.cite("red-threes"), ref)
+    with app.test_request_context(method="POST"):
+        form = hand_form(a_game("classic"), formdata=MultiDict({"ending": "stock"}))
+        form.validate()
+        assert place_violations(form, [violation], "g", system) == []
+    errors = form.sides[0].form["players_holding_red_threes"].errors
+    assert ["wrong here" in str(e) for e in errors] == [True]

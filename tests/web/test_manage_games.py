@@ -289,6 +289,47 @@ def test_the_chosen_first_dealer_deals_first_and_the_deal_goes_round(
     assert dealer(actions.scoreboard(copy)) == "Di"
 
 
+def seat_labels(page: str) -> list[str]:
+    """What "Who deals first" calls each seat, in the order of play."""
+    return re.findall(r'<span class="seat"[^>]*>([^<]*)</span>', page)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["Us, player 1", "Them, player 1", "Us, player 2", "Them, player 2"]),
+        (
+            "es",
+            ["Nosotros, jugador 1", "Ellos, jugador 1", "Nosotros, jugador 2", "Ellos, jugador 2"],
+        ),
+    ],
+)
+def test_who_deals_first_names_the_seats_by_the_sides_names_before_any_is_typed(
+    client: FlaskClient, language: str, expected: list[str]
+) -> None:
+    client.set_cookie("lang", language)
+    page = client.get("/games/new?system=classic&table=2x2").text
+    assert seat_labels(page) == expected
+
+
+def test_who_deals_first_names_the_players_typed_when_the_form_comes_back(
+    actions: Actions,
+) -> None:
+    # As a browser sends it: every input, typed or not.
+    players = {**ANA_BO, **CY_DI, "side_list-1-players-0": "", "first_dealer": "9"}
+    response = actions.post_new_game(names=("Us", ""), players=players)
+    assert response.status_code == 422
+    assert seat_labels(response.text) == ["Ana (Us)", "Side 2, player 1", "Bo (Us)", "Di (Side 2)"]
+
+
+def test_who_deals_first_names_players_alone_by_their_names(client: FlaskClient) -> None:
+    page = client.get("/games/new?system=classic&table=3x1").text
+    assert seat_labels(page) == ["Player 1", "Player 2", "Player 3"]
+    data = {"side_list-0-name": "Ana", "side_list-1-name": "", "side_list-2-name": "Cy"}
+    again = client.post("/games/new?system=classic&table=3x1", data={**data, "first_dealer": "7"})
+    assert seat_labels(again.text) == ["Ana", "Player 2", "Cy"]
+
+
 @pytest.mark.parametrize("seat", ["4", "-1", "x", ""])
 def test_a_first_dealer_that_is_no_seat_is_refused(app: Flask, actions: Actions, seat: str) -> None:
     response = actions.post_new_game(players={"first_dealer": seat})
@@ -362,19 +403,13 @@ def test_sides_of_two_still_need_a_name(app: Flask, actions: Actions) -> None:
 
 def test_the_seats_offered_name_players_alone_and_partners_by_side(client: FlaskClient) -> None:
     alone = client.get("/games/new?system=classic&table=3x1").text
-    assert re.findall(
-        r'class="check">[^<]*<input[^>]*first_dealer[^>]*> ([^<]+)</label>', alone
-    ) == [
-        "Player 1",
-        "Player 2",
-        "Player 3",
-    ]
+    assert seat_labels(alone) == ["Player 1", "Player 2", "Player 3"]
     partners = client.get("/games/new?system=classic&table=2x2").text
-    assert re.findall(r"<input[^>]*first_dealer[^>]*> ([^<]+)</label>", partners) == [
-        "Side 1, player 1",
-        "Side 2, player 1",
-        "Side 1, player 2",
-        "Side 2, player 2",
+    assert seat_labels(partners) == [
+        "Us, player 1",
+        "Them, player 1",
+        "Us, player 2",
+        "Them, player 2",
     ]
 
 

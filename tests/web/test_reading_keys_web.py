@@ -199,29 +199,24 @@ def legend_of(page: str, name: str) -> str | None:
     return None
 
 
-# (system, table, language, red threes in hand's legend, holders' legend or None when not asked)
+# (system, table, language, red threes in hand's legend or None when not asked, holders' legend
+# or None when not asked): classic asks one question, how many players were caught holding one.
 LEGENDS = [
-    (
-        "classic",
-        "2x2",
-        "en",
-        "Red threes left in hand (−750 for each player holding any)",
-        "Players caught holding red threes (−750 each)",
-    ),
+    ("classic", "2x2", "en", None, "Players caught holding red threes (−750 each)"),
     (
         "classic",
         "3x2",
         "es",
-        "Treses rojos en la mano (−750 por cada jugador que tenga alguno)",
+        None,
         "Jugadores pillados con treses rojos en la mano (−750 cada uno)",
     ),
-    ("classic", "2x1", "en", "Red threes left in hand (−750 for each player holding any)", None),
+    ("classic", "2x1", "en", None, "Players caught holding red threes (−750 each)"),
     (
         "classic",
         "5x1",
         "es",
-        "Treses rojos en la mano (−750 por cada jugador que tenga alguno)",
         None,
+        "Jugadores pillados con treses rojos en la mano (−750 cada uno)",
     ),
     ("denexa", "2x2", "en", "Red threes left in hand (−500 each)", None),
     ("fournier", "2x2", "es", "Treses rojos en la mano (−1.500 cada uno)", None),
@@ -231,13 +226,13 @@ LEGENDS = [
 
 
 @pytest.mark.parametrize(("system", "table", "language", "in_hand", "holders"), LEGENDS)
-def test_the_hand_form_asks_who_held_red_threes_only_of_partners_and_says_what_it_costs(
+def test_the_hand_form_asks_about_red_threes_in_hand_once_and_says_what_it_costs(
     client: FlaskClient,
     actions: Actions,
     system: str,
     table: str,
     language: str,
-    in_hand: str,
+    in_hand: str | None,
     holders: str | None,
 ) -> None:
     sides = int(table.split("x")[0])
@@ -260,41 +255,32 @@ def test_the_form_says_what_a_house_rules_holders_cost(
 
 
 @pytest.mark.parametrize(
-    ("language", "in_hand", "holders", "message"),
+    ("language", "holders", "message"),
     [
-        ("en", "1", "2", "Us: 2 players caught holding red threes, but only 1 red three was left"),
-        ("en", "0", "1", "Us: 1 player caught holding red threes, but no red three was left in"),
-        (
-            "en",
-            "3",
-            "3",
-            "Us: 3 players caught holding red threes, but the side has only 2 players",
-        ),
-        (
-            "es",
-            "1",
-            "2",
-            "Us: 2 jugadores con treses rojos en la mano, pero solo quedó 1 tres rojo",
-        ),
-        (
-            "es",
-            "2",
-            "3",
-            "Us: 3 jugadores con treses rojos en la mano, pero el equipo solo tiene 2",
-        ),
-        ("es", "0", "1", "Us: 1 jugador con treses rojos en la mano, pero no quedó ningún tres"),
+        ("en", "3", "Us: 3 players caught holding red threes, but the side has only 2 players"),
+        ("es", "3", "Us: 3 jugadores con treses rojos en la mano, pero el equipo solo tiene 2"),
     ],
 )
 def test_impossible_holders_are_refused_next_to_their_field(
-    client: FlaskClient, actions: Actions, language: str, in_hand: str, holders: str, message: str
+    client: FlaskClient, actions: Actions, language: str, holders: str, message: str
 ) -> None:
     game_id = actions.new_game("classic", "2x2")
     client.set_cookie("lang", language)
-    side = {"red_threes_in_hand": in_hand, "players_holding_red_threes": holders}
+    side = {"players_holding_red_threes": holders}
     response = actions.post_hand(game_id, [side, {}], "stock")
     assert response.status_code == 422
     assert message in errors_of(response.text, "sides-0-players_holding_red_threes")
     assert actions.hand_ids(game_id) == []
+
+
+def test_players_caught_holding_red_threes_are_recorded_as_holding_one_each(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game("classic", "2x2")
+    response = actions.post_hand(game_id, [{"players_holding_red_threes": "2"}, {}], "stock")
+    assert response.status_code == 302
+    hand = client.get(f"/games/{game_id}/export.json").get_json()["hands"][0]["entries"][0]
+    assert (hand["red_threes_in_hand"], hand["players_holding_red_threes"]) == (2, 2)
 
 
 def test_a_side_that_laid_nothing_down_saves_a_first_meld_of_0(

@@ -3,6 +3,8 @@ renaming it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -125,10 +127,10 @@ def new_game_form(
         option = BooleanField(_l(rules.OPTIONS[option_id].label))
         setattr(NewGameForm, f"option_{option_id}", option)
     form = NewGameForm()
-    form.first_dealer.choices = seat_choices(sides, players)
     if not form.is_submitted() and players > 1:  # a player's name is theirs to write
         for index, side in enumerate(form.side_list):
             side.form.name.data = str(DEFAULT_SIDE_NAMES[index])
+    form.first_dealer.choices = [(i, seat.label) for i, seat in enumerate(seats_of(form))]
     if form.one_time_token() is None:
         form.token.data = new_token()
     if house is not None:
@@ -137,15 +139,38 @@ def new_game_form(
     return form
 
 
-def seat_choices(sides: int, players: int) -> list[tuple[int, str]]:
-    """The seats in the order of play, as the set-up form names them (before names are known)."""
-    seats = rules.seating([rules.Side("", players)] * sides)
-    if players == 1:
-        return [(i, _("Player %(number)s", number=seat.side + 1)) for i, seat in enumerate(seats)]
-    return [
-        (i, _("Side %(side)s, player %(player)s", side=seat.side + 1, player=seat.player + 1))
-        for i, seat in enumerate(seats)
-    ]
+@dataclass(frozen=True)
+class SeatShown:
+    """A seat as "Who deals first" names it: by the names typed so far, and which inputs hold
+    them (so that the page's script names it again as they are typed)."""
+
+    label: str
+    side: int  # the side's place, from 0
+    player: int | None  # the player's place in the side, from 0; None for a player alone
+    unnamed: str  # the side's name while none is typed: "Side 1", "Player 1"
+
+
+def seats_of(form: GameFields) -> list[SeatShown]:
+    """The seats in the order of play: a player by their name and their side's, or by the
+    side's name and their number while unnamed; a player alone by their name."""
+    typed = form.new_sides()
+    seats = rules.seating([rules.Side(side.name, len(side.players)) for side in typed])
+    shown = []
+    for seat in seats:
+        side = typed[seat.side]
+        if len(side.players) == 1:
+            unnamed = _("Player %(number)s", number=seat.side + 1)
+            shown.append(SeatShown(side.name or unnamed, seat.side, None, unnamed))
+            continue
+        unnamed = _("Side %(number)s", number=seat.side + 1)
+        side_name, player = side.name or unnamed, side.players[seat.player]
+        label = (
+            _("%(player)s (%(side)s)", player=player, side=side_name)
+            if player
+            else _("%(side)s, player %(number)s", side=side_name, number=seat.player + 1)
+        )
+        shown.append(SeatShown(label, seat.side, seat.player, unnamed))
+    return shown
 
 
 class RenameGameForm(FlaskForm):

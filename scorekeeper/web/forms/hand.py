@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from flask import current_app
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.i18n import translations
@@ -29,7 +30,18 @@ from wtforms.meta import DefaultMeta
 from wtforms.validators import InputRequired, Length, Optional
 
 from ... import rules
-from ...rules.fields import EntryField, FieldKind, FieldRef, entry_of, held, refs, value_of
+from ...rules.fields import (
+    ENTRY_FIELDS,
+    EntryField,
+    FieldKind,
+    FieldRef,
+    asked_as,
+    caught_holding,
+    entry_of,
+    held,
+    refs,
+    value_of,
+)
 from ...rules.hands import Ending
 from ..converters import Within
 from ..i18n import Translator, say
@@ -265,6 +277,10 @@ def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
                 values[field.name] = bool(data)
             else:
                 values[field.name] = data if field.optional else int(data or 0)
+        for field in ENTRY_FIELDS:
+            told_by = field.told_by(system)
+            if told_by is not None:
+                values[field.name] = values[told_by]
         entries.append(entry_of(values))
     return rules.Hand(tuple(entries), ending.ended_by)
 
@@ -272,7 +288,13 @@ def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
 def form_data(hand: Hand) -> dict[str, Any]:
     """A recorded hand as data for its correction form."""
     engine = engine_hand(hand)
-    sides = [{ref.name: value_of(e, ref) for ref in held(e)} for e in engine.entries]
+    # Where the form asks only how many players were caught holding red threes, a hand
+    # recorded with red threes left in hand alone (a game file's) answers it as it scored.
+    sides = [
+        {ref.name: value_of(e, ref) for ref in held(e)}
+        | {"players_holding_red_threes": caught_holding(e)}
+        for e in engine.entries
+    ]
     return {
         "ending": ending_value(engine.ending),
         "version": str(hand.version),
@@ -281,21 +303,75 @@ def form_data(hand: Hand) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Problem:
+    """A problem of a refused hand as the top of its form lists it: in words, with its side;
+    the rule it breaks, cited, when it breaks one; and the id of its field's place, if any."""
+
+    words: str
+    rule: Markup | None = None
+    place: str | None = None
+
+
+def listed(
+    form: HandFields,
+    rows: list[Row],
+    violations: list[rules.Violation],
+    game: Game,
+    system: rules.RuleSystem,
+) -> list[Problem]:
+    """Every problem of a refused hand in the order of the form, those of no field first: the
+    broken rules, or (a form the engine never saw) what is wrong with what was typed."""
+    order = {f"cell-{form.ending.id}": -1}
+    for index, row in enumerate(rows):
+        for side in form.sides:
+            order[f"cell-{side.form[row.field].id}"] = index
+    problems = []
+    for violation in violations:
+        place = None
+        if violation.side is not None and violation.field is not None:
+            ref = asked_as(system, violation.field)
+            entry = form.sides[violation.side].form
+            field = form.ending if ref.field == "went_out" else entry._fields.get(ref.name)
+            place = None if field is None else f"cell-{field.id}"
+        problems.append(Problem(say(violation.message), cite(violation.rule, game.id), place))
+    if not violations:
+        problems += [Problem(str(e), place=f"cell-{form.ending.id}") for e in form.ending.errors]
+        for row in rows:
+            for index, side in enumerate(form.sides):
+                field = side.form[row.field]
+                problems += [
+                    Problem(
+                        _(
+                            "%(side)s, %(field)s: %(problem)s",
+                            side=game.sides[index].name,
+                            field=label_of(row.ref),
+                            problem=error,
+                        ),
+                        place=f"cell-{field.id}",
+                    )
+                    for error in field.errors
+                ]
+    return sorted(problems, key=lambda p: -2 if p.place is None else order.get(p.place, -2))
+
+
 def cited(violation: rules.Violation, game_id: str) -> Markup:
     """A broken rule in words, with a link to its paragraph in this game's rules."""
     return Markup("{} ({})").format(say(violation.message), cite(violation.rule, game_id))
 
 
 def place_violations(
-    form: HandFields, violations: list[rules.Violation], game_id: str
+    form: HandFields, violations: list[rules.Violation], game_id: str, system: rules.RuleSystem
 ) -> list[Markup]:
-    """Put each violation's message next to the field it is about; return the rest."""
+    """Put each violation's message next to the field it is about (or the one the form asks
+    for it); return the rest."""
     loose = []
     for violation in violations:
         message = cited(violation, game_id)
         field = None
         ref = violation.field
         if violation.side is not None and ref is not None:
+            ref = asked_as(system, ref)
             entry = form.sides[violation.side].form
             field = form.ending if ref.field == "went_out" else entry._fields.get(ref.name)
         if field is None:
