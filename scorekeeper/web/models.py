@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..rules import SetKind
@@ -146,6 +146,10 @@ class Side(Model):
     wild_canastas: Mapped[int | None] = mapped_column(default=None)
     sevens_canastas: Mapped[int | None] = mapped_column(default=None)
     red_three_canastas: Mapped[int | None] = mapped_column(default=None)
+    team: Mapped[str | None] = mapped_column(Text, default=None)
+    """Copy of who played on the side, for statistics to group sides by (`services.figures`):
+    each named player's key and name in UTF-8 hexadecimal, `KEY:NAME`, joined by commas (so
+    that no name can break it apart); None when no player is named."""
 
     game: Mapped[Game] = relationship(back_populates="sides")
     players: Mapped[list[Player]] = relationship(

@@ -15,20 +15,13 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
-    ColumnElement,
     Select,
-    SQLColumnExpression,
-    String,
     case,
-    cast,
     func,
     or_,
     select,
 )
-from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import selectinload
-from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.functions import GenericFunction
 
 from .. import rules
 from .converters import LARGEST_ID
@@ -290,54 +283,19 @@ def _tally(sums: Sequence[Any], system_id: str) -> TallyRow:
     )
 
 
-class utf8_hex(GenericFunction[str]):
-    """A text's UTF-8 bytes in hexadecimal: SQLite's hex(), spelled another way on PostgreSQL."""
-
-    type = String()
-    inherit_cache = True
-
-
-@compiles(utf8_hex)
-def _hex(element: utf8_hex, compiler: SQLCompiler, **kw: Any) -> str:
-    return f"hex({compiler.process(element.clauses, **kw)})"
-
-
-@compiles(utf8_hex, "postgresql")
-def _hex_postgresql(element: utf8_hex, compiler: SQLCompiler, **kw: Any) -> str:
-    return f"upper(encode(convert_to({compiler.process(element.clauses, **kw)}, 'UTF8'), 'hex'))"
-
-
-def _spelled(text: SQLColumnExpression[str]) -> ColumnElement[str]:
-    """The text's UTF-8 bytes in hexadecimal, in SQL: whatever the text holds (a colon, a comma,
-    even a NUL, where SQLite's string functions stop), what is spelled holds only 0-9 and A-F."""
-    return cast(utf8_hex(text), String)
-
-
 def _unspelled(spelled: str) -> str:
     return bytes.fromhex(spelled).decode("utf-8")
 
 
 def _teams() -> list[_Team]:
-    """Sides added up by who played on them, under what names and in which system: one
-    statement whatever the number of games, and a row for each team of names and system (far
-    fewer than games)."""
-    members = (
-        select(
-            Player.side_id,
-            func.aggregate_strings(_spelled(Player.key) + ":" + _spelled(Player.name), ",").label(
-                "members"
-            ),
-        )
-        .where(Player.key != "")
-        .group_by(Player.side_id)
-        .subquery()
-    )
+    """Sides added up by who played on them (the copy on each side, `Side.team`) and in which
+    system: one statement over the sides alone, whatever the number of games, and a row for
+    each team and system (far fewer than games)."""
     query = (
-        select(members.c.members, Game.system_id, func.max(Game.created_at), *_tally_columns())
-        .join(Side, Side.id == members.c.side_id)
+        select(Side.team, Game.system_id, func.max(Game.created_at), *_tally_columns())
         .join(Game, Game.id == Side.game_id)
-        .where(LIVE)
-        .group_by(members.c.members, Game.system_id)
+        .where(LIVE, Side.team.is_not(None))
+        .group_by(Side.team, Game.system_id)
     )
     teams = []
     for row in db.session.execute(query):
