@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -287,24 +288,30 @@ def _unspelled(spelled: str) -> str:
     return bytes.fromhex(spelled).decode("utf-8")
 
 
+@lru_cache(maxsize=4096)
+def _players_of(team: str) -> frozenset[tuple[str, str]]:
+    """The (key, name) of each player a `Side.team` spells: kept, since a club's teams repeat
+    from game to game and from request to request (and the spelling of one never changes)."""
+    return frozenset(
+        (_unspelled(key), _unspelled(name))
+        for key, name in (member.split(":") for member in team.split(","))
+    )
+
+
 def _teams() -> list[_Team]:
     """Sides added up by who played on them (the copy on each side, `Side.team`) and in which
-    system: one statement over the sides alone, whatever the number of games, and a row for
-    each team and system (far fewer than games)."""
+    system: one statement over the sides and their games, whatever the number of games, and a
+    row for each team and system (far fewer than games)."""
     query = (
         select(Side.team, Game.system_id, func.max(Game.created_at), *_tally_columns())
         .join(Game, Game.id == Side.game_id)
         .where(LIVE, Side.team.is_not(None))
         .group_by(Side.team, Game.system_id)
     )
-    teams = []
-    for row in db.session.execute(query):
-        players = frozenset(
-            (_unspelled(key), _unspelled(name))
-            for key, name in (member.split(":") for member in row[0].split(","))
-        )
-        teams.append(_Team(players, row[1], row[2], _tally(row[3:], row[1])))
-    return teams
+    return [
+        _Team(_players_of(row[0]), row[1], row[2], _tally(row[3:], row[1]))
+        for row in db.session.execute(query)
+    ]
 
 
 def statistics(system: str = "") -> Statistics:
