@@ -164,8 +164,8 @@ SIDE_TALLIES = ("hands", "best", "went_out", "red_threes", *SET_COLUMNS.values()
 
 
 class Player(Model):
-    # Statistics read each side's named players in side order with their names from this index
-    # alone (queries._teams), not from the table.
+    # A side's team (`Side.team`) is spelled again from its named players and their names, read
+    # from this index alone (services.figures.store_teams), not from the table.
     __table_args__ = (Index("ix_player_side_id_key_name", "side_id", "key", "name"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
