@@ -1,5 +1,6 @@
 """The copies of the replay on the rows that lists and statistics read (whether a game is over,
-each side's total, winner and tallies, each hand's scores), and their repair."""
+each side's total, winner and tallies, each hand's scores), and their repair; and the copy of
+who played on each side (`Side.team`), by which statistics group the sides."""
 
 from __future__ import annotations
 
@@ -54,8 +55,9 @@ def _replayed_figures(game: Game, result: rules.GameResult) -> Figures:
 
 
 def store_figures(game: Game, result: rules.GameResult, last: Sequence[Hand] | None = None) -> None:
-    """Copy the replay's totals, winner, hand scores and side tallies onto the rows that lists
-    and statistics read, and give the game a new revision (what it shows has changed).
+    """Copy the replay's totals, winner, hand scores and side tallies, and who played on each
+    side, onto the rows that lists and statistics read, and give the game a new revision (what
+    it shows has changed).
 
     `last`: the hands whose scores to copy, the replay's last ones (by default every live hand;
     a new hand copies its own only, and the others are not even loaded).
