@@ -20,8 +20,8 @@ down_revision = "f6a7b8c9d0e1"
 branch_labels = None
 depends_on = None
 
-# A text's UTF-8 bytes in upper-case hexadecimal (services.figures.utf8_hex), and the
-# aggregate that joins a side's players, in each database's own words.
+# A text's UTF-8 bytes in upper-case hexadecimal (as services.figures.team_of spells them),
+# and the aggregate that joins a side's players, in each database's own words.
 SPELLED = {
     "sqlite": ("hex({})", "group_concat({}, ',')"),
     "postgresql": ("upper(encode(convert_to({}, 'UTF8'), 'hex'))", "string_agg({}, ',')"),
@@ -35,10 +35,12 @@ def upgrade() -> None:
     spelled, joined = SPELLED[bind.dialect.name]
     key = 'player."key"'  # a word of SQL (SQLite's), so quoted
     member = f"{spelled.format(key)} || ':' || {spelled.format('player.name')}"
+    # In order, as services.figures.team_of spells them.
     bind.execute(
         sa.text(
-            f"UPDATE side SET team = (SELECT {joined.format(member)} FROM player"
-            f" WHERE player.side_id = side.id AND {key} != '')"
+            f"UPDATE side SET team = (SELECT {joined.format('member')} FROM"
+            f" (SELECT {member} AS member FROM player"
+            f" WHERE player.side_id = side.id AND {key} != '' ORDER BY member) AS members)"
         )
     )
 

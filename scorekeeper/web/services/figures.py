@@ -8,25 +8,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    ColumnElement,
-    Select,
-    SQLColumnExpression,
-    String,
-    cast,
-    func,
-    or_,
-    select,
-    update,
-)
-from sqlalchemy.ext.compiler import compiles
+from sqlalchemy import Select, or_, select
 from sqlalchemy.orm import selectinload
-from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.functions import GenericFunction
 
 from ... import rules
 from ..database import writing
-from ..models import SET_COLUMNS, Game, Hand, Player, Side, db, new_revision, now
+from ..models import SET_COLUMNS, Game, Hand, Side, db, new_revision, now
 from .engine import replay
 
 Figures = tuple[bool | None, list[tuple[int | None, bool | None]], list[list[int | None]]]
@@ -101,7 +88,7 @@ def _tally_sides(game: Game, result: rules.GameResult, last: Sequence[Hand] | No
             setattr(side, column, (0 if afresh else getattr(side, column) or 0) + made)
 
 
-def _spelled_in_python(text: str) -> str:
+def _spelled(text: str) -> str:
     return text.encode("utf-8").hex().upper()
 
 
@@ -111,49 +98,16 @@ def team_of(players: Sequence[tuple[str, str]]) -> str | None:
     >>> team_of([("ana", "Ana"), ("", ""), ("bo", "Bo")])
     '616E61:416E61,626F:426F'
     """
-    spelled = sorted(
-        f"{_spelled_in_python(key)}:{_spelled_in_python(name)}" for key, name in players if key
-    )
+    spelled = sorted(f"{_spelled(key)}:{_spelled(name)}" for key, name in players if key)
     return ",".join(spelled) or None
 
 
-class utf8_hex(GenericFunction[str]):
-    """A text's UTF-8 bytes in hexadecimal: SQLite's hex(), spelled another way on PostgreSQL."""
-
-    type = String()
-    inherit_cache = True
-
-
-@compiles(utf8_hex)
-def _hex(element: utf8_hex, compiler: SQLCompiler, **kw: Any) -> str:
-    return f"hex({compiler.process(element.clauses, **kw)})"
-
-
-@compiles(utf8_hex, "postgresql")
-def _hex_postgresql(element: utf8_hex, compiler: SQLCompiler, **kw: Any) -> str:
-    return f"upper(encode(convert_to({compiler.process(element.clauses, **kw)}, 'UTF8'), 'hex'))"
-
-
-def _spelled(text: SQLColumnExpression[str]) -> ColumnElement[str]:
-    """`_spelled_in_python` in SQL: whatever the text holds (a colon, a comma, even a NUL, where
-    SQLite's string functions stop), what is spelled holds only 0-9 and A-F."""
-    return cast(utf8_hex(text), String)
-
-
 def store_teams(sides: Select[int]) -> None:
-    """Copy who played onto the sides whose ids `sides` selects, in one statement (after their
-    players were renamed or merged): what `team_of` gives, though perhaps in another order
-    (SQL aggregates in no set order), which statistics do not mind: they read a team as a set."""
-    member = _spelled(Player.key) + ":" + _spelled(Player.name)
-    team = (
-        select(func.aggregate_strings(member, ","))
-        .where(Player.side_id == Side.id, Player.key != "")
-        .scalar_subquery()
-    )
-    db.session.execute(
-        update(Side).where(Side.id.in_(sides)).values(team=team),
-        execution_options={"synchronize_session": False},
-    )
+    """Copy who played onto the sides whose ids `sides` selects (after their players were
+    renamed or merged), as `store_figures` does."""
+    query = select(Side).where(Side.id.in_(sides)).options(selectinload(Side.players))
+    for side in db.session.scalars(query):
+        side.team = team_of([(player.key, player.name) for player in side.players])
 
 
 # Everything a replay reads, in a statement each rather than one per hand and entry.

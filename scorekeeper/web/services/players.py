@@ -106,7 +106,6 @@ def undo_merge(merge_id: int) -> str:
         revise_games_of(merge.into)
         for row in rows:
             row.key, row.name = merge.key, names[row.id]
-        db.session.flush()
         store_teams(select(Player.side_id).where(Player.id.in_(merge.players)))
         merge.undone_at = now()
         key = merge.key
