@@ -22,9 +22,14 @@ depends_on = None
 
 # A text's UTF-8 bytes in upper-case hexadecimal (as services.figures.team_of spells them),
 # and the aggregate that joins a side's players, in each database's own words.
+# The order is Python's, by code point (PostgreSQL's own collation may pass over the colons).
 SPELLED = {
-    "sqlite": ("hex({})", "group_concat({}, ',')"),
-    "postgresql": ("upper(encode(convert_to({}, 'UTF8'), 'hex'))", "string_agg({}, ',')"),
+    "sqlite": ("hex({})", "group_concat({}, ',')", ""),
+    "postgresql": (
+        "upper(encode(convert_to({}, 'UTF8'), 'hex'))",
+        "string_agg({}, ',')",
+        ' COLLATE "C"',
+    ),
 }
 
 
@@ -32,9 +37,9 @@ def upgrade() -> None:
     with op.batch_alter_table("side", schema=None) as batch_op:
         batch_op.add_column(sa.Column("team", sa.Text(), nullable=True))
     bind = op.get_bind()
-    spelled, joined = SPELLED[bind.dialect.name]
+    spelled, joined, collation = SPELLED[bind.dialect.name]
     key = 'player."key"'  # a word of SQL (SQLite's), so quoted
-    member = f"{spelled.format(key)} || ':' || {spelled.format('player.name')}"
+    member = f"({spelled.format(key)} || ':' || {spelled.format('player.name')}){collation}"
     # In order, as services.figures.team_of spells them.
     bind.execute(
         sa.text(
