@@ -1,39 +1,44 @@
 #!/usr/bin/env python3
 """Time the history pages against 10,000 games: the list, its filters, statistics, a player.
 
-Seeds a throw-away SQLite database by bulk inserts (2 sides × 2 players from a pool of 40 names,
-3–8 hands per game, scores multiples of 5, totals and winners consistent with the hand scores),
-then asks each page 5 times through the Flask test client and prints the median time and the
-number of SQL statements per request. Run: `.venv/bin/python benchmarks/history.py [games]`.
+Seeds the games the way a club fills its database: each one a game file imported through the
+app's import service (2 sides × 2 players from a pool of 40 names, 3–8 hands that break no rule
+of their system). Importing 10,000 games takes minutes, so the seeded database is kept in a
+cache folder (`~/.cache/samba-scorekeeper-benchmarks`, or `$XDG_CACHE_HOME`) under the seed's
+version and size, and each run works on a copy, upgraded to the current schema: an SQLite file,
+and for PostgreSQL a `pg_dump` restored into a fresh database.
+
+Then it asks each page 5 times through the Flask test client, each request beside one to a bare
+Flask app answering as many bytes, and prints the medians, their ratio and the number of SQL
+statements per request.
+
+Run: `.venv/bin/python benchmarks/history.py [games] [--postgres URL]`, where URL is a
+PostgreSQL server's (`postgresql+psycopg://postgres@/postgres?host=/tmp/pg`); the benchmark
+makes and drops its own databases there.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
+import shutil
 import statistics
-import sys
+import subprocess
 import tempfile
 import time
-from datetime import datetime, timedelta
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from flask import Flask, Response
 from flask_migrate import upgrade
-from sqlalchemy import event, insert
+from sqlalchemy import create_engine, event, make_url, text
 
-from scorekeeper.rules import SYSTEMS, SetKind
+from scorekeeper import rules
 from scorekeeper.web import create_app
-from scorekeeper.web.models import (
-    SET_COLUMNS,
-    SIDE_TALLIES,
-    Entry,
-    Game,
-    Hand,
-    Player,
-    Side,
-    db,
-    player_key,
-)
+from scorekeeper.web.models import db
+from scorekeeper.web.services.transfer import import_game
 
 NAMES = [
     "Ana", "Bo", "Carla", "Dani", "Eva", "Fede", "Gus", "Hilda", "Iris", "Juan",
@@ -43,148 +48,201 @@ NAMES = [
 ]  # fmt: skip
 TARGET = 10_000
 RUNS = 5
+SEED_VERSION = 1
+"""Raise it when the seeded games change, so that no run reads an older cache."""
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / (
+    "samba-scorekeeper-benchmarks"
+)
+URLS = [
+    "/games",
+    "/games?page=250",
+    "/games?player=+ana+",
+    "/games?system=denexa",
+    "/games?status=finished",
+    "/games?player=ana&system=classic&status=playing&page=3",
+    "/stats",
+    "/players/ana",
+]
+
+
+def _entry(rng: random.Random, went_out: bool, system: str) -> dict[str, Any]:
+    """One side's record of a hand, as a game file writes it."""
+    sets = {"natural_canasta": rng.randint(0, 2), "mixed_canasta": rng.randint(0, 2)}
+    if went_out:
+        sets["samba"] = 2 if system == "super-samba" else 1
+        sets["natural_canasta"] += 1
+    entry: dict[str, Any] = {
+        "went_out": went_out,
+        "sets": {kind: made for kind, made in sets.items() if made},
+        "melded_points": rng.randrange(10, 80) * 5,
+        "red_threes": rng.randint(0, 2),
+    }
+    if not went_out:
+        entry["hand_points"] = rng.randrange(0, 30) * 5
+    return entry
+
+
+def game_file(rng: random.Random) -> dict[str, Any]:
+    """A game as a club would import it: each hand kept only if it breaks no rule (a hand
+    after the game is won, or one its system refuses, is drawn again or ends the game)."""
+    system = rng.choice(sorted(rules.SYSTEMS))
+    seated = rng.sample(NAMES, 4)
+    data: dict[str, Any] = {
+        "variant": system,
+        "sides": [
+            {"name": name, "players": 2, "player_names": seated[2 * i : 2 * i + 2]}
+            for i, name in enumerate(("Us", "Them"))
+        ],
+        "hands": [],
+    }
+    for _hand in range(rng.randint(3, 8)):
+        for _try in range(5):
+            out = rng.randrange(3)  # 2: the stock ran out
+            entries = [_entry(rng, side == out, system) for side in (0, 1)]
+            hand: dict[str, Any] = {"entries": entries}
+            if out == 2:
+                hand["ended_by"] = "stock_exhausted"
+            result = rules.replay(rules.read_game({**data, "hands": [*data["hands"], hand]}))
+            if not result.has_violations:
+                data["hands"].append(hand)
+                break
+        if result.game_over:
+            break
+    return data
+
+
+def game_files(games: int, rng: random.Random) -> Iterator[dict[str, Any]]:
+    for _number in range(games):
+        yield game_file(rng)
 
 
 def seed(games: int, rng: random.Random) -> None:
-    """Insert `games` games with their sides, players, hands and entries in a few statements."""
-    rows: dict[type, list[dict[str, Any]]] = {Game: [], Side: [], Player: [], Hand: [], Entry: []}
-    start = datetime(2020, 1, 1)
-    systems = sorted(SYSTEMS)
-    side_id = player_id = hand_id = entry_id = 0
-    for number in range(games):
-        game_id = f"g{number:07d}"
-        when = start + timedelta(minutes=37 * number)
-        seated = rng.sample(NAMES, 4)
-        totals = [0, 0]
-        tallies: list[dict[str, Any]] = [dict.fromkeys(SIDE_TALLIES, 0) for _ in range(2)]
-        hand_count = rng.randint(3, 8)
-        for position in range(1, hand_count + 1):
-            hand_id += 1
-            out = rng.randrange(3)  # 2: the stock ran out
-            rows[Hand].append(
-                {
-                    "id": hand_id,
-                    "game_id": game_id,
-                    "position": position,
-                    "ended_by": "stock_exhausted" if out == 2 else "going_out",
-                    "token": f"t{hand_id}",
-                    "created_at": when,
-                }
-            )
-            for side in range(2):
-                entry_id += 1
-                went_out = side == out
-                score = rng.randrange(-60, 700) * 5 + (200 if went_out else 0)
-                totals[side] += score
-                tally = tallies[side]
-                tally["hands"] += 1
-                tally["best"] = score if tally["hands"] == 1 else max(tally["best"], score)
-                sets = {"natural_canasta": rng.randint(0, 2), "mixed_canasta": rng.randint(0, 2)}
-                if went_out:
-                    sets["samba"] = 1
-                red_threes = rng.randint(0, 2)
-                tally["went_out"] += went_out
-                tally["red_threes"] += red_threes
-                for kind, made in sets.items():
-                    tally[SET_COLUMNS[SetKind(kind)]] += made
-                rows[Entry].append(
-                    {
-                        "id": entry_id,
-                        "hand_id": hand_id,
-                        "side_position": side,
-                        "went_out": went_out,
-                        "sets": {k: n for k, n in sets.items() if n},
-                        "melded_points": rng.randrange(10, 80) * 5,
-                        "hand_points": 0 if went_out else rng.randrange(0, 30) * 5,
-                        "red_threes": red_threes,
-                        "hand_score": score,
-                    }
-                )
-        top = max(totals)
-        over = top >= TARGET and totals.count(top) == 1
-        winner = totals.index(top) if over else None
-        rows[Game].append(
-            {
-                "id": game_id,
-                "system_id": rng.choice(systems),
-                "options": [],
-                "created_at": when,
-                "updated_at": when,
-                "over": over,
-            }
+    """Import `games` game files through the app's import service, one transaction each."""
+    for data in game_files(games, rng):
+        import_game(data)
+
+
+def _app(uri: str) -> Flask:
+    return create_app({"TESTING": True, "SECRET_KEY": "benchmark", "SQLALCHEMY_DATABASE_URI": uri})
+
+
+def _seeded(uri: str, games: int) -> None:
+    """Create the schema at `uri` and import the games, printing how long it took."""
+    with _app(uri).app_context():
+        upgrade()
+        began = time.perf_counter()
+        seed(games, random.Random(5))
+        print(f"seeded {games} games through the import in {time.perf_counter() - began:.0f} s")
+        db.engine.dispose()
+
+
+def sqlite_copy(games: int, folder: Path) -> str:
+    """A copy of the cached seeded SQLite database in `folder` (seeded first if not cached)."""
+    cached = CACHE / f"history-v{SEED_VERSION}-{games}.sqlite3"
+    if not cached.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        making = folder / "seeding.sqlite3"
+        _seeded(f"sqlite:///{making}", games)
+        shutil.move(making, cached)  # only a finished seed enters the cache
+    copy = folder / "history.sqlite3"
+    shutil.copyfile(cached, copy)
+    return f"sqlite:///{copy}"
+
+
+def _pg_args(uri: str) -> list[str]:
+    url = make_url(uri)
+    host = url.host or str(url.query.get("host", ""))
+    return [*(["-h", host] if host else []), *(["-U", url.username] if url.username else [])]
+
+
+def postgres_copy(server: str, games: int) -> str:
+    """A fresh database on the PostgreSQL `server`, restored from the cached dump of the seeded
+    games (seeded and dumped first if not cached)."""
+    dump = CACHE / f"history-v{SEED_VERSION}-{games}.pgdump"
+    uri = make_url(server).set(database="scorekeeper_history_benchmark")
+    with create_engine(server, isolation_level="AUTOCOMMIT").connect() as connection:
+        connection.execute(text("DROP DATABASE IF EXISTS scorekeeper_history_benchmark"))
+        connection.execute(text("CREATE DATABASE scorekeeper_history_benchmark"))
+    address = uri.render_as_string(hide_password=False)
+    target = [*_pg_args(address), "-d", "scorekeeper_history_benchmark"]
+    if dump.exists():
+        subprocess.run(["pg_restore", "--no-owner", *target, str(dump)], check=True)
+    else:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        _seeded(address, games)
+        making = dump.with_suffix(".making")
+        subprocess.run(["pg_dump", "-Fc", "-f", str(making), *target], check=True)
+        making.rename(dump)
+    return address
+
+
+def bare_app() -> Flask:
+    """Flask with nothing else: a page of `size` bytes."""
+    app = Flask("bare")
+
+    @app.get("/bytes/<int:size>")
+    def page(size: int) -> Response:
+        return Response("x" * size, content_type="text/html; charset=utf-8")
+
+    return app
+
+
+def timed(get: Callable[[str], Any], url: str) -> tuple[float, float, Any]:
+    """Milliseconds on the clock and of this process's CPU (which on SQLite includes the
+    database's work, and which other programs on a busy machine inflate far less)."""
+    began, cpu = time.perf_counter(), time.process_time()
+    answer = get(url)
+    return (time.perf_counter() - began) * 1000, (time.process_time() - cpu) * 1000, answer
+
+
+def run(uri: str, label: str) -> None:
+    """Upgrade the copy to the current schema, then time every page beside the bare app."""
+    app = _app(uri)
+    statements = [0]
+    with app.app_context():
+        upgrade()
+
+        @event.listens_for(db.engine, "before_cursor_execute")
+        def count(*_args: object) -> None:
+            statements[0] += 1
+
+    client, bare = app.test_client(), bare_app().test_client()
+    print(f"\n{label}")
+    print(f"{'page':56} {'ms':>7} {'cpu ms':>7} {'bare':>5} {'ratio':>6} {'SQL':>4}")
+    for url in URLS:
+        mine, cpu, theirs = [], [], []
+        client.get(url)  # the first request of a page warms caches: not what is measured
+        for _ in range(RUNS):
+            statements[0] = 0
+            ms, cpu_ms, response = timed(client.get, url)
+            assert response.status_code == 200, (url, response.status_code)
+            size = len(response.data)
+            mine.append(ms)
+            cpu.append(cpu_ms)
+            theirs.append(timed(bare.get, f"/bytes/{size}")[0])
+        ms, bare_ms = statistics.median(mine), statistics.median(theirs)
+        print(
+            f"{url:56} {ms:7.1f} {statistics.median(cpu):7.1f} {bare_ms:5.1f}"
+            f" {ms / bare_ms:5.0f}× {statements[0]:4d}"
         )
-        for side in range(2):
-            side_id += 1
-            rows[Side].append(
-                {
-                    "id": side_id,
-                    "game_id": game_id,
-                    "position": side,
-                    "name": ["Us", "Them"][side],
-                    "total": totals[side],
-                    "won": winner == side,
-                    **tallies[side],
-                }
-            )
-            for seat in range(2):
-                player_id += 1
-                name = seated[side * 2 + seat]
-                rows[Player].append(
-                    {
-                        "id": player_id,
-                        "side_id": side_id,
-                        "position": seat,
-                        "name": name,
-                        "key": player_key(name),
-                    }
-                )
-    for model in (Game, Side, Player, Hand, Entry):
-        db.session.execute(insert(model), rows[model])
-    db.session.commit()
+    with app.app_context():
+        db.engine.dispose()
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("games", nargs="?", type=int, default=10_000)
+    parser.add_argument("--postgres", help="a PostgreSQL server's URL, to run there too")
+    arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "benchmark",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(folder) / 'history.sqlite3'}",
-            }
-        )
-        statements = [0]
-        with app.app_context():
-            upgrade()
-            began = time.perf_counter()
-            seed(games, random.Random(5))
-            print(f"seeded {games} games in {(time.perf_counter() - began) * 1000:.0f} ms")
-
-            @event.listens_for(db.engine, "before_cursor_execute")
-            def count(*_args: object) -> None:
-                statements[0] += 1
-
-        client = app.test_client()
-        urls = [
-            "/games",
-            "/games?page=250",
-            "/games?player=+ana+",
-            "/games?system=denexa",
-            "/games?status=finished",
-            "/games?player=ana&system=classic&status=playing&page=3",
-            "/stats",
-            "/players/ana",
-        ]
-        print(f"{'page':58} {'median ms':>9} {'SQL':>4}")
-        for url in urls:
-            times = []
-            for _ in range(RUNS):
-                statements[0] = 0
-                began = time.perf_counter()
-                response = client.get(url)
-                times.append((time.perf_counter() - began) * 1000)
-                assert response.status_code == 200, (url, response.status_code)
-            print(f"{url:58} {statistics.median(times):9.1f} {statements[0]:4d}")
+        run(sqlite_copy(arguments.games, Path(folder)), f"SQLite, {arguments.games} games")
+    if arguments.postgres:
+        uri = postgres_copy(arguments.postgres, arguments.games)
+        try:
+            run(uri, f"PostgreSQL, {arguments.games} games")
+        finally:
+            with create_engine(arguments.postgres, isolation_level="AUTOCOMMIT").connect() as c:
+                c.execute(text("DROP DATABASE IF EXISTS scorekeeper_history_benchmark"))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..rules import SetKind
@@ -146,6 +146,10 @@ class Side(Model):
     wild_canastas: Mapped[int | None] = mapped_column(default=None)
     sevens_canastas: Mapped[int | None] = mapped_column(default=None)
     red_three_canastas: Mapped[int | None] = mapped_column(default=None)
+    team: Mapped[str | None] = mapped_column(Text, default=None)
+    """Copy of who played on the side, for statistics to group sides by (`services.figures`):
+    each named player's key and name in UTF-8 hexadecimal, `KEY:NAME`, joined by commas (so
+    that no name can break it apart); None when no player is named."""
 
     game: Mapped[Game] = relationship(back_populates="sides")
     players: Mapped[list[Player]] = relationship(
@@ -160,8 +164,8 @@ SIDE_TALLIES = ("hands", "best", "went_out", "red_threes", *SET_COLUMNS.values()
 
 
 class Player(Model):
-    # Statistics read each side's named players in side order with their names from this index
-    # alone (queries._teams), not from the table.
+    # A side's team (`Side.team`) is spelled again from its named players and their names, read
+    # from this index alone (services.figures.store_teams), not from the table.
     __table_args__ = (Index("ix_player_side_id_key_name", "side_id", "key", "name"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -12,23 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any, NamedTuple
 
-from sqlalchemy import (
-    ColumnElement,
-    Select,
-    SQLColumnExpression,
-    String,
-    case,
-    cast,
-    func,
-    or_,
-    select,
-)
-from sqlalchemy.ext.compiler import compiles
+from sqlalchemy import Select, case, func, or_, select
 from sqlalchemy.orm import selectinload
-from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.functions import GenericFunction
 
 from .. import rules
 from .converters import LARGEST_ID
@@ -249,104 +238,89 @@ class Statistics(NamedTuple):
 
 
 class _Team(NamedTuple):
-    """The named players of some sides, each with the name they went by, and what those sides
-    add up to; `last_played` is when the latest of their games began."""
+    """The named players of some sides (their keys, and each with the name they went by), and
+    what those sides of games of one system add up to (`sums`, in `FIGURES`' order);
+    `last_played` is when the latest of their games began."""
 
     players: frozenset[tuple[str, str]]
+    keys: tuple[str, ...]
     system_id: str
     last_played: datetime
-    tally: TallyRow
+    sums: tuple[Any, ...]
+
+    @property
+    def best(self) -> int | None:
+        return self.sums[BEST]  # type: ignore[no-any-return]
+
+
+SUMMED = ("games", "finished", "wins", "hands", "score", "went_out", "red_threes")
+"""The tally's figures that add up from team to team (the best hand is the largest)."""
+FIGURES = (*SUMMED, "best", *SET_COLUMNS.values())
+"""The figures `_tally_columns` sums, in order."""
+BEST = FIGURES.index("best")
 
 
 def _tally_columns() -> list[Any]:
-    """The sums over sides joined with their games, in `TallyRow`'s order (sets last)."""
-    return [
-        func.count(Side.id),
-        func.sum(case((Game.over.is_(True), 1), else_=0)),
-        func.sum(case((Side.won.is_(True), 1), else_=0)),
-        func.sum(Side.hands),
-        func.sum(Side.total - Side.start_score),  # a side's total is its start and its hands
-        func.max(Side.best),
-        func.sum(Side.went_out),
-        func.sum(Side.red_threes),
-        *(func.sum(getattr(Side, column)) for column in SET_COLUMNS.values()),
-    ]
+    """The sums over sides joined with their games, in `FIGURES`' order, none of them null (but
+    the best hand of sides that played none), so that teams' figures add up as they come."""
 
+    def total(figure: Any) -> Any:
+        return func.coalesce(func.sum(figure), 0)
 
-def _tally(sums: Sequence[Any], system_id: str) -> TallyRow:
-    """The sums of `_tally_columns` over sides of games of one system."""
-    games, finished, wins, hands, score, best, went_out, red_threes, *sets = sums
-    return TallyRow(
-        games=games,
-        finished=finished or 0,
-        wins=wins or 0,
-        hands=hands or 0,
-        score=score or 0,
-        best=best,
-        went_out=went_out or 0,
-        red_threes=red_threes or 0,
-        sets={kind: made for kind, made in zip(SET_COLUMNS, sets, strict=True) if made},
-        best_system=system_id if best is not None else None,
-    )
-
-
-class utf8_hex(GenericFunction[str]):
-    """A text's UTF-8 bytes in hexadecimal: SQLite's hex(), spelled another way on PostgreSQL."""
-
-    type = String()
-    inherit_cache = True
-
-
-@compiles(utf8_hex)
-def _hex(element: utf8_hex, compiler: SQLCompiler, **kw: Any) -> str:
-    return f"hex({compiler.process(element.clauses, **kw)})"
-
-
-@compiles(utf8_hex, "postgresql")
-def _hex_postgresql(element: utf8_hex, compiler: SQLCompiler, **kw: Any) -> str:
-    return f"upper(encode(convert_to({compiler.process(element.clauses, **kw)}, 'UTF8'), 'hex'))"
-
-
-def _spelled(text: SQLColumnExpression[str]) -> ColumnElement[str]:
-    """The text's UTF-8 bytes in hexadecimal, in SQL: whatever the text holds (a colon, a comma,
-    even a NUL, where SQLite's string functions stop), what is spelled holds only 0-9 and A-F."""
-    return cast(utf8_hex(text), String)
+    columns = {
+        "games": func.count(Side.id),
+        "finished": total(case((Game.over.is_(True), 1), else_=0)),
+        "wins": total(case((Side.won.is_(True), 1), else_=0)),
+        "hands": total(Side.hands),
+        "score": total(Side.total - Side.start_score),  # a side's total is its start and hands
+        "went_out": total(Side.went_out),
+        "red_threes": total(Side.red_threes),
+        "best": func.max(Side.best),
+        **{column: total(getattr(Side, column)) for column in SET_COLUMNS.values()},
+    }
+    return [columns[figure].label(figure) for figure in FIGURES]
 
 
 def _unspelled(spelled: str) -> str:
     return bytes.fromhex(spelled).decode("utf-8")
 
 
+@lru_cache(maxsize=4096)
+def _players_of(team: str) -> frozenset[tuple[str, str]]:
+    """The (key, name) of each player a `Side.team` spells: kept, since a club's teams repeat
+    from game to game and from request to request (and the spelling of one never changes)."""
+    return frozenset(
+        (_unspelled(key), _unspelled(name))
+        for key, name in (member.split(":") for member in team.split(","))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _keys_of(team: str) -> tuple[str, ...]:
+    """The keys of a team's players, in order, each once: a player written twice on a side
+    counts once."""
+    return tuple(sorted({key for key, _name in _players_of(team)}))
+
+
 def _teams() -> list[_Team]:
-    """Sides added up by who played on them, under what names and in which system: one
-    statement whatever the number of games, and a row for each team of names and system (far
-    fewer than games)."""
-    members = (
-        select(
-            Player.side_id,
-            func.aggregate_strings(_spelled(Player.key) + ":" + _spelled(Player.name), ",").label(
-                "members"
-            ),
-        )
-        .where(Player.key != "")
-        .group_by(Player.side_id)
-        .subquery()
-    )
+    """Sides added up by who played on them (the copy on each side, `Side.team`) and in which
+    system: one statement over the sides and their games, whatever the number of games, and a
+    row for each team and system (far fewer than games)."""
     query = (
-        select(members.c.members, Game.system_id, func.max(Game.created_at), *_tally_columns())
-        .join(Side, Side.id == members.c.side_id)
-        .join(Game, Game.id == Side.game_id)
-        .where(LIVE)
-        .group_by(members.c.members, Game.system_id)
-    )
-    teams = []
-    for row in db.session.execute(query):
-        players = frozenset(
-            (_unspelled(key), _unspelled(name))
-            for key, name in (member.split(":") for member in row[0].split(","))
+        select(
+            Side.team,
+            Game.system_id,
+            func.max(Game.created_at).label("last_played"),
+            *_tally_columns(),
         )
-        teams.append(_Team(players, row[1], row[2], _tally(row[3:], row[1])))
-    return teams
+        .join(Game, Game.id == Side.game_id)
+        .where(LIVE, Side.team.is_not(None))
+        .group_by(Side.team, Game.system_id)
+    )
+    return [
+        _Team(_players_of(team), _keys_of(team), system_id, last_played, tuple(sums))
+        for team, system_id, last_played, *sums in db.session.execute(query)
+    ]
 
 
 def statistics(system: str = "") -> Statistics:
@@ -354,47 +328,42 @@ def statistics(system: str = "") -> Statistics:
     every system or in `system` alone, and the name each player went by in their most recent
     game (of any system, so that a filter changes no one's name); one statement."""
     latest: dict[str, tuple[datetime, str]] = {}
-    players: dict[str, list[TallyRow]] = {}
-    partnerships: dict[tuple[str, ...], list[TallyRow]] = {}
+    players: dict[str, list[_Team]] = {}
+    partnerships: dict[tuple[str, ...], list[_Team]] = {}
     for team in _teams():
         for key, name in team.players:
             if key not in latest or (team.last_played, name) > latest[key]:
                 latest[key] = (team.last_played, name)
         if system and team.system_id != system:
             continue
-        keys = tuple(sorted({key for key, _name in team.players}))
-        for key in keys:  # a player written twice on a side counts once
-            players.setdefault(key, []).append(team.tally)
-        if len(keys) >= 2:
-            partnerships.setdefault(keys, []).append(team.tally)
+        for key in team.keys:
+            players.setdefault(key, []).append(team)
+        if len(team.keys) >= 2:
+            partnerships.setdefault(team.keys, []).append(team)
     return Statistics(
-        players=[PlayerRow(key, _added(tallies)) for key, tallies in players.items()],
+        players=[PlayerRow(key, _added(teams)) for key, teams in players.items()],
         partnerships=[PartnershipRow(keys, _added(t)) for keys, t in partnerships.items()],
         names={key: " ".join(name.split()) for key, (_when, name) in latest.items()},
     )
 
 
-def _added(tallies: list[TallyRow]) -> TallyRow:
-    """Several tallies as one."""
-    if len(tallies) == 1:
-        return tallies[0]
-    played = [t for t in tallies if t.best is not None]
-    top = max(played, key=lambda t: t.best or 0, default=None)
-    sets: dict[rules.SetKind, int] = {}
-    for tally in tallies:
-        for kind, made in tally.sets.items():
-            sets[kind] = sets.get(kind, 0) + made
+def _added(teams: list[_Team]) -> TallyRow:
+    """What some teams did, as one tally: each figure added up column by column (in C, by
+    `map`: a player of a big club has hundreds of teams and systems), the best hand the first
+    largest with its system."""
+    rows = [team.sums for team in teams]
+
+    def added(figure: str) -> Any:
+        return sum(map(itemgetter(FIGURES.index(figure)), rows))
+
+    played = [team for team in teams if team.best is not None]
+    top = max(played, key=lambda team: team.best or 0, default=None)
+    sets = {kind: added(column) for kind, column in SET_COLUMNS.items()}
     return TallyRow(
-        games=sum(t.games for t in tallies),
-        finished=sum(t.finished for t in tallies),
-        wins=sum(t.wins for t in tallies),
-        hands=sum(t.hands for t in tallies),
-        score=sum(t.score for t in tallies),
+        **{figure: added(figure) for figure in SUMMED},
         best=top.best if top else None,
-        best_system=top.best_system if top else None,
-        went_out=sum(t.went_out for t in tallies),
-        red_threes=sum(t.red_threes for t in tallies),
-        sets=sets,
+        best_system=top.system_id if top else None,
+        sets={kind: made for kind, made in sets.items() if made},
     )
 
 

@@ -46,6 +46,8 @@ ROW_ID_LIMIT = 2**31 - 1
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 """A game id goes into URLs as it is: the letters `new_game_id` uses."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+TEAM = re.compile(r"[0-9A-F]+:[0-9A-F]*(,[0-9A-F]+:[0-9A-F]*)*")
+"""`Side.team`: each named player's key and name in hexadecimal (`services.figures.team_of`)."""
 """A form's one-time token, as `models.new_token` makes them."""
 
 
@@ -254,6 +256,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "went_out": whole(0, LARGEST, none=True),
         "red_threes": whole(0, LARGEST, none=True),
         **{column: whole(0, LARGEST, none=True) for column in SET_COLUMNS.values()},
+        "team": text(2**16, TEAM, none=True),
     },
     Player: {
         "id": ROW_ID,

@@ -1,5 +1,6 @@
 """The copies of the replay on the rows that lists and statistics read (whether a game is over,
-each side's total, winner and tallies, each hand's scores), and their repair."""
+each side's total, winner and tallies, each hand's scores), and their repair; and the copy of
+who played on each side (`Side.team`), by which statistics group the sides."""
 
 from __future__ import annotations
 
@@ -41,8 +42,9 @@ def _replayed_figures(game: Game, result: rules.GameResult) -> Figures:
 
 
 def store_figures(game: Game, result: rules.GameResult, last: Sequence[Hand] | None = None) -> None:
-    """Copy the replay's totals, winner, hand scores and side tallies onto the rows that lists
-    and statistics read, and give the game a new revision (what it shows has changed).
+    """Copy the replay's totals, winner, hand scores and side tallies, and who played on each
+    side, onto the rows that lists and statistics read, and give the game a new revision (what
+    it shows has changed).
 
     `last`: the hands whose scores to copy, the replay's last ones (by default every live hand;
     a new hand copies its own only, and the others are not even loaded).
@@ -54,6 +56,9 @@ def store_figures(game: Game, result: rules.GameResult, last: Sequence[Hand] | N
     for side, (total, won) in zip(game.sides, sides, strict=True):
         side.total, side.won = total, won
     _tally_sides(game, result, last)
+    if last is None:  # a new hand changes no one's name; only these writes can (or a restore)
+        for side in game.sides:
+            side.team = team_of([(player.key, player.name) for player in side.players])
     hands = game.live_hands if last is None else last
     for hand, hand_scores in zip(hands, scores[len(scores) - len(hands) :], strict=True):
         for entry, score in zip(hand.entries, hand_scores, strict=True):
@@ -81,6 +86,28 @@ def _tally_sides(game: Game, result: rules.GameResult, last: Sequence[Hand] | No
         for kind, column in SET_COLUMNS.items():
             made = sum(e.sets.get(kind.value, 0) for e in entries)
             setattr(side, column, (0 if afresh else getattr(side, column) or 0) + made)
+
+
+def _spelled(text: str) -> str:
+    return text.encode("utf-8").hex().upper()
+
+
+def team_of(players: Sequence[tuple[str, str]]) -> str | None:
+    """A side's `Side.team` from its players' (key, name): the named ones, in order.
+
+    >>> team_of([("ana", "Ana"), ("", ""), ("bo", "Bo")])
+    '616E61:416E61,626F:426F'
+    """
+    spelled = sorted(f"{_spelled(key)}:{_spelled(name)}" for key, name in players if key)
+    return ",".join(spelled) or None
+
+
+def store_teams(sides: Select[int]) -> None:
+    """Copy who played onto the sides whose ids `sides` selects (after their players were
+    renamed or merged), as `store_figures` does."""
+    query = select(Side).where(Side.id.in_(sides)).options(selectinload(Side.players))
+    for side in db.session.scalars(query):
+        side.team = team_of([(player.key, player.name) for player in side.players])
 
 
 # Everything a replay reads, in a statement each rather than one per hand and entry.

@@ -17,6 +17,7 @@ from ..models import (
     player_key,
 )
 from .errors import MergeNotUndone, NotFound, PlayerRefused
+from .figures import store_teams
 
 
 def _known(key: str) -> bool:
@@ -62,6 +63,7 @@ def rename_player(key: str, new_name: str) -> tuple[str, bool]:
             _record_merge(key, new_key)
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
+        store_teams(select(Player.side_id).where(Player.key == new_key))
     return new_key, merged
 
 
@@ -77,6 +79,7 @@ def merge_players(key: str, into: str) -> None:
         _record_merge(key, into)
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(key=into))
+        store_teams(select(Player.side_id).where(Player.key == into))
 
 
 def undo_merge(merge_id: int) -> str:
@@ -103,6 +106,7 @@ def undo_merge(merge_id: int) -> str:
         revise_games_of(merge.into)
         for row in rows:
             row.key, row.name = merge.key, names[row.id]
+        store_teams(select(Player.side_id).where(Player.id.in_(merge.players)))
         merge.undone_at = now()
         key = merge.key
     return key
