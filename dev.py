@@ -31,8 +31,6 @@ STAMP = VENV / ".installed"
 AXE = VENV / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 QUICK = ("tests/rules", "tests/web", "scorekeeper")
 """What `dev.py test --quick` runs: a couple of minutes, for daily work."""
-ON_POSTGRESQL = ("tests/web", "tests/reliability")
-"""What runs a second time with the apps on PostgreSQL (tests/postgres.py)."""
 
 
 def ensure_venv(extras: str) -> None:
@@ -203,9 +201,9 @@ def test_on_postgresql(argv: list[str]) -> int:
         return 1 if os.environ.get("CI") else 0
     os.environ["SCOREKEEPER_TEST_DATABASE"] = "postgresql"
     try:
-        # The same options; whatever they choose outside the two suites, or marked `sqlite`, is
-        # left out (tests/conftest.py).
-        return run("pytest", "-n", "auto", *(argv or ON_POSTGRESQL))
+        # The same options; what runs on PostgreSQL is chosen in one place, tests/conftest.py
+        # (ON_BOTH, less what is marked `sqlite`).
+        return run("pytest", "-n", "auto", *argv)
     finally:
         del os.environ["SCOREKEEPER_TEST_DATABASE"]
 
