@@ -281,7 +281,7 @@ def _tally(sums: Sequence[Any], system_id: str) -> TallyRow:
         finished=finished or 0,
         wins=wins or 0,
         hands=hands or 0,
-        score=score or 0,
+        score=int(score or 0),  # PostgreSQL sums a 64-bit column as a numeric: a Decimal
         best=best,
         went_out=went_out or 0,
         red_threes=red_threes or 0,

@@ -1,9 +1,8 @@
-"""The per-game write lock on PostgreSQL: a write that waited for it reads what the write before
-it left.
+"""Writes on PostgreSQL: a write that waited for the game's lock reads what the write before it
+left, and scores past 32 bits are kept.
 
 Runs on a new database of the run's throw-away PostgreSQL (tests/postgres.py); without one it
-is skipped, and under CI fails. The order of the two phones is fixed, without sleeps: the
-delete holds the lock until the database shows the save waiting for it.
+is skipped, and under CI fails.
 """
 
 from __future__ import annotations
@@ -61,6 +60,8 @@ def wait_for_a_write_waiting_for_the_lock(app: Flask) -> None:
 def test_a_hand_saved_while_another_phone_deletes_one_is_added_to_the_totals_the_delete_left(
     postgresql: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The order of the two phones is fixed, without sleeps: the delete holds the lock until
+    the database shows the save waiting for it."""
     actions = Actions(postgresql.test_client())
     game_id = actions.new_game()
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
@@ -105,4 +106,56 @@ def test_a_hand_saved_while_another_phone_deletes_one_is_added_to_the_totals_the
 
     assert statuses == {"delete": 302, "save": 302}
     assert len(actions.hand_ids(game_id)) == 1
+    assert_figures_are_the_replays(postgresql)
+
+
+LARGEST_START = 100_000
+"""The largest start score the app takes, above or below zero (docs/game-file.md)."""
+HOLDING = 10**9
+"""The most card points a game file's entry may hold (in hand or melded)."""
+CAUGHT_HOLDING = {"ended_by": "stock_exhausted", "entries": [{"hand_points": HOLDING}] * 2}
+SAMBAS = {"samba": 10**9}
+"""A house rule: a samba is worth as much as a game file's largest number."""
+TWO_SAMBAS = {
+    "ended_by": "stock_exhausted",
+    "entries": [{"sets": {"samba": 2}, "melded_points": HOLDING}, {}],
+}
+
+
+def game_file(starts: tuple[int, int], hands: list[Any], **more: Any) -> dict[str, Any]:
+    sides = [
+        {"name": name, "players": 2, "start_score": start, "player_names": players}
+        for name, start, players in zip(
+            ("Us", "Them"), starts, (["Ana", "Bea"], ["Cai", "Dan"]), strict=True
+        )
+    ]
+    return {"variant": "classic", "sides": sides, "hands": hands, **more}
+
+
+@pytest.mark.parametrize(
+    ("data", "totals"),
+    [
+        pytest.param(
+            game_file((LARGEST_START, -LARGEST_START), [CAUGHT_HOLDING] * 3),
+            [LARGEST_START - 3 * HOLDING, -LARGEST_START - 3 * HOLDING],
+            id="three hands holding 10^9 in hand",
+        ),
+        pytest.param(
+            game_file((LARGEST_START, 0), [TWO_SAMBAS], house_rules={"set_bonuses": SAMBAS}),
+            [LARGEST_START + 3 * HOLDING, 0],
+            id="a hand of two sambas worth 10^9 each",
+        ),
+    ],
+)
+def test_a_game_file_with_totals_past_32_bits_is_imported_and_shown(
+    postgresql: Flask, data: dict[str, Any], totals: list[int]
+) -> None:
+    client = postgresql.test_client()
+    imported = client.post("/games/import", json=data)
+    assert imported.status_code == 201, imported.text
+    game_id = imported.get_json()["id"]
+    assert Actions(client).result(game_id)["totals"] == totals
+    assert client.get(f"/games/{game_id}").status_code == 200
+    assert client.get("/stats").status_code == 200
+    assert client.get("/players/ana").status_code == 200
     assert_figures_are_the_replays(postgresql)
