@@ -3,7 +3,8 @@
 Every write goes through `writing()`. On SQLite it begins `BEGIN IMMEDIATE`, so a writer takes
 the database's write lock before it reads what it will check, and a second writer waits for the
 first to commit (busy_timeout) instead of reading a state that is about to change. On a server
-database the services also lock the game's row (`SELECT … FOR UPDATE`), which SQLite ignores.
+database the services also lock the game's row (`SELECT … FOR UPDATE`, which SQLite ignores) in
+a statement of its own, and read the game after it (services/loading.py).
 """
 
 from __future__ import annotations
@@ -56,7 +57,13 @@ def writing() -> Iterator[None]:
     session = db.session
     # What the request read before is of an earlier moment: the write reads again inside its lock.
     session.rollback()
-    session.connection(execution_options={WRITE: True})
+    options: dict[str, Any] = {WRITE: True}
+    if db.engine.dialect.name == "postgresql":
+        # Each statement reads what was committed before it began, so what a write reads after
+        # the game's lock is what the write before it left: a REPEATABLE READ snapshot (the
+        # door's for a read, or a server's default) would be older than the lock.
+        options["isolation_level"] = "READ COMMITTED"
+    session.connection(execution_options=options)
     try:
         yield
         session.commit()

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..rules import SetKind
@@ -26,6 +26,9 @@ REVISION_LENGTH = 16
 SHARE_TOKEN_LENGTH = 24
 START_SCORE_LIMIT = 100_000
 """A score carried over from paper is within ± this; a larger one is a typing slip."""
+SCORE = BigInteger
+"""The column of a score the replay gives (a hand's, a total): a game file's hand may hold up to
+10^9 card points in hand or melded, so a few hands pass PostgreSQL's 32-bit `integer`."""
 
 
 class Base(DeclarativeBase):
@@ -128,13 +131,13 @@ class Side(Model):
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     start_score: Mapped[int] = mapped_column(default=0)
-    total: Mapped[int | None] = mapped_column(default=None)
+    total: Mapped[int | None] = mapped_column(SCORE, default=None)
     """Copy of the last replay's total, for lists and statistics."""
     won: Mapped[bool | None] = mapped_column(default=None)
     # Copies of the last replay too, summed over the side's live hands, so that statistics add
     # up sides rather than every entry (`services.figures`); None until first replayed.
     hands: Mapped[int | None] = mapped_column(default=None)
-    best: Mapped[int | None] = mapped_column(default=None)
+    best: Mapped[int | None] = mapped_column(SCORE, default=None)
     """The side's best hand score; None also while it has played no hand."""
     went_out: Mapped[int | None] = mapped_column(default=None)
     red_threes: Mapped[int | None] = mapped_column(default=None)
@@ -221,7 +224,7 @@ class Entry(Model):
     red_threes_in_hand: Mapped[int] = mapped_column(default=0)
     players_holding_red_threes: Mapped[int] = mapped_column(default=0)
     penalties: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
-    hand_score: Mapped[int | None] = mapped_column(default=None)
+    hand_score: Mapped[int | None] = mapped_column(SCORE, default=None)
     """Copy of the last replay's score of this entry, for statistics."""
 
     hand: Mapped[Hand] = relationship(back_populates="entries")

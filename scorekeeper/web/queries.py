@@ -16,7 +16,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from sqlalchemy import Select, case, func, or_, select
+from sqlalchemy import BigInteger, Select, case, cast, func, or_, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
@@ -272,7 +272,9 @@ def _tally_columns() -> list[Any]:
         "finished": total(case((Game.over.is_(True), 1), else_=0)),
         "wins": total(case((Side.won.is_(True), 1), else_=0)),
         "hands": total(Side.hands),
-        "score": total(Side.total - Side.start_score),  # a side's total is its start and hands
+        # A side's total is its start and hands; PostgreSQL sums 64-bit numbers as numeric,
+        # and a score is a whole number.
+        "score": cast(total(Side.total - Side.start_score), BigInteger),
         "went_out": total(Side.went_out),
         "red_threes": total(Side.red_threes),
         "best": func.max(Side.best),

@@ -29,21 +29,14 @@ def with_hands(game: Game) -> Game:
     return game
 
 
-def game_with_sides(game_id: str, locked: bool = False) -> Game:
+def game_with_sides(game_id: str) -> Game:
     """A game with its sides and players, in one statement; NotFound if there is none (or it
-    was deleted: a write that raced its deletion finds it gone, as the door would).
-
-    `locked`: inside `writing()`, locked for writing until commit (see `lock_game`).
-    """
+    was deleted: a write that raced its deletion finds it gone, as the door would)."""
     query = (
         select(Game)
         .where(Game.id == game_id, Game.deleted_at.is_(None))
         .options(joinedload(Game.sides).joinedload(Side.players))
     )
-    if locked:
-        # The lock is on the game's row alone (OF game): PostgreSQL refuses to lock the
-        # nullable side of the outer joins that bring the sides and players along.
-        query = query.with_for_update(of=Game)
     game = db.session.scalars(query).unique().one_or_none()
     if game is None:
         raise NotFound(f"no game {game_id!r}")
@@ -57,5 +50,11 @@ def lock_game(game_id: str, everything: bool = True) -> Game:
     clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
     `everything`: with all that a replay reads (its hands), not only the sides.
     """
-    game = game_with_sides(game_id, locked=True)
+    # The lock is a statement of its own, and the game is read after it. A statement that waits
+    # for a lock reads the rows of before the wait: PostgreSQL reads the locked row again once
+    # it has the lock, but not the sides joined to it, which would be those of before the write
+    # it waited for (and a total stored again unchanged on such a stale side is not written).
+    locked = select(Game.id).where(Game.id == game_id, Game.deleted_at.is_(None))
+    db.session.execute(locked.with_for_update())
+    game = game_with_sides(game_id)
     return with_hands(game) if everything else game

@@ -1,0 +1,161 @@
+"""Writes on PostgreSQL: a write that waited for the game's lock reads what the write before it
+left, and scores past 32 bits are kept.
+
+Runs on a new database of the run's throw-away PostgreSQL (tests/postgres.py); without one it
+is skipped, and under CI fails.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import flask_migrate
+import pytest
+from flask import Flask
+from sqlalchemy import text
+
+from scorekeeper.web import create_app
+from scorekeeper.web.models import db
+from scorekeeper.web.services import hands as hand_services
+
+from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions
+from .test_writes import assert_figures_are_the_replays
+
+WAITING_AT_MOST = 10
+"""Seconds the delete holds the lock for the save: past it, the save never asked for it."""
+
+WAITING_FOR_A_LOCK = text(
+    "SELECT count(*) FROM pg_stat_activity"
+    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+)
+
+
+@pytest.fixture
+def postgresql(postgresql_url: str) -> Iterator[Flask]:
+    """An app on an empty database of the throw-away PostgreSQL, migrated from empty."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": postgresql_url})
+    with app.app_context():
+        flask_migrate.upgrade()
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def wait_for_a_write_waiting_for_the_lock(app: Flask) -> None:
+    """Returns once another connection waits for a lock (each look in a transaction of its own:
+    PostgreSQL keeps what a transaction saw of pg_stat_activity)."""
+    with app.app_context():
+        engine = db.engine
+    deadline = time.monotonic() + WAITING_AT_MOST
+    while time.monotonic() < deadline:
+        with engine.connect() as connection:
+            if connection.scalar(WAITING_FOR_A_LOCK):
+                return
+        time.sleep(0.01)
+
+
+def test_a_hand_saved_while_another_phone_deletes_one_is_added_to_the_totals_the_delete_left(
+    postgresql: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The order of the two phones is fixed, without sleeps: the delete holds the lock until
+    the database shows the save waiting for it."""
+    actions = Actions(postgresql.test_client())
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    first = actions.hand_ids(game_id)[0]
+    deleting = threading.Event()
+    store_figures = hand_services.store_figures
+
+    def store_once_the_save_waits(game: Any, result: Any, last: Any = None) -> None:
+        if last is None:  # the delete's, not the save's (which stores its new hand's alone)
+            deleting.set()
+            wait_for_a_write_waiting_for_the_lock(postgresql)
+        store_figures(game, result, last)
+
+    monkeypatch.setattr(hand_services, "store_figures", store_once_the_save_waits)
+
+    def delete() -> int:
+        client = postgresql.test_client()
+        return client.post(
+            f"/games/{game_id}/hands/{first}/delete", data={"version": "1"}
+        ).status_code
+
+    def save() -> int:
+        assert deleting.wait(WAITING_AT_MOST)
+        # The same hand again: the sides as they were before the delete have the totals and
+        # the count of hands that the save gives them after it.
+        return (
+            Actions(postgresql.test_client()).post_hand(game_id, [GOES_OUT, STAYS_IN]).status_code
+        )
+
+    statuses: dict[str, int] = {}
+
+    def run(name: str, send: Callable[[], int]) -> None:
+        statuses[name] = send()
+
+    threads = [
+        threading.Thread(target=run, args=pair) for pair in [("delete", delete), ("save", save)]
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert statuses == {"delete": 302, "save": 302}
+    assert len(actions.hand_ids(game_id)) == 1
+    assert_figures_are_the_replays(postgresql)
+
+
+LARGEST_START = 100_000
+"""The largest start score the app takes, above or below zero (docs/game-file.md)."""
+HOLDING = 10**9
+"""The most card points a game file's entry may hold (in hand or melded)."""
+CAUGHT_HOLDING = {"ended_by": "stock_exhausted", "entries": [{"hand_points": HOLDING}] * 2}
+SAMBAS = {"samba": 10**9}
+"""A house rule: a samba is worth as much as a game file's largest number."""
+TWO_SAMBAS = {
+    "ended_by": "stock_exhausted",
+    "entries": [{"sets": {"samba": 2}, "melded_points": HOLDING}, {}],
+}
+
+
+def game_file(starts: tuple[int, int], hands: list[Any], **more: Any) -> dict[str, Any]:
+    sides = [
+        {"name": name, "players": 2, "start_score": start, "player_names": players}
+        for name, start, players in zip(
+            ("Us", "Them"), starts, (["Ana", "Bea"], ["Cai", "Dan"]), strict=True
+        )
+    ]
+    return {"variant": "classic", "sides": sides, "hands": hands, **more}
+
+
+@pytest.mark.parametrize(
+    ("data", "totals"),
+    [
+        pytest.param(
+            game_file((LARGEST_START, -LARGEST_START), [CAUGHT_HOLDING] * 3),
+            [LARGEST_START - 3 * HOLDING, -LARGEST_START - 3 * HOLDING],
+            id="three hands holding 10^9 in hand",
+        ),
+        pytest.param(
+            game_file((LARGEST_START, 0), [TWO_SAMBAS], house_rules={"set_bonuses": SAMBAS}),
+            [LARGEST_START + 3 * HOLDING, 0],
+            id="a hand of two sambas worth 10^9 each",
+        ),
+    ],
+)
+def test_a_game_file_with_totals_past_32_bits_is_imported_and_shown(
+    postgresql: Flask, data: dict[str, Any], totals: list[int]
+) -> None:
+    client = postgresql.test_client()
+    imported = client.post("/games/import", json=data)
+    assert imported.status_code == 201, imported.text
+    game_id = imported.get_json()["id"]
+    assert Actions(client).result(game_id)["totals"] == totals
+    assert client.get(f"/games/{game_id}").status_code == 200
+    assert client.get("/stats").status_code == 200
+    assert client.get("/players/ana").status_code == 200
+    assert_figures_are_the_replays(postgresql)
