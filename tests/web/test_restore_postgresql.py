@@ -19,6 +19,8 @@ from scorekeeper.web.services.backup import backup, restore
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions
 
+pytestmark = pytest.mark.postgresql
+
 
 @pytest.fixture
 def postgresql(postgresql_url: str) -> Iterator[Flask]:
