@@ -32,7 +32,6 @@ import contextlib
 import gzip
 import json
 import os
-import pwd
 import random
 import re
 import resource
@@ -49,6 +48,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's tests/
+from tests import postgres  # the throw-away cluster the tests start
+
 HELD_MS = 200.0
 """A step holds when every kind of request has its p99 under this, and nothing failed."""
 TIMEOUT = 30.0
@@ -57,7 +59,6 @@ KINDS = ("poll", "scoreboard", "hand form", "save")
 """poll: a scoreboard asked with its ETag and answered 304; scoreboard: one drawn (200, the
 first look, a changed game, or the page after Save); hand form: its GET; save: the POST."""
 BIN = Path(sys.executable).parent
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
 # Us goes out, Them are caught with many points in hand; then the other way round (as
 # benchmarks/pages.py plays), so the totals stay far from the end however many hands are saved.
@@ -471,39 +472,26 @@ def sqlite_waitress(folder: Path, options: argparse.Namespace) -> Iterator[Setup
 
 
 @contextlib.contextmanager
-def postgresql(folder: Path) -> Iterator[tuple[str, int]]:
-    """A throw-away PostgreSQL cluster in `folder` (on a socket only); its URL and its pid."""
-    data = folder / "pg"
-    data.mkdir()
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        owner = pwd.getpwnam("postgres")
-        os.chown(folder, owner.pw_uid, owner.pw_gid)
-        os.chown(data, owner.pw_uid, owner.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    user = "postgres" if as_user else pwd.getpwuid(os.geteuid()).pw_name
-    quiet = {"check": True, "capture_output": True}
-    initdb = [str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", user]
-    subprocess.run(as_user + initdb, **quiet)  # type: ignore[call-overload]
-    settings = f"-k {data} -c listen_addresses='' -c max_connections=200"
-    pg_ctl = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(data / "log"), "-w"]
-    subprocess.run([*as_user, *pg_ctl, "-o", settings, "start"], **quiet)  # type: ignore[call-overload]
+def postgresql() -> Iterator[tuple[str, int]]:
+    """A throw-away PostgreSQL cluster (the tests', made durable: commits synced, as a club's
+    server has them); its URL and its pid."""
+    cluster = postgres.start(durable=True)
     try:
-        pid = int((data / "postmaster.pid").read_text().split()[0])
-        yield f"postgresql+psycopg://{user}@/postgres?host={data}", pid
+        pid = int((cluster.folder / "data" / "postmaster.pid").read_text().split()[0])
+        yield cluster.url, pid
     finally:
-        subprocess.run([*as_user, *pg_ctl, "-m", "fast", "stop"], capture_output=True)
+        cluster.stop()
 
 
 @contextlib.contextmanager
 def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Setup]:
     """gunicorn with `--workers` sync workers, as the README hosts a club, on PostgreSQL."""
     binary = shutil.which("gunicorn", path=str(BIN))
-    if binary is None or not (PG_BIN / "initdb").exists():
+    if binary is None or postgres.binaries() is None:
         print("PostgreSQL + gunicorn: skipped (needs Debian's postgresql and the server extra)")
         yield Setup("PostgreSQL + gunicorn", 0, 0)
         return
-    with postgresql(folder) as (url, database):
+    with postgresql() as (url, database):
         env = app_env(folder, url, options)
         port = free_port()
         command = [binary, "-w", str(options.workers), "-b", f"127.0.0.1:{port}"]

@@ -90,8 +90,10 @@ def as_owner(program: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
-def start() -> Cluster:
-    """Make and start a cluster in a new temporary folder; RuntimeError says why it could not."""
+def start(*, durable: bool = False) -> Cluster:
+    """Make and start a cluster in a new temporary folder; RuntimeError says why it could not.
+    A test's cluster writes nothing to disk that it need not (nothing in it outlives the run);
+    a `durable` one syncs its commits, as a club's server does (for benchmarks)."""
     bindir = binaries()
     if bindir is None:
         raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
@@ -106,10 +108,9 @@ def start() -> Cluster:
         )  # fmt: skip
         if made.returncode != 0:
             raise RuntimeError(f"initdb failed: {made.stderr.strip() or made.stdout.strip()}")
-        options = (
-            f"-c listen_addresses='' -k {folder} -c fsync=off -c synchronous_commit=off "
-            "-c full_page_writes=off -c max_connections=500"
-        )
+        options = f"-c listen_addresses='' -k {folder} -c max_connections=500"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         log = folder / "server.log"
         started = as_owner(
             bindir / "pg_ctl", "start", "-w", "-D", str(data), "-l", str(log), "-o", options
