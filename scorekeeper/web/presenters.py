@@ -13,7 +13,7 @@ from .. import rules
 from ..rules.hands import Ending
 from . import queries
 from .chart import Chart, running_totals
-from .i18n import number
+from .i18n import number, say
 from .labels import ending_label, label_of
 from .models import Game, Hand, player_key
 from .services.engine import replay_of, system_of
@@ -253,14 +253,30 @@ class Tally:
     """The average hand score, rounded; None before any hand."""
     best: int | None
     best_system: str | None
-    """The name of the system the best hand was played in."""
+    """The name of the system the best hand was played in, in the page's language."""
     went_out: int
     red_threes: int
     sets_made: list[tuple[str, int]]
-    """(label, how many) for each kind of set made at least once, in the rule book's order."""
+    """(label in the page's language, how many) for each kind of set made at least once, in the
+    rule book's order."""
 
 
-def tally(row: queries.TallyRow) -> Tally:
+@dataclass(frozen=True)
+class _Words:
+    """The names a statistics card shows, said once per page rather than once per card."""
+
+    systems: dict[str, str]
+    sets: dict[rules.SetKind, str]
+
+
+def _words() -> _Words:
+    return _Words(
+        systems={id: say(system.name) for id, system in rules.SYSTEMS.items()},
+        sets={kind: say(kind.label) for kind in rules.SetKind},
+    )
+
+
+def tally(row: queries.TallyRow, words: _Words) -> Tally:
     return Tally(
         games=row.games,
         finished=row.finished,
@@ -269,10 +285,12 @@ def tally(row: queries.TallyRow) -> Tally:
         hands=row.hands,
         average=round(row.score / row.hands) if row.hands else None,
         best=row.best,
-        best_system=rules.SYSTEMS[row.best_system].name if row.best_system else None,
+        best_system=words.systems[row.best_system] if row.best_system else None,
         went_out=row.went_out,
         red_threes=row.red_threes,
-        sets_made=[(kind.label, row.sets[kind]) for kind in rules.SetKind if row.sets.get(kind)],
+        sets_made=[
+            (words.sets[kind], row.sets[kind]) for kind in rules.SetKind if row.sets.get(kind)
+        ],
     )
 
 
@@ -292,8 +310,9 @@ class PartnershipStats:
 
 def player_stats(rows: Sequence[queries.PlayerRow], names: Mapping[str, str]) -> list[PlayerStats]:
     """Players most games first, then by name."""
+    words = _words()
     return sorted(
-        (PlayerStats(row.key, names[row.key], tally(row.tally)) for row in rows),
+        (PlayerStats(row.key, names[row.key], tally(row.tally, words)) for row in rows),
         key=lambda p: (-p.tally.games, p.name.casefold()),
     )
 
@@ -305,8 +324,9 @@ def partnership_stats(
     ordered = sorted(
         rows, key=lambda row: (-row.tally.games, [names[k].casefold() for k in row.keys])
     )
+    words = _words()
     return [
-        PartnershipStats(row.keys, [names[k] for k in row.keys], tally(row.tally))
+        PartnershipStats(row.keys, [names[k] for k in row.keys], tally(row.tally, words))
         for row in ordered[:shown]
     ]
 
