@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import BigInteger, Select, case, cast, func, or_, select
@@ -350,19 +349,15 @@ def statistics(system: str = "") -> Statistics:
 
 
 def _added(teams: list[_Team]) -> TallyRow:
-    """What some teams did, as one tally: each figure added up column by column (in C, by
-    `map`: a player of a big club has hundreds of teams and systems), the best hand the first
-    largest with its system."""
-    rows = [team.sums for team in teams]
-
-    def added(figure: str) -> Any:
-        return sum(map(itemgetter(FIGURES.index(figure)), rows))
-
+    """What some teams did, as one tally: each figure added up column by column (the teams'
+    figures turned into columns by `zip`, in C: a player of a big club has hundreds of teams and
+    systems), the best hand the first largest with its system."""
+    columns = dict(zip(FIGURES, zip(*(team.sums for team in teams), strict=True), strict=True))
     played = [team for team in teams if team.best is not None]
     top = max(played, key=lambda team: team.best or 0, default=None)
-    sets = {kind: added(column) for kind, column in SET_COLUMNS.items()}
+    sets = {kind: sum(columns[column]) for kind, column in SET_COLUMNS.items()}
     return TallyRow(
-        **{figure: added(figure) for figure in SUMMED},
+        **{figure: sum(columns[figure]) for figure in SUMMED},
         best=top.best if top else None,
         best_system=top.system_id if top else None,
         sets={kind: made for kind, made in sets.items() if made},
