@@ -12,9 +12,11 @@ from .pages import NO_JS_PAGES, pages, set_up_games
 
 COMBINATIONS = [
     pytest.param(language, dark, id=f"{language}-{'dark' if dark else 'light'}")
-    for language in ("en-US", "es")
-    for dark in (False, True)
+    for language, dark in (("en-US", False), ("es", True))
 ]
+"""Each theme and each language once: colours (contrast) come with the theme, words and their
+lengths with the language, and neither depends on the other; each walk of every page costs a
+minute of the suite."""
 
 
 def without_script(browser: Any, *, dark: bool, language: str) -> Any:

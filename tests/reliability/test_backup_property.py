@@ -27,6 +27,7 @@ from sqlalchemy import select
 from scorekeeper import rules
 from scorekeeper.web.models import NAME_LENGTH, Game, HouseRule, Player, PlayerMerge, Side, db
 from scorekeeper.web.services.backup import restore
+from tests import postgres
 from tests.reliability.conftest import FIGURES
 from tests.web.conftest import TEST_CONFIG, Actions, _built
 
@@ -399,7 +400,7 @@ class Table(RuleBasedStateMachine):
 
 
 Table.TestCase.settings = settings(
-    max_examples=30,
+    max_examples=postgres.examples(30),
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

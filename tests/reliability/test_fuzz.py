@@ -737,7 +737,7 @@ def test_no_input_gives_a_server_error(world: World, endpoint: str, figures: Cou
     make, examples = FUZZED[endpoint]
 
     @settings(
-        max_examples=examples,
+        max_examples=postgres.examples(examples),
         derandomize=True,
         database=None,
         deadline=None,

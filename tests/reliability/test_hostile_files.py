@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import cli
 from scorekeeper.web.services import backup
+from tests import postgres
 from tests.web.conftest import TEST_CONFIG, Actions, _built, migrated_database, stored_games
 from tests.web.test_backup import backup_of, fill
 
@@ -590,7 +591,7 @@ def values(good: dict[str, Any]) -> st.SearchStrategy[object]:
 
 
 @settings(
-    max_examples=250,
+    max_examples=postgres.examples(250),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
