@@ -89,7 +89,7 @@ ON_BOTH = ("tests/web/", "tests/reliability/")
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On PostgreSQL, only the web and reliability suites run, without their SQLite tests (and
-    those on PostgreSQL anyway): the rest does not touch a database or has run already."""
+    those marked `once`): the rest does not touch a database or has run already."""
     if not postgres.on_postgresql():
         return
     root = Path(str(config.rootpath))
@@ -97,7 +97,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         where = Path(str(item.path)).relative_to(root).as_posix()
         on_both = where.startswith(ON_BOTH) and not any(
-            item.get_closest_marker(marker) for marker in ("sqlite", "postgresql")
+            item.get_closest_marker(marker) for marker in ("sqlite", "once")
         )
         (kept if on_both else left).append(item)
     if left:

@@ -17,6 +17,8 @@ from scorekeeper.web.serving import PHONES_AT_A_CLUB_NIGHT, WAITRESS
 
 from .live import database_app, served
 
+pytestmark = pytest.mark.once  # about connections, not the database
+
 
 @pytest.fixture(autouse=True)
 def descriptors_for_both_ends() -> Iterator[None]:

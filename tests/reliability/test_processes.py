@@ -36,7 +36,7 @@ from .live import games_off_the_replay
 from .test_concurrency import hand
 from .test_kill import ROOT, Browser, free_port
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgresql]
+pytestmark = [pytest.mark.slow, pytest.mark.once]
 
 PIN = "2468"
 ROUNDS = 10

@@ -21,7 +21,7 @@ from tests.reverse_proxy import SlowClients, nginx_binary, nginx_in_front
 
 from .test_kill import free_port, start_server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.once]
 
 SLOW_CLIENTS = WAITRESS["connection_limit"] + 50
 

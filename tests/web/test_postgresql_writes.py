@@ -24,7 +24,7 @@ from scorekeeper.web.services import hands as hand_services
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions
 from .test_writes import assert_figures_are_the_replays
 
-pytestmark = pytest.mark.postgresql
+pytestmark = pytest.mark.once
 
 WAITING_AT_MOST = 10
 """Seconds the delete holds the lock for the save: past it, the save never asked for it."""

@@ -19,7 +19,7 @@ from scorekeeper.web.services.backup import backup, restore
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions
 
-pytestmark = pytest.mark.postgresql
+pytestmark = pytest.mark.once
 
 
 @pytest.fixture
