@@ -73,6 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
 
     app.url_map.converters["id"] = converters.IdConverter
+    app.url_map.converters["player"] = converters.PlayerConverter
 
     request_log.init_app(app)
     proxies = app.config["PROXY_FIX"]

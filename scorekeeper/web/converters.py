@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from werkzeug.routing import BaseConverter, ValidationError
+from urllib.parse import quote, unquote
+
+from werkzeug.routing import BaseConverter, PathConverter, ValidationError
 from wtforms import Field
 from wtforms.validators import ValidationError as FieldError
 
@@ -56,6 +58,20 @@ class IdConverter(BaseConverter):
 
     def to_url(self, value: object) -> str:
         return str(int(str(value)))
+
+
+class PlayerConverter(PathConverter):
+    """`<player:key>`: a player's key, whatever it holds. A key with a slash or a percent sign
+    is written quoted twice, since the server unquotes an address once before routing: a slash
+    would otherwise split the address, and a leading one or two in a row match no route."""
+
+    def to_url(self, value: str) -> str:
+        if "/" not in value and "%" not in value:
+            return super().to_url(value)
+        return quote(quote(value, safe=""), safe="")
+
+    def to_python(self, value: str) -> str:
+        return unquote(value) if "%" in value else value
 
 
 WTFORMS_RANGE = "Number must be between %(min)s and %(max)s."

@@ -111,14 +111,14 @@ def _player_page(
     ), status
 
 
-@bp.get("/players/<path:key>")
+@bp.get("/players/<player:key>")
 @needs(Access.TABLE)
 def player(key: str) -> tuple[str, int]:
     found = queries.statistics(_system())
     return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
 
 
-@bp.post("/players/<path:key>/rename")
+@bp.post("/players/<player:key>/rename")
 @form_view
 @needs(Access.TABLE)
 def rename(key: str) -> Response | tuple[str, int]:
@@ -145,7 +145,7 @@ def rename(key: str) -> Response | tuple[str, int]:
     return _player_page(key, found, form, _merge_form(key, found.names), 422)
 
 
-@bp.post("/players/<path:key>/merge")
+@bp.post("/players/<player:key>/merge")
 @form_view
 @needs(Access.TABLE)
 def merge(key: str) -> Response | tuple[str, int]:

@@ -29,6 +29,7 @@ from .forms.house_rule import (
     house_rule_keys,
     prefill,
     read_form,
+    rows_sent,
 )
 from .i18n import say
 from .models import HouseRule, db
@@ -85,7 +86,8 @@ def _edit(profile: HouseRule | None, system: rules.RuleSystem) -> str | Response
     """Show the form for a new or edited profile, or keep it and go back to the list; a new one
     opens with the values its link asks for."""
     shown = asked_for(system, request.args) if profile is None else derived_system(profile)
-    form = house_rule_form(system, len(shown.opening_minimums) + EMPTY_ROWS)
+    rows = len(shown.opening_minimums) + EMPTY_ROWS
+    form = house_rule_form(system, max(rows, rows_sent(request.form)))
     sent = read_form(form, system) if form.is_submitted() else None
     if sent is None:
         name = profile.name if profile else (shown.house_rules and shown.house_rules.name)

@@ -304,3 +304,18 @@ def test_a_filtered_player_page_still_offers_everyone_to_merge_into(
     assert everyone  # Bo, Cy, Di, Eve
     assert offered("/players/ana?system=denexa") == everyone  # a system Ana never played
     assert offered("/players/ana?system=fournier") == everyone
+
+
+@pytest.mark.parametrize("name", ["/Ana", "//Ana", "/\\evil.example", "A//B", "100%41"])
+def test_a_player_whose_name_has_slashes_has_a_page_of_their_own(
+    client: FlaskClient, name: str
+) -> None:
+    import_game(client, game_file(((name, "Bo"), ("Cy", "Di")), (FIRST_HAND,)))
+    links = re.findall(r'href="(/players/[^"]*)"', client.get("/stats").text)
+    theirs = [link for link in links if link not in ("/players/bo", "/players/cy", "/players/di")]
+    page = client.get(html.unescape(theirs[0]))
+    assert page.status_code == 200
+    assert html.escape(name) in page.text
+    renamed = client.post(html.unescape(theirs[0]) + "/rename", data={"rename-name": name + "x"})
+    assert renamed.status_code == 302
+    assert client.get(renamed.headers["Location"]).status_code == 200

@@ -3,6 +3,7 @@ every problem next to its field."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -31,6 +32,8 @@ Kind = rules.HouseRuleKind
 
 EMPTY_ROWS = 2
 """Empty first-meld rows offered below a system's own, for rows the table adds."""
+MOST_ROWS = 20
+"""The most first-meld rows a form sent back is shown with."""
 
 
 Pairs = tuple[tuple[int | None, int], ...]
@@ -126,6 +129,18 @@ class Asked:
     entry: rules.HouseRuleKey
     fields: list[Field]
     errors: list[str]
+
+
+def rows_sent(formdata: Mapping[str, Any]) -> int:
+    """How many first-meld rows a sent form holds (at most `MOST_ROWS`): a refused form shows
+    every row typed, even when another phone has shortened the house rule's table meanwhile.
+
+    >>> rows_sent({"first_meld-0-lowest": "0", "first_meld-3-minimum": "150", "name": "x"})
+    4
+    """
+    row = re.compile(rf"{FIELD_NAMES['opening_minimums']}-(\d{{1,3}})-")
+    indices = [int(found[1]) for key in formdata if (found := row.match(key))]
+    return min(max(indices, default=-1) + 1, MOST_ROWS)
 
 
 def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
