@@ -451,19 +451,21 @@ SHOWN = 12
 
 
 def search_rules(query: str) -> list[Place]:
-    """The places that match most of the query's words, the best first (answers before
-    sections at equal matches, as they settle a question in one sentence)."""
+    """The places that match most of the query's words, the best first: at equal matches those
+    holding the words as they were typed, side by side ("red samba"), then answers before
+    sections, as they settle a question in one sentence."""
     words = folded(query).split()
     if not words:
         return []
     needed = max(1, math.ceil(len(words) * 0.6))
+    phrase = " " + " ".join(words)
     scored = []
     for order, place in enumerate(places()):
         matched = sum(f" {w}" in place.words for w in words)
         if matched >= needed:
             answer = "#q-" in place.url
-            scored.append((-matched, not answer, order, place))
-    return [place for *_, place in sorted(scored, key=lambda s: s[:3])[:SHOWN]]
+            scored.append((-matched, phrase not in place.words, not answer, order, place))
+    return [place for *_, place in sorted(scored, key=lambda s: s[:4])[:SHOWN]]
 
 
 bp = Blueprint("rulebook", __name__)

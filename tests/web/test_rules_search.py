@@ -85,6 +85,13 @@ def test_searching_finds_the_black_samba_going_out_answer_first(client: FlaskCli
     assert "Can we go out with one ‘red’ samba and one ‘black’ samba?" in words
 
 
+def test_words_typed_side_by_side_find_the_place_that_has_them_so_first(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/rules/search", query_string={"q": "red samba"}).text
+    assert found(page)[0][0] == "/rules/black-samba#q-red-and-black-samba"
+
+
 def test_searching_in_spanish_finds_the_spanish_answer(client: FlaskClient) -> None:
     client.set_cookie("lang", "es")
     page = client.get("/rules/search", query_string={"q": "cerrar samba roja samba negra"}).text
