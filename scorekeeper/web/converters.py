@@ -1,5 +1,6 @@
-"""Numbers read from requests: in URLs only ones the database can hold (anything else is a
-404), in forms only ones within the bounds given."""
+"""What addresses and forms hold, read: in URLs only numbers the database can hold (anything
+else is a 404) and player keys whatever they hold, in forms only numbers within the bounds
+given and text without NUL."""
 
 from __future__ import annotations
 
