@@ -292,3 +292,14 @@ def actions(client: FlaskClient) -> Actions:
 # Two sides that go out legally in classic/denexa: Us goes out with a samba and a canasta.
 GOES_OUT = {"set_samba": "1", "set_natural_canasta": "1", "melded_points": "260"}
 STAYS_IN = {"set_mixed_canasta": "1", "melded_points": "150", "hand_points": "30"}
+
+
+@pytest.fixture
+def postgresql(postgresql_url: str) -> Iterator[Flask]:
+    """An app on an empty database of the throw-away PostgreSQL, migrated from empty."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": postgresql_url})
+    with app.app_context():
+        flask_migrate.upgrade()
+    yield app
+    with app.app_context():
+        db.engine.dispose()

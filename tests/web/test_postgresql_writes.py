@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import flask_migrate
 import pytest
 from flask import Flask
 from sqlalchemy import text
 
-from scorekeeper.web import create_app
 from scorekeeper.web.models import db
 from scorekeeper.web.services import hands as hand_services
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions
+from .conftest import GOES_OUT, STAYS_IN, Actions
 from .test_writes import assert_figures_are_the_replays
 
 pytestmark = pytest.mark.once
@@ -33,17 +31,6 @@ WAITING_FOR_A_LOCK = text(
     "SELECT count(*) FROM pg_stat_activity"
     " WHERE datname = current_database() AND wait_event_type = 'Lock'"
 )
-
-
-@pytest.fixture
-def postgresql(postgresql_url: str) -> Iterator[Flask]:
-    """An app on an empty database of the throw-away PostgreSQL, migrated from empty."""
-    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": postgresql_url})
-    with app.app_context():
-        flask_migrate.upgrade()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
 
 
 def wait_for_a_write_waiting_for_the_lock(app: Flask) -> None:

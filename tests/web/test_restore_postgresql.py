@@ -6,31 +6,16 @@ one it is skipped, and under CI fails.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import flask_migrate
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper.web import create_app
 from scorekeeper.web.models import Hand, Side, db
 from scorekeeper.web.services.backup import backup, restore
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions
+from .conftest import GOES_OUT, STAYS_IN, Actions
 
 pytestmark = pytest.mark.once
-
-
-@pytest.fixture
-def postgresql(postgresql_url: str) -> Iterator[Flask]:
-    """An app on an empty database of the throw-away PostgreSQL, migrated from empty."""
-    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": postgresql_url})
-    with app.app_context():
-        flask_migrate.upgrade()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
 
 
 def test_a_backup_restored_into_postgresql_takes_new_games_and_hands(
