@@ -14,9 +14,9 @@ page's own template on every request, so nothing of one visitor is ever shown to
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from threading import Lock
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar, cast
 
 from cachetools import LRUCache
 from flask import Flask, current_app, g, request, session
@@ -84,8 +84,9 @@ class Drawn(NamedTuple):
     body: Markup
 
 
-PARTS: LRUCache[tuple[str, ...], Drawn] = LRUCache(512)
-"""Parts of game pages, by page, game, revision, language and query."""
+PARTS: LRUCache[Hashable, object] = LRUCache(512)
+"""Parts of game pages, by page, game, revision, language and query (`part`), and what is
+the same for many games (`kept`)."""
 PARTS_LOCK = Lock()
 
 
@@ -101,13 +102,21 @@ def part(draw: Callable[[], Drawn]) -> Drawn:
         str(get_locale()),
         request.query_string.decode("latin-1"),
     )
+    return kept(key, draw)
+
+
+Kept = TypeVar("Kept")
+
+
+def kept(key: Hashable, draw: Callable[[], Kept]) -> Kept:
+    """What `draw` draws, kept under `key`: a key that names everything the drawing reads."""
     with PARTS_LOCK:
         drawn = PARTS.get(key)
     if drawn is None:
         drawn = draw()
         with PARTS_LOCK:
             PARTS[key] = drawn
-    return drawn
+    return cast(Kept, drawn)
 
 
 def init_app(app: Flask) -> None:

@@ -14,6 +14,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -40,6 +41,7 @@ from .services.engine import (
     engine_game,
     engine_hand,
     replay_of,
+    system_key,
     system_of,
 )
 from .services.errors import HandChanged, HandRefused, HandSaved, HandTaken
@@ -141,9 +143,11 @@ def _drawn_form(
     taken: bool = False,
     refused: bool = False,
     broken: Sequence[rules.Violation] = (),
+    blank: bool = False,
 ) -> caching.Drawn:
     """The hand form, the same for every visitor; `refused`: a Save that did not save (a
-    preview's problems are not), for the rules `broken` or what was typed."""
+    preview's problems are not), for the rules `broken` or what was typed; `blank`: a new
+    hand's form, nothing typed."""
     result = replay_of(game)
     if hand is None:
         number, minimums, totals = result.next_hand, result.next_minimums, result.totals
@@ -176,6 +180,27 @@ def _drawn_form(
     places = (
         [p.place or "problems" for p in problems] if problems else problem_places(form, rows, loose)
     )
+
+    def draw_rows() -> Markup:
+        return Markup(
+            render_template(
+                "_hand_rows.html",
+                game=game,
+                form=form,
+                rows=rows,
+                opened=opened(form, rows),
+                minimums=minimums,
+            )
+        )
+
+    if blank:
+        # A blank form's rows read only what this key names: kept across revisions and games,
+        # they are not drawn again after every save (they are most of drawing the form).
+        setup = tuple((side.name, len(side.players)) for side in game.sides)
+        key = ("hand rows", system_key(game), setup, minimums, str(get_locale()))
+        rows_drawn = caching.kept(key, draw_rows)
+    else:
+        rows_drawn = draw_rows()
     title = (
         _("Correct hand %(number)s", number=number)
         if hand is not None
@@ -186,12 +211,10 @@ def _drawn_form(
         game=game,
         system=system,
         form=form,
-        rows=rows,
-        opened=opened(form, rows),
+        rows_drawn=rows_drawn,
         hand=hand,
         number=number,
         title=title,
-        minimums=minimums,
         loose=loose,
         preview=preview,
         summary=summary,
@@ -339,7 +362,7 @@ def new() -> str | tuple[str, int] | Response:
 def _blank_form() -> caching.Drawn:
     """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
     game, system = _game()
-    return _drawn_form(game, system, hand_form(game))
+    return _drawn_form(game, system, hand_form(game), blank=True)
 
 
 def _hand(game: Game, hand_id: int) -> Hand:

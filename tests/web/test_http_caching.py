@@ -128,3 +128,35 @@ def test_each_visitor_gets_the_kept_hand_form_with_tokens_of_their_own(csrf_app:
         return page.replace(hidden(again, "token"), "")
 
     assert without_tokens(pages[0]) == without_tokens(pages[1])
+
+
+def test_a_blank_hand_forms_rows_are_drawn_once_for_every_game_of_the_same_set_up(
+    app: Flask, client: FlaskClient, actions: Actions
+) -> None:
+    # Classic asks 120 from 3,000 to 6,995: a hand here moves no side out of that band.
+    game_id = actions.new_game(start_scores=(3500, 3500))
+    with rendered(app) as drawn:
+        first = client.get(f"/games/{game_id}/hands/new").text
+    assert "_hand_rows.html" in drawn and "Hand 1" in first
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    other = actions.new_game(start_scores=(3500, 3500))
+    for game, number in ((game_id, 2), (other, 1)):
+        with rendered(app) as drawn:
+            page = client.get(f"/games/{game}/hands/new").text
+        assert "_hand_form.html" in drawn and "_hand_rows.html" not in drawn
+        assert f"Hand {number}" in page and "≥ 120" in page
+    named = actions.new_game(names=("Ana", "Bo"), start_scores=(3500, 3500))
+    with rendered(app) as drawn:
+        page = client.get(f"/games/{named}/hands/new").text
+    assert "_hand_rows.html" in drawn and 'title="Ana"' in page and 'title="Us"' not in page
+
+
+def test_a_blank_hand_form_shows_a_first_meld_minimum_changed_by_the_last_hand(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game(start_scores=(1400, 0))
+    before = client.get(f"/games/{game_id}/hands/new").text
+    assert before.count("≥ 50") == 2 and "≥ 120" not in before
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])  # Us pass 3,000: 120 from now on
+    after = client.get(f"/games/{game_id}/hands/new").text
+    assert after.count("≥ 120") == 1 and after.count("≥ 50") == 1
