@@ -495,6 +495,8 @@ def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Set
         env = app_env(folder, url, options)
         port = free_port()
         command = [binary, "-w", str(options.workers), "-b", f"127.0.0.1:{port}"]
+        if options.threads > 1:  # gthread workers: kept-alive connections, a thread each
+            command += ["--threads", str(options.threads)]
         command += ["scorekeeper.web:create_app()"]
         with server(command, env, folder, port) as process:
             yield Setup("PostgreSQL + gunicorn", port, process.pid, database)
@@ -512,6 +514,7 @@ def main() -> None:
     parser.add_argument("--poll-every", type=float, default=2.0)
     parser.add_argument("--hand-every", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn's")
+    parser.add_argument("--threads", type=int, default=1, help="gunicorn's, per worker")
     parser.add_argument("--log-level", default="INFO", help="the app's (a line per request)")
     options = parser.parse_args()
     # A phone is a socket here and one in the server: 500 tables are 2,500 of each.

@@ -61,6 +61,8 @@ def not_modified() -> Response | None:
     if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
         return _tagged(response, _asked_etag())
+    if door.inside():
+        door.settle()  # the page will be drawn: from here on, one snapshot of the game
     return None
 
 
@@ -84,10 +86,13 @@ class Drawn(NamedTuple):
     body: Markup
 
 
-PARTS: LRUCache[Hashable, object] = LRUCache(512)
-"""Parts of game pages, by page, game, revision, language and query (`part`), and what is
-the same for many games (`kept`)."""
-PARTS_LOCK = Lock()
+class Parts:
+    """Parts of game pages, by page, game, revision, language and query (`part`), and what is
+    the same for many games (`kept`); each app keeps its own."""
+
+    def __init__(self) -> None:
+        self.kept: LRUCache[Hashable, object] = LRUCache(512)
+        self.lock = Lock()
 
 
 def part(draw: Callable[[], Drawn]) -> Drawn:
@@ -106,19 +111,22 @@ def part(draw: Callable[[], Drawn]) -> Drawn:
 
 
 Kept = TypeVar("Kept")
+EXTENSION = "scorekeeper.parts"
 
 
 def kept(key: Hashable, draw: Callable[[], Kept]) -> Kept:
     """What `draw` draws, kept under `key`: a key that names everything the drawing reads."""
-    with PARTS_LOCK:
-        drawn = PARTS.get(key)
+    parts: Parts = current_app.extensions[EXTENSION]
+    with parts.lock:
+        drawn = parts.kept.get(key)
     if drawn is None:
         drawn = draw()
-        with PARTS_LOCK:
-            PARTS[key] = drawn
+        with parts.lock:
+            parts.kept[key] = drawn
     return cast(Kept, drawn)
 
 
 def init_app(app: Flask) -> None:
+    app.extensions[EXTENSION] = Parts()
     app.before_request(not_modified)
     app.after_request(tag)

@@ -7,8 +7,10 @@ This is also where the table's access check goes, so that no route of a game can
 `tests/web/test_door.py` fails for a route with a game in its address that does not come in.
 
 A read of a game sees one state. SQLite's WAL gives a read transaction one snapshot; on
-PostgreSQL a read of a game is begun REPEATABLE READ for the same, so that the cached replay of
-the revision read and the hands read beside it are of the same moment.
+PostgreSQL the door peeks at the game outside a transaction (all that a 304 needs), and a read
+that goes on to draw a page reads it again in a REPEATABLE READ transaction (`settle`, called
+once the answer is known not to be a 304), so that the cached replay of the revision read and
+the hands read beside it are of the same moment.
 """
 
 from __future__ import annotations
@@ -58,8 +60,17 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if not values or "game_id" not in values:
         return
     game_id = values.pop("game_id")
-    if request.method in READS and db.engine.dialect.name == "postgresql":
-        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    # On PostgreSQL a read peeks at the game in one statement outside any transaction: most
+    # reads are polls answered 304 from that alone, and a transaction would cost two more round
+    # trips to the server (BEGIN, ROLLBACK). A read that goes on to draw a page `settle`s first.
+    peek = request.method in READS and db.engine.dialect.name == "postgresql"
+    if peek:
+        db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    g.peeked = peek
+    _read(game_id, endpoint)
+
+
+def _read(game_id: str, endpoint: str | None) -> None:
     state = db.session.connection().execute(STATE, {"game_id": game_id}).one_or_none()
     if state is None:
         gone = getattr(current_app.view_functions.get(endpoint or ""), GONE, None)
@@ -68,6 +79,17 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
         raise NotFound(f"no game {game_id!r}")
     g.game_id, g.revision, g.over = game_id, state.revision, state.over
     g.door_state = state
+
+
+def settle() -> None:
+    """Before a read of a game draws anything: on PostgreSQL, what the door peeked at is read
+    again in a REPEATABLE READ transaction, so that the page, its hands and the revision it is
+    kept under are all of one moment (each statement outside a transaction sees its own)."""
+    if not g.pop("peeked", False):
+        return
+    db.session.rollback()  # gives back the connection outside a transaction
+    db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    _read(game_id(), request.endpoint)
 
 
 def inside() -> bool:
