@@ -114,7 +114,7 @@ def _player_page(
 @bp.get("/players/<player:key>")
 @needs(Access.TABLE)
 def player(key: str) -> tuple[str, int]:
-    found = queries.statistics(_system())
+    found = queries.statistics(_system(), player=key)
     return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
 
 

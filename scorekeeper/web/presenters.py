@@ -322,7 +322,7 @@ def partnership_stats(
 ) -> list[PartnershipStats]:
     """Partnerships most games first, then by their names; only the first `shown` of them."""
     ordered = sorted(
-        rows, key=lambda row: (-row.tally.games, [names[k].casefold() for k in row.keys])
+        rows, key=lambda row: (-row.games, [names[k].casefold() for k in row.keys])
     )
     words = _words()
     return [
