@@ -15,7 +15,18 @@ from datetime import datetime
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import BigInteger, Select, case, cast, func, or_, select
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Select,
+    Text,
+    case,
+    cast,
+    func,
+    or_,
+    select,
+    type_coerce,
+)
 from sqlalchemy.orm import selectinload
 
 from .. import rules
@@ -27,6 +38,9 @@ LAST_PAGE = LARGEST_ID // PAGE_SIZE
 """The furthest page whose offset still fits in a database integer."""
 LIVE = Game.deleted_at.is_(None)
 """The games that are not deleted: the only ones lists and statistics count."""
+LIVE_SIDE = Side.game_id.not_in(select(Game.id).where(Game.deleted_at.is_not(None)))
+"""The sides of games that are not deleted, told apart without joining every side's game (the
+deleted games are few, and found by their index)."""
 
 
 # --- the list of games ---------------------------------------------------------------------------
@@ -271,7 +285,7 @@ GAMES = FIGURES.index("games")
 
 
 def _tally_columns() -> list[Any]:
-    """The sums over sides joined with their games, in `FIGURES`' order, none of them null (but
+    """The sums over sides, in `FIGURES`' order, none of them null (but
     the best hand of sides that played none), so that teams' figures add up as they come."""
 
     def total(figure: Any) -> Any:
@@ -279,7 +293,7 @@ def _tally_columns() -> list[Any]:
 
     columns = {
         "games": func.count(Side.id),
-        "finished": total(case((Game.over.is_(True), 1), else_=0)),
+        "finished": total(case((Side.over.is_(True), 1), else_=0)),
         "wins": total(case((Side.won.is_(True), 1), else_=0)),
         "hands": total(Side.hands),
         # A side's total is its start and hands; PostgreSQL sums 64-bit numbers as numeric,
@@ -316,19 +330,19 @@ def _keys_of(team: str) -> tuple[str, ...]:
 
 def _teams(player: str = "") -> list[_Team]:
     """Sides added up by who played on them (the copy on each side, `Side.team`) and in which
-    system: one statement over the sides and their games, whatever the number of games, and a
+    system: one statement over the sides alone (the copies of their games' figures are on them),
+    read in order from the index that holds all it adds up, whatever the number of games, and a
     row for each team and system (far fewer than games). With `player` (a key), only the sides
     they played on (found by the index on players' keys): a tenth of a club's sides or fewer."""
     query = (
         select(
             Side.team,
-            Game.system_id,
-            func.max(Game.created_at).label("last_played"),
+            Side.system_id,
+            func.max(Side.created_at).label("last_played"),
             *_tally_columns(),
         )
-        .join(Game, Game.id == Side.game_id)
-        .where(LIVE, Side.team.is_not(None))
-        .group_by(Side.team, Game.system_id)
+        .where(Side.team.is_not(None), LIVE_SIDE)
+        .group_by(Side.team, Side.system_id)
     )
     if player:
         query = query.where(Side.id.in_(select(Player.side_id).where(Player.key == player)))
@@ -354,12 +368,12 @@ def _latest_names(teams: Iterable[tuple[frozenset[tuple[str, str]], datetime]]) 
 def _names() -> dict[str, str]:
     """Every named player's latest name (`_latest_names`), from a narrower statement than
     `_teams`': one row per team and only when it last played."""
-    query = (
-        select(Side.team, func.max(Game.created_at))
-        .join(Game, Game.id == Side.game_id)
-        .where(LIVE, Side.team.is_not(None))
-        .group_by(Side.team)
+    # Neither is null here: each team is named, and each side has its game's start.
+    team, last_played = (
+        type_coerce(Side.team, Text),
+        type_coerce(func.max(Side.created_at), DateTime),
     )
+    query = select(team, last_played).where(Side.team.is_not(None), LIVE_SIDE).group_by(Side.team)
     rows = db.session.connection().execute(query)
     return _latest_names((_players_of(team), last_played) for team, last_played in rows)
 
