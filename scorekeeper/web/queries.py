@@ -209,6 +209,19 @@ def game_page(
     )
 
 
+def latest_games(player: str, system: str = "") -> list[GameRow]:
+    """A player's latest games (by key, not by the name of their side), newest first: the
+    first page of the list without counting the rest, as a player's page shows them. Three
+    statements: the games, their sides, the sides' players."""
+    query = (
+        _filtered(select(Game), player, system, "all", side_names=False)
+        .options(selectinload(Game.sides).selectinload(Side.players))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(PAGE_SIZE)
+    )
+    return [_row(game) for game in db.session.scalars(query)]
+
+
 # --- what players and partnerships did -----------------------------------------------------------
 
 
