@@ -94,7 +94,7 @@ def _player_page(
         if not (system and key in found.names):  # a player with no game in this system: say so
             abort(404)
         theirs = [queries.PlayerRow(key, queries.NO_GAMES)]
-    recent = queries.game_page(player=key, system=system, side_names=False).rows
+    recent = queries.latest_games(key, system)
     return render_template(
         "history/player.html",
         system=system,
@@ -114,7 +114,7 @@ def _player_page(
 @bp.get("/players/<player:key>")
 @needs(Access.TABLE)
 def player(key: str) -> tuple[str, int]:
-    found = queries.statistics(_system())
+    found = queries.statistics(_system(), player=key)
     return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
 
 

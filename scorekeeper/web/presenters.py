@@ -321,9 +321,7 @@ def partnership_stats(
     rows: Sequence[queries.PartnershipRow], names: Mapping[str, str], shown: int | None = None
 ) -> list[PartnershipStats]:
     """Partnerships most games first, then by their names; only the first `shown` of them."""
-    ordered = sorted(
-        rows, key=lambda row: (-row.tally.games, [names[k].casefold() for k in row.keys])
-    )
+    ordered = sorted(rows, key=lambda row: (-row.games, [names[k].casefold() for k in row.keys]))
     words = _words()
     return [
         PartnershipStats(row.keys, [names[k] for k in row.keys], tally(row.tally, words))

@@ -12,10 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import BigInteger, Select, case, cast, func, or_, select
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Select,
+    Text,
+    case,
+    cast,
+    func,
+    or_,
+    select,
+    type_coerce,
+)
 from sqlalchemy.orm import selectinload
 
 from .. import rules
@@ -27,6 +38,9 @@ LAST_PAGE = LARGEST_ID // PAGE_SIZE
 """The furthest page whose offset still fits in a database integer."""
 LIVE = Game.deleted_at.is_(None)
 """The games that are not deleted: the only ones lists and statistics count."""
+LIVE_SIDE = Side.game_id.not_in(select(Game.id).where(Game.deleted_at.is_not(None)))
+"""The sides of games that are not deleted, told apart without joining every side's game (the
+deleted games are few, and found by their index)."""
 
 
 # --- the list of games ---------------------------------------------------------------------------
@@ -195,6 +209,19 @@ def game_page(
     )
 
 
+def latest_games(player: str, system: str = "") -> list[GameRow]:
+    """A player's latest games (by key, not by the name of their side), newest first: the
+    first page of the list without counting the rest, as a player's page shows them. Three
+    statements: the games, their sides, the sides' players."""
+    query = (
+        _filtered(select(Game), player, system, "all", side_names=False)
+        .options(selectinload(Game.sides).selectinload(Side.players))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(PAGE_SIZE)
+    )
+    return [_row(game) for game in db.session.scalars(query)]
+
+
 # --- what players and partnerships did -----------------------------------------------------------
 
 
@@ -223,9 +250,19 @@ class PlayerRow(NamedTuple):
     tally: TallyRow
 
 
-class PartnershipRow(NamedTuple):
-    keys: tuple[str, ...]
-    tally: TallyRow
+class PartnershipRow:
+    """Two named players or more who played on one side, and what their teams did: the tally
+    is added up when first asked for, since /stats shows only the partnerships with most games
+    and a club has hundreds."""
+
+    def __init__(self, keys: tuple[str, ...], teams: Sequence[_Team]) -> None:
+        self.keys = keys
+        self._teams = teams
+        self.games: int = sum(team.sums[GAMES] for team in teams)
+
+    @cached_property
+    def tally(self) -> TallyRow:
+        return _added(self._teams)
 
 
 class Statistics(NamedTuple):
@@ -257,10 +294,11 @@ SUMMED = ("games", "finished", "wins", "hands", "score", "went_out", "red_threes
 FIGURES = (*SUMMED, "best", *SET_COLUMNS.values())
 """The figures `_tally_columns` sums, in order."""
 BEST = FIGURES.index("best")
+GAMES = FIGURES.index("games")
 
 
 def _tally_columns() -> list[Any]:
-    """The sums over sides joined with their games, in `FIGURES`' order, none of them null (but
+    """The sums over sides, in `FIGURES`' order, none of them null (but
     the best hand of sides that played none), so that teams' figures add up as they come."""
 
     def total(figure: Any) -> Any:
@@ -268,7 +306,7 @@ def _tally_columns() -> list[Any]:
 
     columns = {
         "games": func.count(Side.id),
-        "finished": total(case((Game.over.is_(True), 1), else_=0)),
+        "finished": total(case((Side.over.is_(True), 1), else_=0)),
         "wins": total(case((Side.won.is_(True), 1), else_=0)),
         "hands": total(Side.hands),
         # A side's total is its start and hands; PostgreSQL sums 64-bit numbers as numeric,
@@ -303,52 +341,83 @@ def _keys_of(team: str) -> tuple[str, ...]:
     return tuple(sorted({key for key, _name in _players_of(team)}))
 
 
-def _teams() -> list[_Team]:
+def _teams(player: str = "") -> list[_Team]:
     """Sides added up by who played on them (the copy on each side, `Side.team`) and in which
-    system: one statement over the sides and their games, whatever the number of games, and a
-    row for each team and system (far fewer than games)."""
+    system: one statement over the sides alone (the copies of their games' figures are on them),
+    read in order from the index that holds all it adds up, whatever the number of games, and a
+    row for each team and system (far fewer than games). With `player` (a key), only the sides
+    they played on (found by the index on players' keys): a tenth of a club's sides or fewer."""
     query = (
         select(
             Side.team,
-            Game.system_id,
-            func.max(Game.created_at).label("last_played"),
+            Side.system_id,
+            func.max(Side.created_at).label("last_played"),
             *_tally_columns(),
         )
-        .join(Game, Game.id == Side.game_id)
-        .where(LIVE, Side.team.is_not(None))
-        .group_by(Side.team, Game.system_id)
+        .where(Side.team.is_not(None), LIVE_SIDE)
+        .group_by(Side.team, Side.system_id)
     )
+    if player:
+        query = query.where(Side.id.in_(select(Player.side_id).where(Player.key == player)))
+    # Plain rows from the connection: the ORM's handling of each row is not needed here.
     return [
         _Team(_players_of(team), _keys_of(team), system_id, last_played, tuple(sums))
-        for team, system_id, last_played, *sums in db.session.execute(query)
+        for team, system_id, last_played, *sums in db.session.connection().execute(query)
     ]
 
 
-def statistics(system: str = "") -> Statistics:
+def _latest_names(teams: Iterable[tuple[frozenset[tuple[str, str]], datetime]]) -> dict[str, str]:
+    """The name each player went by in their most recent game, from each team's players and
+    when it last played: the latest wins, and of two teams last played at once the larger
+    name."""
+    latest: dict[str, tuple[datetime, str]] = {}
+    for players, last_played in teams:
+        for key, name in players:
+            if key not in latest or (last_played, name) > latest[key]:
+                latest[key] = (last_played, name)
+    return {key: " ".join(name.split()) for key, (_when, name) in latest.items()}
+
+
+def _names() -> dict[str, str]:
+    """Every named player's latest name (`_latest_names`), from a narrower statement than
+    `_teams`': one row per team and only when it last played."""
+    # Neither is null here: each team is named, and each side has its game's start.
+    team, last_played = (
+        type_coerce(Side.team, Text),
+        type_coerce(func.max(Side.created_at), DateTime),
+    )
+    query = select(team, last_played).where(Side.team.is_not(None), LIVE_SIDE).group_by(Side.team)
+    rows = db.session.connection().execute(query)
+    return _latest_names((_players_of(team), last_played) for team, last_played in rows)
+
+
+def statistics(system: str = "", player: str = "") -> Statistics:
     """What each named player and partnership (two named players or more on a side) did, in
     every system or in `system` alone, and the name each player went by in their most recent
-    game (of any system, so that a filter changes no one's name); one statement."""
-    latest: dict[str, tuple[datetime, str]] = {}
+    game (of any system, so that a filter changes no one's name); one statement.
+
+    With `player` (a key): what that player and their partnerships did, and every player's
+    name; two statements, each cheaper than the one for everyone."""
+    teams = _teams(player)
+    names = _names() if player else _latest_names((t.players, t.last_played) for t in teams)
     players: dict[str, list[_Team]] = {}
     partnerships: dict[tuple[str, ...], list[_Team]] = {}
-    for team in _teams():
-        for key, name in team.players:
-            if key not in latest or (team.last_played, name) > latest[key]:
-                latest[key] = (team.last_played, name)
+    for team in teams:
         if system and team.system_id != system:
             continue
         for key in team.keys:
-            players.setdefault(key, []).append(team)
+            if not player or key == player:
+                players.setdefault(key, []).append(team)
         if len(team.keys) >= 2:
             partnerships.setdefault(team.keys, []).append(team)
     return Statistics(
         players=[PlayerRow(key, _added(teams)) for key, teams in players.items()],
-        partnerships=[PartnershipRow(keys, _added(t)) for keys, t in partnerships.items()],
-        names={key: " ".join(name.split()) for key, (_when, name) in latest.items()},
+        partnerships=[PartnershipRow(keys, t) for keys, t in partnerships.items()],
+        names=names,
     )
 
 
-def _added(teams: list[_Team]) -> TallyRow:
+def _added(teams: Sequence[_Team]) -> TallyRow:
     """What some teams did, as one tally: each figure added up column by column (the teams'
     figures turned into columns by `zip`, in C: a player of a big club has hundreds of teams and
     systems), the best hand the first largest with its system."""

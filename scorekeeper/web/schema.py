@@ -257,6 +257,10 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "red_threes": whole(0, LARGEST, none=True),
         **{column: whole(0, LARGEST, none=True) for column in SET_COLUMNS.values()},
         "team": text(2**16, TEAM, none=True),
+        # Copies of the game's, which is checked itself.
+        "system_id": text(20, none=True),
+        "over": flag(none=True),
+        "created_at": when(none=True),
     },
     Player: {
         "id": ROW_ID,

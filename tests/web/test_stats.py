@@ -143,6 +143,19 @@ def test_a_player_page_shows_their_games_and_numbers(
     assert cards(page)["ana & Bo"]["Games"] == "2"
 
 
+def test_a_player_page_counts_their_partnerships_as_the_statistics_page_does(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    assert cards(client.get("/players/ana").text)["ana & Bo"] == stats(client)["ana & Bo"]
+
+
+def test_a_player_page_names_a_partner_as_their_latest_game_does_even_one_without_them(
+    client: FlaskClient, two_games: list[str]
+) -> None:
+    import_game(client, game_file((("BO", "Cy"), ("Di", "Eve")), (FIRST_HAND,)))
+    assert "ana & BO" in cards(client.get("/players/ana").text)
+
+
 def test_an_unknown_player_is_not_found(client: FlaskClient, two_games: list[str]) -> None:
     assert client.get("/players/nobody").status_code == 404
     assert client.post("/players/nobody/rename", data={"rename-name": "X"}).status_code == 404

@@ -44,7 +44,9 @@ VERSION = 1
 # Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
 LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
     Game: frozenset({"over", "revision"}),
-    Side: frozenset({"game_id", "total", "won", *SIDE_TALLIES, "team"}),
+    Side: frozenset(
+        {"game_id", "total", "won", *SIDE_TALLIES, "team", "system_id", "over", "created_at"}
+    ),
     Player: frozenset({"side_id"}),
     Hand: frozenset({"game_id"}),
     Entry: frozenset({"hand_id", "hand_score"}),

@@ -1,6 +1,7 @@
 """The copies of the replay on the rows that lists and statistics read (whether a game is over,
-each side's total, winner and tallies, each hand's scores), and their repair; and the copy of
-who played on each side (`Side.team`), by which statistics group the sides."""
+each side's total, winner and tallies, each hand's scores), and their repair; and the copies
+on each side of who played on it (`Side.team`) and of its game's system, end and start, by
+which statistics group and count the sides without reading the games."""
 
 from __future__ import annotations
 
@@ -43,8 +44,9 @@ def _replayed_figures(game: Game, result: rules.GameResult) -> Figures:
 
 def store_figures(game: Game, result: rules.GameResult, last: Sequence[Hand] | None = None) -> None:
     """Copy the replay's totals, winner, hand scores and side tallies, and who played on each
-    side, onto the rows that lists and statistics read, and give the game a new revision (what
-    it shows has changed).
+    side, onto the rows that lists and statistics read, with the game's system, whether it is
+    over and when it began onto each side too; and give the game a new revision (what it shows
+    has changed).
 
     `last`: the hands whose scores to copy, the replay's last ones (by default every live hand;
     a new hand copies its own only, and the others are not even loaded).
@@ -52,9 +54,11 @@ def store_figures(game: Game, result: rules.GameResult, last: Sequence[Hand] | N
     over, sides, scores = _replayed_figures(game, result)
     game.over = bool(over)
     game.updated_at = now()
+    game.created_at = game.created_at or game.updated_at  # a new game begins now
     game.revision = new_revision()
     for side, (total, won) in zip(game.sides, sides, strict=True):
         side.total, side.won = total, won
+        side.system_id, side.over, side.created_at = game.system_id, game.over, game.created_at
     _tally_sides(game, result, last)
     if last is None:  # a new hand changes no one's name; only these writes can (or a restore)
         for side in game.sides:
