@@ -372,7 +372,7 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     await running
     for phone in phones:
         phone.close()
-    show(setup.name, count, figures, server_cores, database_cores, client_cores)
+    show(setup.name, count, figures, server_cores, database_cores, client_cores, took)
     return figures
 
 
@@ -383,6 +383,7 @@ def show(
     server: float,
     database: float | None,
     client: float,
+    took: float,
 ) -> None:
     parts = []
     for kind, times in figures.times.items():
@@ -393,7 +394,15 @@ def show(
     print(f"{name}, {count} tables: {held}; p50/p99: " + ", ".join(parts))
     used = f"server {server:.2f}" + ("" if database is None else f", database {database:.2f}")
     detail = f" {dict(figures.errors)}" if errors else ""
-    print(f"    errors {errors}{detail}; CPU in cores: {used}, client {client:.2f}", flush=True)
+    # The server's CPU per request answered: what a table costs, whatever the host's speed today
+    # (compare it with benchmarks/pages.py's bare Flask response, measured the same day).
+    answered = sum(len(times) for times in figures.times.values()) + errors
+    each = server * took * 1000 / max(answered, 1)
+    print(
+        f"    errors {errors}{detail}; CPU in cores: {used}, client {client:.2f}; "
+        f"server CPU per request {each:.2f} ms",
+        flush=True,
+    )
 
 
 async def search(setup: Setup, options: argparse.Namespace) -> None:
