@@ -206,6 +206,7 @@ def axe() -> str:
 
 def axe_violations(page: Any, script: str) -> list[str]:
     """What axe-core finds wrong on the page, one readable line per rule and element."""
+    page.wait_for_load_state()  # its stylesheet applied: axe reads the colours
     if not page.evaluate("() => typeof axe === 'object'"):
         # From now on every page of this browser context gets it as it loads, without sending
         # half a megabyte of script again for each page.

@@ -154,7 +154,10 @@ def refused_hand(path: str) -> Callable[[Any, str], None]:
         page.locator("#sides-1-melded_points").fill("12")
         # Without JavaScript the answer is a new page; with it, the same page shows the answer.
         page.locator("button[name=action][value=save]").click()
-        page.locator("#problems").wait_for()
+        # #problems is on the form before it is sent: wait for what only the answer has, and
+        # for the answer's page to have loaded its styles (axe reads colours).
+        page.locator("#problems .errors").wait_for()
+        page.wait_for_load_state()
 
     return open_refused
 
