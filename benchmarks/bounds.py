@@ -23,7 +23,8 @@ import flask_migrate
 from sqlalchemy import update
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Side, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import Side
 
 ROUNDS = 5
 EMPTY_HAND = {"ended_by": "stock_exhausted", "entries": [{}, {}]}

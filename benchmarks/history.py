@@ -37,8 +37,8 @@ from sqlalchemy import create_engine, event, make_url, text
 
 from scorekeeper import rules
 from scorekeeper.web import create_app
-from scorekeeper.web.models import db
-from scorekeeper.web.services.transfer import import_game
+from scorekeeper.web.extensions import db
+from scorekeeper.web.services.game_files import import_game
 
 NAMES = [
     "Ana", "Bo", "Carla", "Dani", "Eva", "Fede", "Gus", "Hilda", "Iris", "Juan",

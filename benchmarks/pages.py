@@ -36,8 +36,8 @@ from flask_migrate import upgrade
 from sqlalchemy import create_engine, event, text
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import db
-from scorekeeper.web.services.transfer import import_game
+from scorekeeper.web.extensions import db
+from scorekeeper.web.services.game_files import import_game
 
 HAND_COUNTS = (5, 20, 60, 100)
 RUNS = 15

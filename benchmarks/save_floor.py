@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pages import Client, bare_app, config, form_fields, game_file, timed
 
 from scorekeeper.web import create_app
-from scorekeeper.web.services.transfer import import_game
+from scorekeeper.web.services.game_files import import_game
 
 RUNS = 200
 CARDS = 13

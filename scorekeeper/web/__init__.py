@@ -1,4 +1,9 @@
-"""The web app: `create_app` builds it; blueprints for games, hands and game files.
+"""The web app: `create_app` builds it in named steps (the Flask app, its database, what runs
+around every view, the templates' globals, the proxies it trusts, the pages).
+
+The rooms: `http/` runs around every view, `pages/` holds one module per blueprint, `presenters/`
+works out what pages show, `forms/` reads what is sent, `services/` writes (one transaction
+each), `store/` keeps and reads; docs/architecture.md walks through them.
 
 `create_app()` is also the WSGI entry point, `scorekeeper.web:create_app()`, for any WSGI server
 (`waitress-serve --call scorekeeper.web:create_app`, `gunicorn 'scorekeeper.web:create_app()'`);
@@ -14,23 +19,9 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import (
-    access,
-    caching,
-    compress,
-    converters,
-    csrf,
-    database,
-    door,
-    errors,
-    i18n,
-    request_log,
-    schema,
-    security,
-    settings,
-)
-from .extensions import migrate
-from .models import db
+from . import http, settings, templating
+from .extensions import db, migrate
+from .store import database, schema
 
 PACKAGE = settings.PACKAGE
 
@@ -38,6 +29,17 @@ PACKAGE = settings.PACKAGE
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app from the settings; `test_config` replaces the environment's."""
     config = settings.read(test_config)
+    app = _flask_app(config)
+    _bind_database(app)
+    http.install(app)
+    templating.install(app)
+    _trust_proxies(app)
+    _register_pages(app)
+    return app
+
+
+def _flask_app(config: dict[str, Any]) -> Flask:
+    """The Flask app with its folders and configuration (the instance folder made if need be)."""
     instance = Path(config["INSTANCE_PATH"]).expanduser().absolute()
     app = Flask(
         __name__,
@@ -57,35 +59,34 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = settings.secret_key(instance)
+    return app
 
+
+def _bind_database(app: Flask) -> None:
+    """The database: every write checked against the schema, SQLite's settings, migrations."""
     db.init_app(app)
     schema.check_every_write(db.session)
     with app.app_context():
         database.set_up(db.engine)
     migrate.init_app(app, db, directory=str(PACKAGE / "migrations"))
-    door.init_app(app)  # first: the game's door comes before every check and every view
-    access.init_app(app)  # then who may come in, before anything answers
-    caching.init_app(app)
-    csrf.init_app(app)
-    i18n.init_app(app)
-    errors.init_app(app)
-    compress.init_app(app)
-    security.init_app(app)
 
-    app.url_map.converters["id"] = converters.IdConverter
-    app.url_map.converters["player"] = converters.PlayerConverter
 
-    request_log.init_app(app)
+def _trust_proxies(app: Flask) -> None:
+    """Behind that many proxies (`PROXY_FIX`), the client's address (the PIN's wrong guesses are
+    counted by it) and https are theirs to say. Not the host: the proxy passes the phone's `Host`
+    on, and a forwarded host that a client could set would get past TRUSTED_HOSTS."""
     proxies = app.config["PROXY_FIX"]
     if proxies:
-        # Behind that many proxies, the client's address (the PIN's wrong guesses are counted
-        # by it) and https are theirs to say. Not the host: the proxy passes the phone's `Host`
-        # on, and a forwarded host that a client could set would get past TRUSTED_HOSTS.
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=0, x_port=0, x_prefix=0
         )
 
-    from . import (
+
+def _register_pages(app: Flask) -> None:
+    """Every page's blueprint: the only place that imports the page modules."""
+    from .pages import (
+        backup,
+        game_files,
         games,
         hands,
         health,
@@ -93,23 +94,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         house_rules,
         install,
         result,
-        rulebook,
-        settings_page,
-        table,
-        transfer,
+        rules,
+        sharing,
         what_if,
     )
+    from .pages import settings as settings_page
 
-    app.register_blueprint(games.bp)
-    app.register_blueprint(hands.bp)
-    app.register_blueprint(transfer.bp)
-    app.register_blueprint(rulebook.bp)
-    app.register_blueprint(what_if.bp)
-    app.register_blueprint(house_rules.bp)
-    app.register_blueprint(history.bp)
-    app.register_blueprint(table.bp)
-    app.register_blueprint(settings_page.bp)
-    app.register_blueprint(health.bp)
-    app.register_blueprint(result.bp)
-    app.register_blueprint(install.bp)
-    return app
+    for page in (
+        games,
+        hands,
+        game_files,
+        backup,
+        rules,
+        what_if,
+        house_rules,
+        history,
+        sharing,
+        settings_page,
+        health,
+        result,
+        install,
+    ):
+        app.register_blueprint(page.bp)

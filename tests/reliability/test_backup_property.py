@@ -25,8 +25,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 from sqlalchemy import select
 
 from scorekeeper import rules
-from scorekeeper.web.models import NAME_LENGTH, Game, HouseRule, Player, PlayerMerge, Side, db
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services.backup import restore
+from scorekeeper.web.store.models import NAME_LENGTH, Game, HouseRule, Player, PlayerMerge, Side
 from tests import postgres
 from tests.reliability.conftest import FIGURES
 from tests.web.conftest import TEST_CONFIG, Actions, _built
@@ -201,9 +202,9 @@ class Table(RuleBasedStateMachine):
     def new_game_under_house_rules(self, data: st.DataObject) -> None:
         house = data.draw(st.sampled_from(self.house_rules))
         with self.app.app_context():
-            profile = db.session.get(HouseRule, house)
-            assert profile is not None
-            system = rules.SYSTEMS[profile.system_id]
+            house_rule = db.session.get(HouseRule, house)
+            assert house_rule is not None
+            system = rules.SYSTEMS[house_rule.system_id]
         table = data.draw(st.sampled_from(system.tables))
         self._post_new_game(f"/games/new?house={house}", table, data, [])
         self.steps += 1

@@ -20,7 +20,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper.web.models import Correction, Hand, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import Correction, Hand
 
 from .live import database_app, games_off_the_replay, served
 

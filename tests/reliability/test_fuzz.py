@@ -31,8 +31,9 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import rules
 from scorekeeper.web import create_app
-from scorekeeper.web.converters import PlayerConverter
-from scorekeeper.web.models import Game, Hand, HouseRule, Player, PlayerMerge, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.http.converters import PlayerConverter
+from scorekeeper.web.store.models import Game, Hand, HouseRule, Player, PlayerMerge
 from tests import postgres
 from tests.reliability.conftest import FIGURES
 from tests.web.conftest import migrated_postgresql
@@ -638,25 +639,25 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "games.delete": (lambda d, w: game_form(d, w, "delete"), 60),
     "games.play_again": (lambda d, w: game_form(d, w, "again"), 60),
     "games.follow": (by_game("/follow"), 40),
-    "games.table_display": (by_game("/table"), 40),
+    "games.display": (by_game("/table"), 40),
     "games.state": (by_game("/state.json"), 40),
     "hands.new": (lambda d, w: hand_form(d, w, "new"), 240),
     "hands.edit": (lambda d, w: hand_form(d, w, "edit"), 200),
     "hands.show": (hand_page, 60),
     "hands.delete": (lambda d, w: hand_form(d, w, "delete"), 80),
     "hands.restore": (lambda d, w: hand_form(d, w, "restore"), 60),
-    "transfer.import_file": (import_file, 300),
-    "transfer.export_json": (by_game("/export.json"), 40),
-    "transfer.result_json": (by_game("/result.json"), 40),
-    "transfer.export_csv": (by_game("/export.csv"), 40),
-    "transfer.backup_json": (get("/backup.json"), 20),
-    "rulebook.index": (get("/rules"), 20),
-    "rulebook.system_page": (
+    "game_files.import_file": (import_file, 300),
+    "game_files.export_json": (by_game("/export.json"), 40),
+    "game_files.result_json": (by_game("/result.json"), 40),
+    "game_files.export_csv": (by_game("/export.csv"), 40),
+    "backup.download": (get("/backup.json"), 20),
+    "rules.index": (get("/rules"), 20),
+    "rules.system_page": (
         lambda d, w: Request("GET", "/rules/" + segment(a_system(d)), queries(d)),
         120,
     ),
-    "rulebook.game_rules": (by_game("/rules"), 40),
-    "rulebook.search": (get("/rules/search", "q"), 80),
+    "rules.game_rules": (by_game("/rules"), 40),
+    "rules.search": (get("/rules/search", "q"), 80),
     "what_if.what_if": (by_game("/what-if"), 60),
     "house_rules.index": (get("/house-rules"), 20),
     "house_rules.new": (lambda d, w: house_rule(d, w, "new"), 200),
@@ -674,18 +675,18 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     ),
     "history.rename": (lambda d, w: player_form(d, w, "rename"), 80),
     "history.merge": (lambda d, w: player_form(d, w, "merge"), 60),
-    "table.enter_pin": (lambda d, w: pin_form(d, w, settings=False), 120),
-    "table.pin_settings": (lambda d, w: pin_form(d, w, settings=True), 80),
-    "table.sign_out": (lambda d, w: Request("POST", "/pin/forget", form={}), 10),
-    "table.join": (share_link("join"), 40),
-    "table.follow": (share_link("follow"), 40),
-    "table.share": (by_game("/share"), 40),
-    "table.renew_links": (
+    "sharing.enter_pin": (lambda d, w: pin_form(d, w, settings=False), 120),
+    "sharing.pin_settings": (lambda d, w: pin_form(d, w, settings=True), 80),
+    "sharing.sign_out": (lambda d, w: Request("POST", "/pin/forget", form={}), 10),
+    "sharing.join": (share_link("join"), 40),
+    "sharing.follow": (share_link("follow"), 40),
+    "sharing.share": (by_game("/share"), 40),
+    "sharing.renew_links": (
         lambda d, w: Request("POST", f"/games/{a_game(d, w)}/share/renew", form={}),
         40,
     ),
     "settings.page": (get("/settings"), 20),
-    "settings.restore": (restore_form, 160),
+    "backup.restore": (restore_form, 160),
     "history.undo": (lambda d, w: Request("POST", f"/merges/{an_id(d, w.merges())}/undo"), 40),
     "health.healthz": (get("/healthz"), 10),
     "result.result": (by_game("/result"), 40),

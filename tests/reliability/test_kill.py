@@ -25,7 +25,8 @@ from urllib.parse import urlencode
 import pytest
 from sqlalchemy import select, text
 
-from scorekeeper.web.models import Entry, Hand, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import Entry, Hand
 
 from .live import database_app, games_off_the_replay
 

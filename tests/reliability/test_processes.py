@@ -28,8 +28,9 @@ from flask import Flask
 from sqlalchemy import select
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Hand, PinAttempt, db
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services.access import FREE_TRIES
+from scorekeeper.web.store.models import Hand, PinAttempt
 from tests import postgres
 
 from .live import games_off_the_replay

@@ -26,7 +26,8 @@ from sqlalchemy.engine import make_url
 from werkzeug.test import TestResponse
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Game, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import Game
 from tests import postgres
 
 TEST_CONFIG = {

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper.web.models import db
+from scorekeeper.web.extensions import db
 
 WAITING_AT_MOST = 10
 """Seconds a write holds the lock for the other phones: past it, one of them never asked for the

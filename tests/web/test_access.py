@@ -11,8 +11,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.access import LINKS_KEPT, Access, needed
-from scorekeeper.web.models import PinAttempt, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.http.access import LINKS_KEPT, Access, needed
+from scorekeeper.web.store.models import PinAttempt
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, _built, hand_fields, hidden
 from .test_queries import ACCESS_READ, game_of, statements
@@ -39,7 +40,7 @@ def at_the_table(app: Flask) -> FlaskClient:
 
 
 def tokens(app: Flask, game_id: str) -> tuple[str, str]:
-    from scorekeeper.web.models import Game
+    from scorekeeper.web.store.models import Game
 
     with app.app_context():
         game = db.session.get(Game, game_id)

@@ -17,11 +17,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import select, update
 
 from scorekeeper import rules
-from scorekeeper.web.models import Correction, Hand, HouseRule, Player, Side, db
-from scorekeeper.web.schema import SchemaError
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services import backup
 from scorekeeper.web.services.backup import BackupError, DatabaseNotEmpty, restore
 from scorekeeper.web.services.hands import record_hand
+from scorekeeper.web.store.columns import SchemaError
+from scorekeeper.web.store.models import Correction, Hand, HouseRule, Player, Side
 from tests import command
 
 from .conftest import (

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from scorekeeper.rules import gamefile
-from scorekeeper.web.models import START_SCORE_LIMIT
+from scorekeeper.web.store.models import START_SCORE_LIMIT
 
 from .conftest import GOES_OUT, STAYS_IN, Actions, errors_of, input_value, stored_games
 from .test_queries import statements

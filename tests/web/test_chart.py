@@ -10,8 +10,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 
 from scorekeeper.rules import get_system, read_game, replay
-from scorekeeper.web.chart import HEIGHT, MOST_TICKS, nice_scale, running_totals
-from scorekeeper.web.models import Side, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.presenters.chart import HEIGHT, MOST_TICKS, nice_scale, running_totals
+from scorekeeper.web.store.models import Side
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper.web import hands
+from scorekeeper.web.pages import hands
 from scorekeeper.web.services import hands as hand_service
 
 from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value

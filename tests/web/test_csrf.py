@@ -18,8 +18,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.csrf import is_form_view
-from scorekeeper.web.models import db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.http.csrf import is_form_view
 from scorekeeper.web.services import access as access_service
 
 from .conftest import (
@@ -303,10 +303,10 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "house_rules.edit": house_rule_edit_form,
     "history.rename": rename_form,
     "history.merge": merge_form,
-    "transfer.import_file": import_form,  # checks its own token (it also takes JSON)
-    "table.enter_pin": pin_form,
-    "table.pin_settings": pin_settings_form,
-    "settings.restore": restore_form,
+    "game_files.import_file": import_form,  # checks its own token (it also takes JSON)
+    "sharing.enter_pin": pin_form,
+    "sharing.pin_settings": pin_settings_form,
+    "backup.restore": restore_form,
 }
 
 
@@ -370,8 +370,8 @@ def undo_merge_button(client: FlaskClient) -> Typed:
 # Every POST view without a form of its own: after a CSRF failure, the error page.
 WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.language": language_button,
-    "table.sign_out": lambda client: Typed("/settings/pin", "/pin/forget", {}),
-    "table.renew_links": renew_links_button,
+    "sharing.sign_out": lambda client: Typed("/settings/pin", "/pin/forget", {}),
+    "sharing.renew_links": renew_links_button,
     "games.archive": game_button("archive"),
     "games.unarchive": unarchive_button,
     "games.delete": game_button("delete", "/delete"),

@@ -19,10 +19,10 @@ from scorekeeper.web.forms.hand import (
     hand_from_form,
     place_violations,
 )
-from scorekeeper.web.models import Entry, Game, Hand, Side
+from scorekeeper.web.pages.game_files import csv_columns
 from scorekeeper.web.services.engine import engine_hand
 from scorekeeper.web.services.hands import fill_hand
-from scorekeeper.web.transfer import csv_columns
+from scorekeeper.web.store.models import Entry, Game, Hand, Side
 
 SHOWN = [
     (system_id, ref)

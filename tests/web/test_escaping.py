@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.web.models import player_key
+from scorekeeper.web.store.models import player_key
 
 from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields
 from .test_bounds import upload

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
-from scorekeeper.web.transfer import csv_columns
+from scorekeeper.web.pages.game_files import csv_columns
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 

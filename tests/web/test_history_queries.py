@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web import queries
+from scorekeeper.web.store import queries
 
 from .test_history import (
     BIG_HAND,

@@ -11,7 +11,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.rules import SYSTEMS, check_game_data
-from scorekeeper.web.models import HouseRule, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import HouseRule
 
 from .conftest import GOES_OUT, STAYS_IN, Actions, errors_of, hidden, input_value
 
@@ -29,7 +30,7 @@ def form_data(system: str = "denexa", name: str = "Samba 1500", **changed: Any) 
 
 
 def save(client: FlaskClient, data: dict[str, Any], system: str = "denexa") -> int:
-    """Post the new-house-rule form and return the new profile's id."""
+    """Post the new-house-rule form and return the new house rule's id."""
     response = client.post(f"/house-rules/new?system={system}", data=data)
     assert response.status_code == 302, response.text
     found = re.search(r"#house-rule-(\d+)$", response.headers["Location"])
@@ -39,10 +40,10 @@ def save(client: FlaskClient, data: dict[str, Any], system: str = "denexa") -> i
 
 def stored(app: Flask, rule_id: int) -> HouseRule:
     with app.app_context():
-        profile = db.session.get(HouseRule, rule_id)
-        assert profile is not None
-        db.session.expunge(profile)
-        return profile
+        house_rule = db.session.get(HouseRule, rule_id)
+        assert house_rule is not None
+        db.session.expunge(house_rule)
+        return house_rule
 
 
 def new_house_game(client: FlaskClient, rule_id: int, table: str = "2x2") -> str:
@@ -122,8 +123,8 @@ def test_a_house_rule_keeps_only_what_it_changes(
     app: Flask, client: FlaskClient, changed: dict[str, str], kept: dict[str, Any]
 ) -> None:
     rule_id = save(client, form_data(**changed))
-    profile = stored(app, rule_id)
-    assert (profile.name, profile.system_id, profile.options, profile.rules) == (
+    house_rule = stored(app, rule_id)
+    assert (house_rule.name, house_rule.system_id, house_rule.options, house_rule.rules) == (
         "Samba 1500",
         "denexa",
         [],
@@ -137,8 +138,8 @@ def test_an_option_is_kept_and_its_numbers_are_not_a_change(
     data = form_data("black-samba", option_low_samba_bonus="y", bonus_samba="1500")
     data.update({f"bonus_{k}": v for k, v in [("black_samba", "1000"), ("natural_canasta", "500")]})
     rule_id = save(client, data, system="black-samba")
-    profile = stored(app, rule_id)
-    assert (profile.options, profile.rules) == (["low_samba_bonus"], {})
+    house_rule = stored(app, rule_id)
+    assert (house_rule.options, house_rule.rules) == (["low_samba_bonus"], {})
 
 
 def test_the_list_shows_each_house_rule_and_what_it_changes(client: FlaskClient) -> None:
@@ -206,8 +207,8 @@ def test_editing_a_house_rule_opens_with_its_numbers_and_keeps_the_new_ones(
         f"/house-rules/{rule_id}/edit", data=form_data(name="Samba 2000", bonus_samba="2000")
     )
     assert response.status_code == 302
-    profile = stored(app, rule_id)
-    assert (profile.name, profile.rules) == ("Samba 2000", {"set_bonuses": {"samba": 2000}})
+    house_rule = stored(app, rule_id)
+    assert (house_rule.name, house_rule.rules) == ("Samba 2000", {"set_bonuses": {"samba": 2000}})
 
 
 def test_the_rules_page_of_a_house_rule_lists_what_it_changes(client: FlaskClient) -> None:

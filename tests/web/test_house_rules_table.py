@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from scorekeeper.rules.house import house_rules_data
 from scorekeeper.web.forms.house_rule import field_name, house_rule_keys
-from scorekeeper.web.house_rules import derived_system
-from scorekeeper.web.schema import check_house_rule
+from scorekeeper.web.services.house_rules import house_rule_system
+from scorekeeper.web.store.schema import check_house_rule
 
 from .conftest import errors_of, input_value
 from .test_house_rules import form_data, new_house_game, save, stored
@@ -76,11 +76,11 @@ def test_each_house_rule_key_goes_from_the_form_to_the_engine_the_game_file_and_
     system = rules.SYSTEMS[system_id]
     typed, value = a_change(entry, system)
     rule_id = save(client, {**opened(system), **typed}, system=system_id)
-    profile = stored(app, rule_id)
-    assert profile.rules == {entry.key: value}
+    house_rule = stored(app, rule_id)
+    assert house_rule.rules == {entry.key: value}
     with app.app_context():
-        check_house_rule(profile)  # the schema takes what the form kept
-        derived = derived_system(profile)
+        check_house_rule(house_rule)  # the schema takes what the form kept
+        derived = house_rule_system(house_rule)
     written = house_rules_data(derived.house_rules or rules.HouseRules())
     assert written == {"name": "Casa", entry.key: value}
     page = client.get(f"/house-rules/{rule_id}/edit").text

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from scorekeeper.web import icons
+from scorekeeper.web.presenters import icons
 
 from .conftest import TEST_CONFIG, _built
 
@@ -91,8 +91,8 @@ def test_the_manifest_and_the_worker_need_no_pin() -> None:
 
 
 def test_the_icons_are_what_the_drawing_draws() -> None:
-    """The files are made by `python -m scorekeeper.web.icons`; the smallest is drawn again
-    here (the larger take seconds), and every one has the size its name says."""
+    """The files are made by `python -m scorekeeper.web.presenters.icons`; the smallest is drawn
+    again here (the larger take seconds), and every one has the size its name says."""
     assert (ICONS / "icon-192.png").read_bytes() == icons.png(192)
     assert (ICONS / "icon.svg").read_text() == icons.svg()
     for name in icons.FILES:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper.web import create_app, request_log, serving
-from scorekeeper.web.access import Access, needs
+from scorekeeper.web import create_app, serving
+from scorekeeper.web.http import request_log
+from scorekeeper.web.http.access import Access, needs
 
 from .conftest import TEST_CONFIG, _built
 

@@ -17,9 +17,10 @@ from sqlalchemy import select
 
 from scorekeeper import rules
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Game, db
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services import engine
 from scorekeeper.web.services import games as game_services
+from scorekeeper.web.store.models import Game
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hidden, stored_games
 from .races import together, watched_lock

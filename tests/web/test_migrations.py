@@ -11,13 +11,14 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import func, inspect, select, text
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import TOKEN_LENGTH, Game, Hand, Player, PlayerMerge, Side, db
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services.engine import engine_game
 from scorekeeper.web.services.figures import games_differing_from_replay, refresh_stale
+from scorekeeper.web.services.game_files import import_game
 from scorekeeper.web.services.games import delete_game
 from scorekeeper.web.services.loading import game_with_sides
 from scorekeeper.web.services.players import merge_players
-from scorekeeper.web.services.transfer import import_game
+from scorekeeper.web.store.models import TOKEN_LENGTH, Game, Hand, Player, PlayerMerge, Side
 
 # Earlier versions' databases are SQLite files, as a family's laptop keeps them; the migrations
 # from empty run on PostgreSQL whenever a run makes its template database (tests/web/conftest.py).

@@ -16,7 +16,7 @@ from flask import Flask
 from psycopg import IsolationLevel
 from sqlalchemy import event
 
-from scorekeeper.web.models import db
+from scorekeeper.web.extensions import db
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 

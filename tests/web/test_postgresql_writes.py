@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import text
 
-from scorekeeper.web.models import db
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services import hands as hand_services
 
 from .conftest import GOES_OUT, STAYS_IN, Actions

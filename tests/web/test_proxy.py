@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.models import PinAttempt, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import PinAttempt
 
 from .conftest import TEST_CONFIG, _built
 from .test_queries import game_of

@@ -16,8 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorekeeper.web.i18n import number
-from scorekeeper.web.models import db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.http.i18n import number
 
 MOST_STATEMENTS = 5
 

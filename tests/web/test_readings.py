@@ -14,7 +14,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import rules
 from scorekeeper.rules.readings import READINGS, Reading
-from scorekeeper.web.models import HouseRule, db
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import HouseRule
 
 from .test_csrf import Forms
 from .test_rules_pages import section
@@ -77,7 +78,7 @@ def test_each_reading_is_marked_as_ours_with_its_key(
         assert f"{label}:" in text
     assert reading.key in text.split()
     with client.application.test_request_context(headers={"Accept-Language": language}):
-        from scorekeeper.web.i18n import say
+        from scorekeeper.web.http.i18n import say
 
         for words in (reading.says, reading.take, reading.otherwise):
             assert " ".join(say(words).split()) in text

@@ -10,8 +10,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper.web.models import Hand, Side, db
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services.backup import backup, restore
+from scorekeeper.web.store.models import Hand, Side
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 

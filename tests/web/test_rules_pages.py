@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
-from scorekeeper.web.rulebook import TOPICS
+from scorekeeper.web.presenters.rulebook import TOPICS
 
 from .conftest import Actions
 

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from jinja2 import nodes
 
 from scorekeeper import rules
-from scorekeeper.web.rulebook import TOPICS, render_rules
+from scorekeeper.web.presenters.rulebook import TOPICS, render_rules
 
 from .test_rules_pages import section
 
@@ -40,7 +40,7 @@ def test_every_topic_is_written_in_a_partial_of_its_own() -> None:
 
 def test_the_rulebook_module_holds_no_sentences() -> None:
     """Only labels and names stay in Python; whatever ends like a sentence is a template's."""
-    with (ROOT / "scorekeeper" / "web" / "rulebook.py").open("rb") as source:
+    with (ROOT / "scorekeeper" / "web" / "presenters" / "rulebook.py").open("rb") as source:
         messages = [
             message
             for _line, _function, message, _comments in extract_python(

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.web.security import HEADERS
+from scorekeeper.web.http.security import HEADERS
 from tests.reliability.live import served
 
 from .conftest import TEST_CONFIG, Actions, _built

@@ -16,11 +16,12 @@ from sqlalchemy import select, update
 
 from scorekeeper import rules
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Side, db
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services import backup
+from scorekeeper.web.services.game_files import import_game
 from scorekeeper.web.services.games import NewSide, create_game
 from scorekeeper.web.services.hands import delete_hand, record_hand
-from scorekeeper.web.services.transfer import import_game
+from scorekeeper.web.store.models import Side
 
 from .test_backup import database
 from .test_history import BIG_HAND, FIRST_HAND, game_file

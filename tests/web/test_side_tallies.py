@@ -11,9 +11,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import select, update
 
 from scorekeeper import rules
-from scorekeeper.web.models import SET_COLUMNS, SIDE_TALLIES, Side, db
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services import backup
 from scorekeeper.web.services.figures import refresh_stale
+from scorekeeper.web.store.models import SET_COLUMNS, SIDE_TALLIES, Side
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, hand_fields
 from .test_history import BIG_HAND, FIRST_HAND, SECOND_HAND, game_file, import_game

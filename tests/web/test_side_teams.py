@@ -12,11 +12,12 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import select, update
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import Side, db
-from scorekeeper.web.queries import _players_of
+from scorekeeper.web.extensions import db
 from scorekeeper.web.services import backup
 from scorekeeper.web.services.figures import team_of
-from scorekeeper.web.services.transfer import import_game
+from scorekeeper.web.services.game_files import import_game
+from scorekeeper.web.store.models import Side
+from scorekeeper.web.store.queries import _players_of
 
 from .test_backup import database
 from .test_history import BIG_HAND, game_file

@@ -13,7 +13,7 @@ from flask import Flask
 from sqlalchemy import text
 
 from scorekeeper.web import create_app
-from scorekeeper.web.models import db
+from scorekeeper.web.extensions import db
 
 from .conftest import TEST_CONFIG, Actions, _built, stored_games
 

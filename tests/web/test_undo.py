@@ -14,8 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
-from scorekeeper.web import queries
-from scorekeeper.web.models import (
+from scorekeeper.web.extensions import db
+from scorekeeper.web.services import backup
+from scorekeeper.web.services.games import KEPT_DELETED
+from scorekeeper.web.store import queries
+from scorekeeper.web.store.columns import COLUMNS
+from scorekeeper.web.store.models import (
     Correction,
     Entry,
     Game,
@@ -23,12 +27,8 @@ from scorekeeper.web.models import (
     Player,
     PlayerMerge,
     Side,
-    db,
     now,
 )
-from scorekeeper.web.schema import COLUMNS
-from scorekeeper.web.services import backup
-from scorekeeper.web.services.games import KEPT_DELETED
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 from .test_backup import database, tables

@@ -1,5 +1,5 @@
 """What if we read it the other way? A game's totals and winner under each other reading of its
-system, beside the real ones, without changing the game (scorekeeper/web/what_if.py)."""
+system, beside the real ones, without changing the game (scorekeeper/web/presenters/what_if.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.rules.readings import READINGS, Reading
-from scorekeeper.web.what_if import flipped
+from scorekeeper.web.presenters.what_if import flipped
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 

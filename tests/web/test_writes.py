@@ -15,11 +15,14 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 
 from scorekeeper import cli, rules
-from scorekeeper.web import create_app, database, hands
-from scorekeeper.web.models import Game, Side, db
+from scorekeeper.web import create_app
+from scorekeeper.web.extensions import db
+from scorekeeper.web.pages import hands
 from scorekeeper.web.services import hands as hand_services
 from scorekeeper.web.services.errors import HandChanged, NotFound
 from scorekeeper.web.services.figures import games_differing_from_replay
+from scorekeeper.web.store import database
+from scorekeeper.web.store.models import Game, Side
 
 from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hand_fields, hidden, input_value
 from .races import together, watched_lock

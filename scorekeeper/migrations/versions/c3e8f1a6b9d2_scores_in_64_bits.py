@@ -2,7 +2,7 @@
 
 A game file's hand may hold up to 10^9 card points melded or in hand, so a few of them pass
 2^31 - 1, the largest number PostgreSQL's `integer` holds: the import was a 500. `bigint` holds
-every score the app keeps (schema.py: up to 2^62 either way). SQLite stores any whole number in
+every score the app keeps (store/columns.py: up to 2^62 either way). SQLite stores any number in
 64 bits already; there only the declared type changes, so that the database is still the one the
 models describe.
 

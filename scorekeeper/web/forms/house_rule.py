@@ -24,9 +24,9 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, Length, Optional
 
 from ... import rules
-from ..converters import without_nul
-from ..i18n import say
-from ..models import NAME_LENGTH
+from ..http.converters import without_nul
+from ..http.i18n import say
+from ..store.models import NAME_LENGTH
 
 Kind = rules.HouseRuleKind
 
@@ -77,7 +77,7 @@ def changes_from(
     for entry in rules.HOUSE_RULES:
         value = entered.get(entry.key)
         if entry.kind is Kind.WORDS or value is None:
-            continue  # the name is the profile's own column
+            continue  # the name is the house rule's own column
         if entry.kind is Kind.POINTS_BY_PART:
             parts = {
                 part: points

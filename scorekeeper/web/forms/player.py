@@ -7,8 +7,8 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import DataRequired, Length
 
-from ..converters import without_nul
-from ..models import NAME_LENGTH
+from ..http.converters import without_nul
+from ..store.models import NAME_LENGTH
 
 
 class RenameForm(FlaskForm):

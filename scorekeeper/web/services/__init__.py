@@ -7,5 +7,5 @@ transaction (`database.writing()`) holding the game's write lock.
 - `loading`: a game as the services and the pages load it, and locked for a write.
 - `figures`: the copies of the replay on the rows (totals, winner, hand scores, side tallies)
   that lists and statistics read, and their repair.
-- `games`, `hands`, `players`, `house_rules`, `transfer`, `backup`: the writes, by subject.
+- `games`, `hands`, `players`, `house_rules`, `game_files`, `backup`: the writes, by subject.
 """

@@ -8,8 +8,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..database import writing
-from ..models import PinAttempt, TableSetting, db, new_revision, new_share_token, now
+from ..extensions import db
+from ..store.database import writing
+from ..store.models import PinAttempt, TableSetting, new_revision, new_share_token, now
 from .loading import lock_game
 
 PIN = "pin"

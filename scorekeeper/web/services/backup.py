@@ -21,9 +21,11 @@ from typing import Any
 from sqlalchemy import DateTime, Integer, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import schema
-from ..database import writing
-from ..models import (
+from ..extensions import db
+from ..store import schema
+from ..store.columns import SchemaError
+from ..store.database import writing
+from ..store.models import (
     SIDE_TALLIES,
     Correction,
     Entry,
@@ -33,7 +35,6 @@ from ..models import (
     Player,
     PlayerMerge,
     Side,
-    db,
 )
 from .engine import replay
 from .figures import store_figures
@@ -164,7 +165,7 @@ class _Reader:
         for record in records:
             try:
                 self.checker.check(record)
-            except schema.SchemaError as error:
+            except SchemaError as error:
                 raise BackupError(str(error.inside(self.places[id(record)]))) from None
             for name, _child in CHILDREN.get(type(record), ()):
                 self.check(getattr(record, name))

@@ -12,7 +12,7 @@ from cachetools import LRUCache, cached
 
 from ... import rules
 from ...rules.fields import ENTRY_FIELDS, entry_of
-from ..models import Entry, Game, Hand
+from ..store.models import Entry, Game, Hand
 from .loading import with_hands
 
 SystemKey = tuple[str, tuple[str, ...], str]

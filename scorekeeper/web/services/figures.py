@@ -13,8 +13,9 @@ from sqlalchemy import Select, or_, select
 from sqlalchemy.orm import selectinload
 
 from ... import rules
-from ..database import writing
-from ..models import SET_COLUMNS, Game, Hand, Side, db, new_revision, now
+from ..extensions import db
+from ..store.database import writing
+from ..store.models import SET_COLUMNS, Game, Hand, Side, new_revision, now
 from .engine import replay
 
 Figures = tuple[bool | None, list[tuple[int | None, bool | None]], list[list[int | None]]]

@@ -13,8 +13,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from ... import rules
-from ..database import writing
-from ..models import NAME_LENGTH, Game, Player, Side, db, new_revision, now, player_key
+from ..extensions import db
+from ..store.database import writing
+from ..store.models import NAME_LENGTH, Game, Player, Side, new_revision, now, player_key
 from .engine import engine_game, game_changed, replay_of
 from .errors import GameRefused, NotFound
 from .figures import store_figures

@@ -14,8 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from ... import rules
 from ...rules.fields import FieldRef, held, plain, value_of
 from ...rules.gamefile import hand_data, read_hand
-from ..database import writing
-from ..models import Correction, Entry, Game, Hand, db, now
+from ..extensions import db
+from ..store.database import writing
+from ..store.models import Correction, Entry, Game, Hand, now
 from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
@@ -74,10 +75,13 @@ def last_position(game_id: str) -> int:
     return db.session.scalar(select(func.max(Hand.position)).where(Hand.game_id == game_id)) or 0
 
 
-def live_number(hand: Hand) -> int | None:
-    """A hand's number as the scoreboard shows it (None once deleted), counted by the database."""
+def live_number(hand: Hand, live: Sequence[Hand] | None = None) -> int | None:
+    """A hand's number as the scoreboard shows it (None once deleted): counted among `live`, the
+    game's live hands where a page has them loaded, by the database otherwise."""
     if hand.deleted_at is not None:
         return None
+    if live is not None:
+        return sum(1 for other in live if other.position <= hand.position)
     counted = select(func.count(Hand.id)).where(
         Hand.game_id == hand.game_id, Hand.deleted_at.is_(None), Hand.position <= hand.position
     )

@@ -1,39 +1,54 @@
-"""House rules: keep a table's own numbers as a profile for new games, or forget one."""
+"""House rules: keep a table's own numbers for new games, or forget them; and the system a
+house rule describes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from ..database import writing
-from ..models import HouseRule, db
+from ... import rules
+from ..extensions import db
+from ..store.database import writing
+from ..store.models import HouseRule
 from .errors import NotFound
+
+
+def house_rule_system(house_rule: HouseRule) -> rules.RuleSystem:
+    """The system a house rule describes: its base system, options and numbers."""
+    return rules.read_system(
+        house_rule.system_id, dict.fromkeys(house_rule.options, True), as_game_rules(house_rule)
+    )
+
+
+def as_game_rules(house_rule: HouseRule) -> dict[str, Any]:
+    """A house rule as a game file's `house_rules`, which a new game keeps as its own copy."""
+    return {"name": house_rule.name, **house_rule.rules}
 
 
 def save_house_rule(
     rule_id: int | None, name: str, system_id: str, options: Sequence[str], changes: dict[str, Any]
 ) -> int:
-    """Keep a new or edited profile and return its id (games keep their own copies)."""
+    """Keep a new or edited house_rule and return its id (games keep their own copies)."""
     with writing():
-        profile = HouseRule() if rule_id is None else _stored(rule_id)
-        profile.name = name
-        profile.system_id = system_id
-        profile.options = sorted(options)
-        profile.rules = changes
-        db.session.add(profile)
+        house_rule = HouseRule() if rule_id is None else _stored(rule_id)
+        house_rule.name = name
+        house_rule.system_id = system_id
+        house_rule.options = sorted(options)
+        house_rule.rules = changes
+        db.session.add(house_rule)
         db.session.flush()
-        saved = profile.id  # read now: after the commit it would begin another transaction
+        saved = house_rule.id  # read now: after the commit it would begin another transaction
     return saved
 
 
 def delete_house_rule(rule_id: int) -> None:
-    """Forget a profile; games started from it keep their rules."""
+    """Forget a house_rule; games started from it keep their rules."""
     with writing():
         db.session.delete(_stored(rule_id))
 
 
 def _stored(rule_id: int) -> HouseRule:
-    profile = db.session.get(HouseRule, rule_id)
-    if profile is None:
+    house_rule = db.session.get(HouseRule, rule_id)
+    if house_rule is None:
         raise NotFound(f"no house rule {rule_id}")
-    return profile
+    return house_rule

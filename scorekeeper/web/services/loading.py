@@ -7,7 +7,8 @@ from sqlalchemy import inspect, select
 from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ..models import Game, Hand, Side, db
+from ..extensions import db
+from ..store.models import Game, Hand, Side
 from .errors import NotFound
 
 

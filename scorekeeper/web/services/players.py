@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from sqlalchemy import select, update
 
-from ..database import writing
-from ..models import (
+from ..extensions import db
+from ..store.database import writing
+from ..store.models import (
     NAME_LENGTH,
     Game,
     Player,
     PlayerMerge,
     Side,
-    db,
     new_revision,
     now,
     player_key,

@@ -1,0 +1,46 @@
+"""The rules pages: the comparison of the five systems, each system's page, a game's own rules
+and the search (the page models are presenters/rulebook.py and presenters/rules_search.py)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+
+from ... import rules
+from ..http import door
+from ..http.access import Access, needs
+from ..presenters.rulebook import comparison, render_rules
+from ..presenters.rules_search import search_rules
+from ..services.engine import system_of
+
+bp = Blueprint("rules", __name__)
+
+
+@bp.get("/rules")
+@needs(Access.PUBLIC)
+def index() -> str:
+    systems = list(rules.SYSTEMS.values())
+    return render_template("rules/index.html", systems=systems, facts=comparison(systems))
+
+
+@bp.get("/rules/search")
+@needs(Access.PUBLIC)
+def search() -> str:
+    """The rules search without JavaScript; app.js asks it as one types and shows its results."""
+    query = request.args.get("q", "")[:200].strip()
+    return render_template("rules/search.html", query=query, results=search_rules(query))
+
+
+@bp.get("/rules/<system_id>")
+@needs(Access.PUBLIC)
+def system_page(system_id: str) -> str:
+    if system_id not in rules.SYSTEMS:
+        abort(404)
+    return render_rules(rules.SYSTEMS[system_id])
+
+
+@bp.get("/games/<game_id>/rules")
+@needs(Access.FOLLOW)
+def game_rules() -> str:
+    """The rules a game is played under: its system with its options and house rules."""
+    game = door.game()
+    return render_rules(system_of(game), game)

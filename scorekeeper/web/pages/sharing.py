@@ -1,0 +1,165 @@
+"""The table's own pages: its PIN (entering it, setting it, signing out) and share links."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+from sqlalchemy import select
+from werkzeug.security import check_password_hash
+from werkzeug.wrappers import Response
+
+from ..extensions import db
+from ..forms.sharing import PinForm, SetPinForm
+from ..http import access, door
+from ..http.access import Access, needs
+from ..http.csrf import form_view
+from ..http.security import on_this_site
+from ..presenters.game import game_title
+from ..services import access as access_service
+from ..store.models import Game
+
+bp = Blueprint("sharing", __name__)
+
+
+def _next() -> str:
+    wanted = request.values.get("next", "")
+    return wanted if on_this_site(wanted) else url_for("games.index")
+
+
+def _carried() -> list[tuple[str, str]]:
+    """The fields of the refused form that came along with the PIN."""
+    own = {"pin", "next", "csrf_token"}
+    return [(k, v) for k, values in request.form.lists() for v in values if k not in own]
+
+
+@bp.route("/pin", methods=["GET", "POST"])
+@needs(Access.PUBLIC)
+@form_view
+def enter_pin() -> Response | tuple[str, int]:
+    """Enter the table's PIN; then the page asked for, or the form refused, goes on."""
+    form = PinForm()
+    wait = access_service.Wait(0)
+    if form.validate_on_submit():
+        address = request.remote_addr or "unknown"
+        wait = access_service.wait_for(address)
+        hashed = access.pin_hash()
+        if wait.seconds:
+            pass  # not even read: too many wrong ones lately
+        elif hashed is None or check_password_hash(hashed, form.pin.data or ""):
+            access_service.right_pin(address)
+            access.grant_table()
+            # A refused form came along: it is sent on as it was (307 keeps the POST and its
+            # fields), so a typed hand is saved as its Save asked; a page is simply shown.
+            return redirect(_next(), 307 if _carried() else 302)
+        else:
+            access_service.wrong_pin(address)
+            form.pin.errors = [_("That is not the table's PIN.")]
+    page = render_template(
+        "access.html",
+        form=form,
+        next=_next(),
+        carried=_carried(),
+        files=False,
+        wait=wait.seconds or None,
+    )
+    status = 429 if wait.seconds else 422 if form.is_submitted() else 200
+    return page, status
+
+
+@bp.post("/pin/forget")
+@needs(Access.PUBLIC)
+def sign_out() -> Response:
+    """This phone forgets the PIN and its links."""
+    access.sign_out()
+    flash(_("This phone has signed out."))
+    return redirect(url_for("sharing.enter_pin"))
+
+
+@bp.route("/settings/pin", methods=["GET", "POST"])
+@needs(Access.TABLE)
+@form_view
+def pin_settings() -> Response | tuple[str, int]:
+    """Set, change or remove the table's PIN (the current one is asked for a change)."""
+    form = SetPinForm()
+    by_server = bool(current_app.config.get("PIN_HASH"))
+    has_pin = access.pin_hash() is not None
+    if not by_server and form.validate_on_submit():
+        try:
+            access_service.set_pin(form.new.data or "", form.current.data)
+        except access_service.PinRefused:
+            form.current.errors = [_("That is not the PIN now.")]
+        else:
+            if form.new.data:
+                access.grant_table()  # this phone set it: it knows it
+                flash(_("The PIN is set: other phones need it now."))
+            else:
+                flash(_("There is no PIN now: every phone on this network may do everything."))
+            return redirect(url_for("sharing.pin_settings"))
+    page = render_template("pin_settings.html", form=form, by_server=by_server, has_pin=has_pin)
+    return page, 422 if form.is_submitted() else 200
+
+
+def _landing(token_column: Any, token: str, page: str) -> Response:
+    """A share link's landing: this phone gets the link's access, and the game's page."""
+    game_id = db.session.scalar(
+        select(Game.id).where(token_column == token, Game.deleted_at.is_(None))
+    )
+    if game_id is None:
+        abort(404)
+    access.grant_link(game_id, token)
+    return redirect(url_for(page, game_id=game_id))
+
+
+@bp.get("/join/<token>")
+@needs(Access.PUBLIC)
+def join(token: str) -> Response:
+    """A join link: this phone may record, correct and delete the game's hands."""
+    return _landing(Game.join_token, token, "games.scoreboard")
+
+
+@bp.get("/follow/<token>")
+@needs(Access.PUBLIC)
+def follow(token: str) -> Response:
+    """A follow link: this phone may watch the game."""
+    return _landing(Game.follow_token, token, "games.follow")
+
+
+LOCAL = ("localhost", "::1")
+"""Addresses that mean "this machine": a phone that opens them reaches itself, not the app."""
+
+
+@bp.get("/games/<game_id>/share")
+@needs(Access.TABLE)
+def share() -> str:
+    """The game's follow and join links, with their QR codes to scan across the table."""
+    game = door.game()
+    follow_url = url_for("sharing.follow", token=game.follow_token, _external=True)
+    join_url = url_for("sharing.join", token=game.join_token, _external=True)
+    host = urlsplit(f"//{request.host}").hostname or ""
+    return render_template(
+        "share.html",
+        game=game,
+        title=game_title(game),
+        links=[("follow", follow_url, qr_svg(follow_url)), ("join", join_url, qr_svg(join_url))],
+        local=host in LOCAL or host.startswith("127."),
+    )
+
+
+@bp.post("/games/<game_id>/share/renew")
+@needs(Access.TABLE)
+def renew_links() -> Response:
+    """New links: the old ones stop working at once."""
+    access_service.renew_links(door.game_id())
+    flash(_("New links made: the old ones no longer work."))
+    return redirect(url_for("sharing.share", game_id=door.game_id()))
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of `url`, drawn here as inline SVG (nothing from another site)."""
+    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff")
+    return Markup(svg)

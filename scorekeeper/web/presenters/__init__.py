@@ -1,0 +1,1 @@
+"""What pages show, worked out from games and replays, so that templates only place values."""

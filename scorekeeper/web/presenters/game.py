@@ -1,0 +1,238 @@
+"""What a game's pages show, worked out from the game and its replay: the scoreboard, the table
+display, the state the pages ask for, the corrections; templates only lay them out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask_babel import gettext as _
+
+from ... import rules
+from ...rules.hands import Ending
+from ..http.i18n import number
+from ..services.engine import replay_of, system_of
+from ..services.hands import Change, changes
+from ..services.loading import with_hands
+from ..store import queries
+from ..store.models import Game, Hand
+from .chart import Chart, running_totals
+from .labels import ending_label, label_of
+from .what_if import readings_to_try
+
+
+@dataclass(frozen=True)
+class SideTotal:
+    """One side at the top of the scoreboard."""
+
+    name: str
+    players: str  # the players' names that are known, or ""
+    total: int
+    minimum: int  # its minimum first meld for the next hand
+    won: bool
+    last: int | None = None
+    """What the side scored in the last hand, None before the first."""
+
+    @property
+    def progress(self) -> int:
+        """How far the side is on the way to the target (a total below zero is at the start)."""
+        return max(0, self.total)
+
+    @property
+    def wide(self) -> bool:
+        """Whether the total takes more than six characters ("−12,345"): it is set smaller, to
+        fit its card."""
+        return len(f"{self.total:,}") > 6
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """A game's scoreboard: the totals, what the next hand needs, and the game so far."""
+
+    game: Game
+    system: rules.RuleSystem
+    title: str
+    over: bool
+    winner: SideTotal | None
+    sides: list[SideTotal]
+    next_hand: int
+    dealer: str
+    chart: Chart | None
+    hands: list[tuple[Hand, rules.HandResult]]
+    corrections: list[CorrectionNote]
+    readings: list[tuple[str, str]]  # the what-if page's anchor and words of each other reading
+
+    @property
+    def last_hand(self) -> int:
+        """The number of the last hand played (0 before the first)."""
+        return self.next_hand - 1
+
+
+def player_name(game: Game, seat: rules.Seat) -> str:
+    """A player's name, or which player of which side when it was not given; a side of one
+    player goes by the player's name."""
+    side = game.sides[seat.side]
+    name = side.players[seat.player].name
+    if name:
+        return name
+    if len(side.players) == 1:
+        return side.name
+    return _("player %(number)s of %(side)s", number=seat.player + 1, side=side.name)
+
+
+def game_title(game: Game) -> str:
+    """What a game goes by: the name the table gave it, or who plays it."""
+    sides = ((side.name, [p.name for p in side.players if p.name]) for side in game.sides)
+    return game.name or queries.who_played(sides)
+
+
+def side_totals(game: Game, result: rules.GameResult) -> list[SideTotal]:
+    """Each side at the top of a game's pages: its total, first-meld minimum, last hand."""
+    return [
+        SideTotal(
+            name=side.name,
+            players=", ".join(p.name for p in side.players if p.name and p.name != side.name),
+            total=result.totals[index],
+            minimum=result.next_minimums[index],
+            won=result.game_over and result.winner == index,
+            last=result.hands[-1].sides[index].hand_score if result.hands else None,
+        )
+        for index, side in enumerate(game.sides)
+    ]
+
+
+def winner_of(sides: list[SideTotal], result: rules.GameResult) -> SideTotal | None:
+    return sides[result.winner] if result.game_over and result.winner is not None else None
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    """A game's scoreboard, from its cached replay."""
+    system = system_of(game)
+    result = replay_of(game)
+    with_hands(game)
+    sides = side_totals(game, result)
+    return Scoreboard(
+        game=game,
+        system=system,
+        title=game_title(game),
+        over=result.game_over,
+        winner=winner_of(sides, result),
+        sides=sides,
+        next_hand=result.next_hand,
+        dealer=player_name(game, result.next_dealer),
+        chart=running_totals(
+            [side.name for side in game.sides],
+            [side.start_score for side in game.sides],
+            result,
+            system.target,
+        ),
+        hands=list(zip(game.live_hands, result.hands, strict=True)),
+        corrections=correction_notes(game),
+        readings=readings_to_try(system),
+    )
+
+
+@dataclass(frozen=True)
+class Display:
+    """The game as the table display shows it from across the table: totals, who deals, each
+    side's first-meld minimum and what each side scored in the last hand."""
+
+    game: Game
+    title: str
+    over: bool
+    winner: SideTotal | None
+    sides: list[SideTotal]
+    last_hand: int  # 0 before the first
+    next_hand: int
+    dealer: str
+
+
+def display(game: Game) -> Display:
+    """The table display's values, from the cached replay (no chart, no hands, no corrections)."""
+    result = replay_of(game)
+    sides = side_totals(game, result)
+    return Display(
+        game=game,
+        title=game_title(game),
+        over=result.game_over,
+        winner=winner_of(sides, result),
+        sides=sides,
+        last_hand=result.next_hand - 1,
+        next_hand=result.next_hand,
+        dealer=player_name(game, result.next_dealer),
+    )
+
+
+@dataclass(frozen=True)
+class GameState:
+    """What a phone with the hand form open needs to know of the game meanwhile."""
+
+    hands: int  # hands played (deleted ones not counted)
+    last: int
+    """The last hand's place, deleted or not: the hand form's `after`; it grows only when a
+    hand is recorded, which is what makes a Save answer 409."""
+    last_hand_id: int | None  # the last hand played, for a link to its breakdown
+
+
+def game_state(game: Game) -> GameState:
+    """The game's state for the hand form's poll."""
+    hands = with_hands(game)
+    live = hands.live_hands
+    return GameState(
+        hands=len(live),
+        last=max((hand.position for hand in hands.hands), default=0),
+        last_hand_id=live[-1].id if live else None,
+    )
+
+
+@dataclass(frozen=True)
+class CorrectionNote:
+    """A correction as the scoreboard tells it: when, which hand, and what changed in words."""
+
+    at: datetime
+    hand_id: int
+    number: int | None  # None once the hand is deleted
+    deleted: bool
+    restored: bool  # a deleted hand brought back
+    restorable: bool  # the latest deletion of a hand still deleted: it can be brought back
+    changes: list[tuple[str, str, str, str]]  # (side, what, before, after)
+
+
+def correction_notes(game: Game) -> list[CorrectionNote]:
+    """The game's corrections, latest first, each change in words."""
+
+    def what(change: Change) -> str:
+        return _("How the hand ended") if change.field is None else label_of(change.field)
+
+    def shown(value: object) -> str:
+        if isinstance(value, Ending):
+            return ending_label(value, game)
+        if value is None:
+            return _("not noted")
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
+        return number(int(str(value)))
+
+    live = game.live_hands
+    notes = [
+        CorrectionNote(
+            at=c.at,
+            hand_id=hand.id,
+            number=live.index(hand) + 1 if hand in live else None,
+            deleted=c.after is None,
+            restored=c.before is None,
+            restorable=hand.deleted_at is not None and c is hand.corrections[-1],
+            changes=[
+                (
+                    "" if change.side is None else game.sides[change.side].name,
+                    what(change),
+                    shown(change.before),
+                    shown(change.after),
+                )
+                for change in changes(c.before, c.after)
+            ],
+        )
+        for hand in game.hands
+        for c in hand.corrections
+    ]
+    return sorted(notes, key=lambda note: note.at, reverse=True)

@@ -1,0 +1,59 @@
+"""Every template global and filter, registered in one place (`install`): what templates may call
+besides the values their view gives them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Flask, url_for
+from flask_babel import get_locale
+from markupsafe import Markup
+
+from .. import rules
+from ..rules.readings import Reading
+from .forms.house_rule import field_name
+from .http import door
+from .http.access import may_record_hands
+from .http.i18n import LANGUAGES, number, say, signed
+from .presenters.rulebook import card_values
+
+
+def cite(rule: rules.Rule, game_id: str | None = None) -> Markup:
+    """A citation that links to the paragraph of the rules page explaining it."""
+    if game_id:
+        url = url_for("rules.game_rules", game_id=game_id, _anchor=rule.topic)
+    else:
+        url = url_for("rules.system_page", system_id=rule.system, _anchor=rule.topic)
+    return Markup('<a href="{}">{}</a>').format(url, str(rule))
+
+
+def rules_url() -> str:
+    """Where the header's "Rules" leads: inside a game, that game's rules (the comparison is
+    one tap further); anywhere else, the comparison."""
+    if door.inside():
+        return url_for("rules.game_rules", game_id=door.game_id())
+    return url_for("rules.index")
+
+
+def start_house_rule(reading: Reading) -> str:
+    """The link that opens a new house rule reading it the other way, at that key's field."""
+    system = rules.SYSTEMS[reading.system]
+    entry = rules.HOUSE_RULES_BY_KEY[reading.key]
+    part = next(iter(reading.other)) if entry.kind is rules.HouseRuleKind.POINTS_BY_PART else None
+    value = reading.other if isinstance(reading.other, str) else json.dumps(reading.other)
+    query: dict[str, Any] = {"system": system.id, entry.key: value}
+    return url_for("house_rules.new", _anchor=field_name(entry, part), **query)
+
+
+def install(app: Flask) -> None:
+    """Give every template the app's filters and globals."""
+    app.jinja_env.filters.update(number=number, signed=signed, say=say, cite=cite)
+    app.jinja_env.globals.update(
+        LANGUAGES=LANGUAGES,
+        get_locale=get_locale,
+        may_record_hands=may_record_hands,  # a phone that may only follow sees no controls
+        rules_url=rules_url,
+        card_values=card_values,  # the hand form's card counter and its script read it
+        start_house_rule=start_house_rule,
+    )
