@@ -1,0 +1,95 @@
+"""The guards of a table with a PIN, tried as phones try them: a renewed link, a phone that signs
+out, and a join link that would lock the table out.
+
+Everything here goes through the test client: the PIN is set on the settings page, the links are
+read off the share page."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+PIN = "2468"
+A_GAME = {
+    "variant": "classic",
+    "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    "hands": [],
+}
+
+
+def with_a_pin(table: FlaskClient) -> FlaskClient:
+    """The table sets its PIN on the settings page (the phone that set it knows it)."""
+    answer = table.post("/settings/pin", data={"new": PIN, "again": PIN})
+    assert answer.status_code == 302, answer.text
+    return table
+
+
+def a_game(table: FlaskClient) -> str:
+    """A game imported by the table; its id."""
+    answer = table.post("/games/import", json=A_GAME)
+    assert answer.status_code == 201, answer.text
+    game_id: str = answer.get_json()["id"]
+    return game_id
+
+
+def links(table: FlaskClient, game_id: str) -> dict[str, str]:
+    """The game's share links as the share page shows them: kind (follow, join) → token."""
+    page = table.get(f"/games/{game_id}/share").text
+    found = dict(re.findall(r'data-share="(follow|join)" href="http://localhost/\1/([^"]+)"', page))
+    assert found.keys() == {"follow", "join"}, page
+    return found
+
+
+def opened(app: Flask, kind: str, token: str, phone: FlaskClient | None = None) -> FlaskClient:
+    """A phone (a new one unless given) that opened a share link."""
+    phone = phone or app.test_client()
+    assert phone.get(f"/{kind}/{token}").status_code == 302
+    return phone
+
+
+def test_a_renewed_follow_link_no_longer_watches(app: Flask, client: FlaskClient) -> None:
+    table = with_a_pin(client)
+    game_id = a_game(table)
+    old = links(table, game_id)
+    watching = opened(app, "follow", old["follow"])
+    assert watching.get(f"/games/{game_id}/follow").status_code == 200
+
+    assert table.post(f"/games/{game_id}/share/renew").status_code == 302
+
+    assert watching.get(f"/games/{game_id}/follow").status_code == 403
+    assert watching.get(f"/games/{game_id}/state.json").status_code == 403
+    assert app.test_client().get(f"/follow/{old['follow']}").status_code == 404
+    new = links(table, game_id)
+    assert new["follow"] != old["follow"]
+    renewed = opened(app, "follow", new["follow"])
+    assert renewed.get(f"/games/{game_id}/follow").status_code == 200
+
+
+def test_a_phone_that_signs_out_loses_its_share_links_too(app: Flask, client: FlaskClient) -> None:
+    table = with_a_pin(client)
+    joined, followed = a_game(table), a_game(table)
+    phone = opened(app, "join", links(table, joined)["join"])
+    opened(app, "follow", links(table, followed)["follow"], phone)
+    assert phone.get(f"/games/{joined}/hands/new").status_code == 200
+    assert phone.get(f"/games/{followed}/follow").status_code == 200
+
+    assert phone.post("/pin/forget").status_code == 302
+
+    assert phone.get(f"/games/{joined}/hands/new").status_code == 403
+    assert phone.get(f"/games/{joined}/follow").status_code == 403
+    assert phone.get(f"/games/{followed}/follow").status_code == 403
+
+
+def test_a_phone_with_a_join_link_may_not_renew_the_links(app: Flask, client: FlaskClient) -> None:
+    table = with_a_pin(client)
+    game_id = a_game(table)
+    before = links(table, game_id)
+    phone = opened(app, "join", before["join"])
+
+    assert phone.post(f"/games/{game_id}/share/renew").status_code == 403
+    assert phone.get(f"/games/{game_id}/share").status_code == 403
+
+    assert links(table, game_id) == before
+    assert phone.get(f"/games/{game_id}/hands/new").status_code == 200  # still at the table
