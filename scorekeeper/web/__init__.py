@@ -53,6 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # a game lasts longer than an hour
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
         SEND_FILE_MAX_AGE_DEFAULT=3600,
+        PERMANENT_SESSION_LIFETIME=access.REMEMBERED,  # a year, not Flask's 31 days
     )
     app.config.update(config)
     if not app.config["SECRET_KEY"]:

@@ -1,5 +1,5 @@
 """The guards of a table with a PIN, tried as phones try them: a renewed link, a phone that signs
-out, and a join link that would lock the table out.
+out, a join link that would lock the table out, and how long a phone is remembered.
 
 Everything here goes through the test client: the PIN is set on the settings page, the links are
 read off the share page."""
@@ -7,6 +7,7 @@ read off the share page."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -93,3 +94,16 @@ def test_a_phone_with_a_join_link_may_not_renew_the_links(app: Flask, client: Fl
 
     assert links(table, game_id) == before
     assert phone.get(f"/games/{game_id}/hands/new").status_code == 200  # still at the table
+
+
+def test_a_phone_that_enters_the_pin_is_remembered_for_a_year(
+    app: Flask, client: FlaskClient
+) -> None:
+    with_a_pin(client)
+    phone = app.test_client()
+    assert phone.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+    cookie = phone.get_cookie("session")
+    assert cookie is not None and cookie.expires is not None
+    remembered = cookie.expires - datetime.now(UTC)
+    assert timedelta(days=363) < remembered < timedelta(days=367), remembered
+    assert phone.get("/stats").status_code == 200
