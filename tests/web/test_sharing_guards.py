@@ -1,53 +1,16 @@
 """The guards of a table with a PIN, tried as phones try them: a renewed link, a phone that signs
 out, a join link that would lock the table out, and how long a phone is remembered.
 
-Everything here goes through the test client: the PIN is set on the settings page, the links are
-read off the share page."""
+Everything goes through the test client, as sharing.py's steps do."""
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
 
-PIN = "2468"
-A_GAME = {
-    "variant": "classic",
-    "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
-    "hands": [],
-}
-
-
-def with_a_pin(table: FlaskClient) -> FlaskClient:
-    """The table sets its PIN on the settings page (the phone that set it knows it)."""
-    answer = table.post("/settings/pin", data={"new": PIN, "again": PIN})
-    assert answer.status_code == 302, answer.text
-    return table
-
-
-def a_game(table: FlaskClient) -> str:
-    """A game imported by the table; its id."""
-    answer = table.post("/games/import", json=A_GAME)
-    assert answer.status_code == 201, answer.text
-    game_id: str = answer.get_json()["id"]
-    return game_id
-
-
-def links(table: FlaskClient, game_id: str) -> dict[str, str]:
-    """The game's share links as the share page shows them: kind (follow, join) → token."""
-    page = table.get(f"/games/{game_id}/share").text
-    found = dict(re.findall(r'data-share="(follow|join)" href="http://localhost/\1/([^"]+)"', page))
-    assert found.keys() == {"follow", "join"}, page
-    return found
-
-
-def opened(app: Flask, kind: str, token: str, phone: FlaskClient | None = None) -> FlaskClient:
-    """A phone (a new one unless given) that opened a share link."""
-    phone = phone or app.test_client()
-    assert phone.get(f"/{kind}/{token}").status_code == 302
-    return phone
+from .sharing import PIN, a_game, links, opened, with_a_pin
 
 
 def test_a_renewed_follow_link_no_longer_watches(app: Flask, client: FlaskClient) -> None:
