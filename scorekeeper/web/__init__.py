@@ -55,7 +55,6 @@ def _flask_app(config: dict[str, Any]) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # a game lasts longer than an hour
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE / "translations"),
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        PERMANENT_SESSION_LIFETIME=access.REMEMBERED,  # a year, not Flask's 31 days
     )
     app.config.update(config)
     if not app.config["SECRET_KEY"]:

@@ -51,11 +51,11 @@ def tokens(app: Flask, game_id: str) -> tuple[str, str]:
 NOTHING_THERE = {"house_rules.rules_page", "house_rules.edit", "history.player"}
 """Pages whose sample address (`sample`) names a house rule or a player that is not there."""
 PUBLIC_ANSWERS = {
-    ("POST", "table.enter_pin"): 422,  # sent without a PIN
-    ("POST", "table.sign_out"): 302,
+    ("POST", "sharing.enter_pin"): 422,  # sent without a PIN
+    ("POST", "sharing.sign_out"): 302,
     ("POST", "games.language"): 302,
-    ("GET", "table.follow"): 404,  # no such token
-    ("GET", "table.join"): 404,
+    ("GET", "sharing.follow"): 404,  # no such token
+    ("GET", "sharing.join"): 404,
 }
 """What a fresh phone gets from the public addresses other than a page (200)."""
 

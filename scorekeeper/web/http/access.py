@@ -173,7 +173,9 @@ def refusal() -> ResponseReturnValue:
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", REMEMBERED)
+    app.config["PERMANENT_SESSION_LIFETIME"] = (
+        REMEMBERED  # Flask has 31 days already: set, not a default
+    )
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
     pin = app.config.get("PIN")
     if pin:
