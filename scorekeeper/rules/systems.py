@@ -30,13 +30,12 @@ class SetKind(StrEnum):
 
     @property
     def least_card_points(self) -> int:
-        """The fewest card points such a set can hold (RULES.md, *What the checks catch*)."""
+        """The fewest card points such a set can hold (docs/violations.md)."""
         return LEAST_CARD_POINTS[self]
 
     @property
     def least_natural_cards(self) -> int:
-        """The fewest natural cards (4 up to Ace) such a set holds (RULES.md, *What the checks
-        catch*, `impossible-natural-cards`)."""
+        """The fewest natural cards (4 up to Ace) such a set holds (docs/violations.md)."""
         return LEAST_NATURAL_CARDS[self]
 
 

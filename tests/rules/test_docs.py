@@ -1,10 +1,12 @@
 """What the code cites is in the repository: docs/violations.md describes every code the checks
-report, docs/readings.md every reading, docs/scoring.md the numbers a hand is scored with."""
+report, docs/readings.md every reading, docs/scoring.md the numbers a hand is scored with, and
+nothing in the package or the tests points at a document that is not here."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,9 @@ from scorekeeper.rules.readings import READINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+
+ABSENT = ("RULES" + ".md", "STYLE" + ".md")
+"""Digests that live beside the project, not in it (spelt in pieces, so that this file passes)."""
 
 
 def section(doc: str, heading: str) -> str:
@@ -126,3 +131,46 @@ def test_the_bonuses_are_each_systems() -> None:
                 expected = getattr(system, name)
             assert (None if value == "–" else int(value)) == expected, (name, system.id)
     assert {plain(row[0]) for row in rows} >= KINDS
+
+
+def files(top: Path) -> Iterator[Path]:
+    """Every file under `top`, but those in hidden folders (.venv) and Python's caches."""
+    for path in sorted(top.rglob("*")):
+        parts = path.relative_to(top).parts
+        if path.is_file() and not any(p.startswith(".") or p == "__pycache__" for p in parts):
+            yield path
+
+
+def mentions(top: Path, names: tuple[str, ...]) -> list[str]:
+    """Where under `top` a file holds one of the names, as `path: name`."""
+    return [
+        f"{path.relative_to(top)}: {name}"
+        for path in files(top)
+        for name in names
+        if name.encode() in path.read_bytes()
+    ]
+
+
+def test_the_scan_finds_a_name_and_leaves_out_the_virtual_environment(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text(f'"""See {ABSENT[0]}."""\n')
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "b.py").write_text(ABSENT[1])
+    assert mentions(tmp_path, ABSENT) == [f"pkg/a.py: {ABSENT[0]}"]
+
+
+@pytest.mark.parametrize("top", ["scorekeeper", "tests"])
+def test_nothing_cites_a_digest_kept_outside_the_repository(top: str) -> None:
+    assert mentions(ROOT / top, ABSENT) == []
+
+
+@pytest.mark.parametrize("top", ["scorekeeper", "tests"])
+def test_every_document_cited_is_in_the_repository(top: str) -> None:
+    cited = {
+        name
+        for path in files(ROOT / top)
+        if path.suffix in (".py", ".html", ".txt", ".md")
+        for name in re.findall(r"docs/[\w.-]+\.md", path.read_text(encoding="utf-8"))
+    }
+    assert cited
+    assert {name for name in cited if not (ROOT / name).is_file()} == set()
