@@ -1,8 +1,9 @@
 """House rules: one table of the keys a table may change, and one reader reporting every problem.
 
 The game file's `house_rules` (docs/game-file.md), the house-rule form, the stored profiles and the
-differences shown beside a system all follow `HOUSE_RULES`; adding a key is one entry there, plus
-what `with_house_rules` does with its value.
+differences shown beside a system all follow `HOUSE_RULES`; adding a key is one entry there, a
+field of `HouseRules` (systems.py, as a system keeps the house rules it was made with), and what
+`with_house_rules` does with its value.
 """
 
 from __future__ import annotations
@@ -15,13 +16,12 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
-from .systems import RedThreeRule, RuleSystem, SetKind
+from .systems import HouseRules, Pairs, RedThreeRule, RuleSystem, SetKind
 from .words import N_, Rule, Text
 
 LARGEST = 10**9
 """No count, score or points at a card table comes near this; larger is a typing slip."""
 
-Pairs = tuple[tuple[int, int], ...]
 Json = Any
 
 
@@ -231,21 +231,6 @@ HOUSE_RULES: tuple[HouseRuleKey, ...] = (
 """Every house-rule key, in the order the form asks and a game file writes them."""
 
 HOUSE_RULES_BY_KEY: Mapping[str, HouseRuleKey] = {entry.key: entry for entry in HOUSE_RULES}
-
-
-@dataclass(frozen=True)
-class HouseRules:
-    """A table's own numbers, file-shaped, replacing those of the system it starts from."""
-
-    name: str | None = None
-    target: int | None = None
-    set_bonuses: Mapping[str, int] = field(default_factory=dict)
-    going_out_bonus: int | None = None
-    sets_to_go_out: int | None = None
-    opening_minimums: Pairs | None = None
-    red_three_values: Mapping[str, int] = field(default_factory=dict)
-    tie_at_target: str | None = None
-    melded_points_for: str | None = None
 
 
 class HouseRuleError(ValueError):

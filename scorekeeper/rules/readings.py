@@ -1,5 +1,5 @@
 """Our readings: where a rule text is ambiguous or silent, what it says, what we take, and the
-house-rule key (with the value) that takes the other reading (RULES.md, **reading**).
+house-rule key (with the value) that takes the other reading (docs/readings.md).
 
 Described once here; the rules pages and their "start a house rule" links are derived from it.
 """

@@ -154,7 +154,7 @@ def game_end(
     """Whether the game is over after this many hands, and who won (None for a tie).
 
     A side reaching the target ends the game if the highest total is one side's alone; a tie
-    at the top plays on (RULES.md, reading), or ends the game shared under the house rule
+    at the top plays on (a reading: docs/readings.md), or ends the game shared under the house rule
     `tie_at_target: "shared"`. A game of fixed length ends after its last hand, where a tie
     stays a tie.
     """

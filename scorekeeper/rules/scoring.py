@@ -1,7 +1,7 @@
 """A side's score for one hand, as lines that each say where their points come from.
 
 hand score = melded card points − card points left in hand + set bonuses + red-three score
-           + going-out bonus − red threes left in hand − penalties          (RULES.md)
+           + going-out bonus − red threes left in hand − penalties   (docs/scoring.md)
 """
 
 from __future__ import annotations

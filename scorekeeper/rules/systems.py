@@ -8,12 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from .words import N_, P_, Rule, Text, join
-
-if TYPE_CHECKING:
-    from .house import HouseRules
 
 
 class SetKind(StrEnum):
@@ -34,13 +30,12 @@ class SetKind(StrEnum):
 
     @property
     def least_card_points(self) -> int:
-        """The fewest card points such a set can hold (RULES.md, *What the checks catch*)."""
+        """The fewest card points such a set can hold (docs/violations.md)."""
         return LEAST_CARD_POINTS[self]
 
     @property
     def least_natural_cards(self) -> int:
-        """The fewest natural cards (4 up to Ace) such a set holds (RULES.md, *What the checks
-        catch*, `impossible-natural-cards`)."""
+        """The fewest natural cards (4 up to Ace) such a set holds (docs/violations.md)."""
         return LEAST_NATURAL_CARDS[self]
 
 
@@ -218,6 +213,25 @@ class Option:
     id: str
     label: str
     apply: Callable[[RuleSystem], RuleSystem]
+
+
+Pairs = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """A table's own numbers, file-shaped, replacing those of the system it starts from: what
+    a system made by `house.with_house_rules` keeps, and house.py reads and writes."""
+
+    name: str | None = None
+    target: int | None = None
+    set_bonuses: Mapping[str, int] = field(default_factory=dict)
+    going_out_bonus: int | None = None
+    sets_to_go_out: int | None = None
+    opening_minimums: Pairs | None = None
+    red_three_values: Mapping[str, int] = field(default_factory=dict)
+    tie_at_target: str | None = None
+    melded_points_for: str | None = None
 
 
 @dataclass(frozen=True)

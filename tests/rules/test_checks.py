@@ -1,4 +1,4 @@
-"""RULES.md, "What the checks catch": numbers, sets and red threes that cannot be right."""
+"""docs/violations.md, *The codes*: numbers, sets and red threes that cannot be right."""
 
 import pytest
 

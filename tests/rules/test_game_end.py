@@ -1,4 +1,5 @@
-"""RULES.md, "Players, decks and the end of the game": the target, and super-samba's four hands."""
+"""The end of the game: each system's `target`, and super-samba's `hands_in_game`
+(scorekeeper/rules/systems.py); a tie at the target is a reading (docs/readings.md)."""
 
 import pytest
 

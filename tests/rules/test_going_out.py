@@ -1,4 +1,6 @@
-"""RULES.md, "Going out": what a side needs to go out, the bonus for it, and who may go out."""
+"""Going out: what a side needs first (each system's `sets_to_go_out` or `book`,
+scorekeeper/rules/systems.py), the bonus for it (docs/scoring.md), and who may go out
+(docs/violations.md, *The codes*)."""
 
 import pytest
 
@@ -47,7 +49,7 @@ def test_a_side_marked_out_when_the_stock_ran_out_gets_no_going_out_bonus(
 
 def book_was_complete(variant):
     """What a hand ended by the stock reports when side 0 holds what going out needs: only
-    super-samba's text keeps such a hand going (RULES.md, *Going out*)."""
+    super-samba's text keeps such a hand going (docs/violations.md, *The codes*)."""
     return {("stock-ended-with-book-complete", 0)} if variant == "super-samba" else set()
 
 

@@ -1,4 +1,4 @@
-"""RULES.md, "How a hand is scored (all systems)": the hand score and the running total."""
+"""docs/scoring.md, *A hand score*: the hand score and the running total."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""RULES.md, "Minimum first meld": the minimum by total (super-samba: by hand) and its checks."""
+"""The first meld's minimum by total (super-samba: by hand), each system's `opening_minimums`
+(scorekeeper/rules/systems.py), and its checks (docs/violations.md, *The codes*)."""
 
 import pytest
 

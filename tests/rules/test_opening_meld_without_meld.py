@@ -1,4 +1,5 @@
-"""`opening-meld-too-low` applies only to a side that laid cards down this hand (RULES.md)."""
+"""`opening-meld-too-low` applies only to a side that laid cards down this hand
+(docs/violations.md, *The codes*)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""RULES.md, "Penalties": each is charged per occurrence to the offending side."""
+"""Penalties, each system's `penalties` (scorekeeper/rules/systems.py): each is charged per
+occurrence to the offending side (docs/scoring.md, *A hand score*, line 8)."""
 
 import pytest
 

@@ -1,5 +1,5 @@
-"""STYLE.md, "The rules engine is pure": the engine and `scorekeeper check` load nothing of the
-web app, and the engine passes `mypy --strict`."""
+"""The rules engine is pure (scorekeeper/rules/__init__.py): the engine and `scorekeeper check`
+load nothing of the web app, and the engine passes `mypy --strict`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Classic: players caught holding red threes cost 750 each, only with red threes left in hand,
-and never more of them than the side has players or red threes in hand (RULES.md, issue 10)."""
+and never more of them than the side has players or red threes in hand (docs/violations.md,
+*The codes*, `impossible-red-three-holders`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""RULES.md, "Red threes": red threes on the table and red threes caught in hand."""
+"""Red threes on the table and red threes caught in hand, as each system's `red_threes`
+(scorekeeper/rules/systems.py) scores them: docs/scoring.md, *A hand score*, lines 5 and 7."""
 
 import pytest
 

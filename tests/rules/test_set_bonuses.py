@@ -1,4 +1,4 @@
-"""RULES.md, "Set kinds and bonuses": each set's bonus is added to its card values."""
+"""docs/scoring.md, *The bonuses, system by system*: each set's bonus is added to its cards."""
 
 import pytest
 

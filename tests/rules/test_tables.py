@@ -1,4 +1,5 @@
-"""RULES.md, "Players, decks and the end of the game": the tables each system allows."""
+"""The tables each system allows, its `tables` (scorekeeper/rules/systems.py), and the check of
+them (docs/violations.md, *The codes*, `wrong-player-count`)."""
 
 import pytest
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-# Classic, hand by hand (RULES.md): Us goes out with a samba and a natural canasta and two red
+# Classic, hand by hand (docs/scoring.md): Us goes out with a samba, a natural canasta and two red
 # threes: 310 + 1500 + 500 + 200 + 200 = 2710; Them, one mixed canasta and one red three,
 # 150 − 85 + 300 − 100 = 265.
 FIRST_HAND = {

@@ -1,5 +1,5 @@
 """Statistics per player and partnership, and renaming and merging players, checked against
-games scored by hand with the classic rules (RULES.md)."""
+games scored by hand with the classic rules (docs/scoring.md)."""
 
 from __future__ import annotations
 
