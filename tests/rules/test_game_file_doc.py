@@ -1,5 +1,5 @@
-"""docs/game-file.md describes the whole format: every entry field, every house-rule key and
-every check code the engine can report is there, in a table of its own."""
+"""docs/game-file.md describes the whole format: every entry field and every house-rule key is
+there, in a table of its own (the check codes are docs/violations.md's: test_docs.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.rules import checks
 from scorekeeper.rules.fields import ENTRY_FIELDS
 from scorekeeper.rules.house import HOUSE_RULES, RED_THREE_PARTS
 from scorekeeper.rules.systems import Penalty, SetKind
@@ -21,19 +20,6 @@ def table_rows(heading: str) -> set[str]:
     text = DOC.read_text(encoding="utf-8")
     section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
     return set(re.findall(r"^\| `([^`]+)` \|", section, re.M))
-
-
-def reported_codes() -> set[str]:
-    """The codes the checks report: those registered in `checks.CHECKS`."""
-    return set(checks.CHECKS)
-
-
-def test_the_codes_are_read_from_the_checks_themselves() -> None:
-    assert {"invalid-number", "wrong-player-count", "too-many-sets"} <= reported_codes()
-
-
-def test_every_check_code_is_explained() -> None:
-    assert reported_codes() == table_rows("What each check code means")
 
 
 def test_every_entry_field_is_described() -> None:
