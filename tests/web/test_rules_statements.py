@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
-from tests.conftest import SEEDS
+from tests.helpers import SEEDS
 
 from .conftest import GOES_OUT, STAYS_IN, Actions
 from .test_rules_pages import section
