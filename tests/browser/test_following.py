@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import new_page
+from .helpers import expect_as_typed, new_page, type_a_hand
 from .pages import game_file, import_game
-from .test_table import expect_as_typed, type_a_hand
 
 SOON = 3_000  # ms: the "within 3 seconds" of a hand recorded on another phone
 

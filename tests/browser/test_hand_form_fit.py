@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from scorekeeper import rules
 
-from .conftest import SCREENSHOTS, new_page
+from .helpers import SCREENSHOTS, new_page
 from .pages import import_game
 
 SCREENS = 2

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONES
+from .helpers import PHONES
 from .pages import game_file, import_game
 
 ZONE = "America/Argentina/Buenos_Aires"  # UTC−3 all year: no daylight saving to step over

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import axe_violations, new_page
+from .helpers import axe_violations, new_page
 from .pages import finished_game_file, game_file, import_game
 
 LANGUAGES = ["en-US", "es"]

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from .conftest import SCREENSHOTS, axe_violations, new_page
+from .helpers import SCREENSHOTS, axe_violations, expect_as_typed, new_page, type_a_hand
 from .pages import game_file, import_game
 
 NOT_SAVED = "Not saved: no connection. Try again."
@@ -74,27 +74,6 @@ def sends_the_hand(request: Any) -> bool:
         request.post_data or ""
     )
     return request.method == "POST" and not live
-
-
-def type_a_hand(page: Any) -> None:
-    """Us goes out with a samba and two natural canastas; Them holds a mixed canasta."""
-    page.locator("#ending-0").check()
-    page.locator("#sides-0-set_samba").fill("1")
-    page.locator("#sides-0-set_natural_canasta").fill("2")
-    page.locator("#sides-0-melded_points").fill("400")
-    page.locator("#sides-1-set_mixed_canasta").fill("1")
-    page.locator("#sides-1-melded_points").fill("150")
-    page.locator("#sides-1-hand_points").fill("30")
-
-
-def expect_as_typed(page: Any) -> None:
-    expect(page.locator("#ending-0")).to_be_checked()
-    expect(page.locator("#sides-0-set_samba")).to_have_value("1")
-    expect(page.locator("#sides-0-set_natural_canasta")).to_have_value("2")
-    expect(page.locator("#sides-0-melded_points")).to_have_value("400")
-    expect(page.locator("#sides-1-set_mixed_canasta")).to_have_value("1")
-    expect(page.locator("#sides-1-melded_points")).to_have_value("150")
-    expect(page.locator("#sides-1-hand_points")).to_have_value("30")
 
 
 @pytest.mark.parametrize(

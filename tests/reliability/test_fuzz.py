@@ -34,8 +34,8 @@ from scorekeeper.web import create_app
 from scorekeeper.web.converters import PlayerConverter
 from scorekeeper.web.models import Game, Hand, HouseRule, Player, PlayerMerge, db
 from tests import postgres
-from tests.reliability.conftest import FIGURES
-from tests.web.conftest import migrated_postgresql
+from tests.figures import FIGURES
+from tests.web.apps import migrated_postgresql
 
 CONFIG = {
     "TESTING": True,

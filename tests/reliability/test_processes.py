@@ -32,9 +32,7 @@ from scorekeeper.web.models import Hand, PinAttempt, db
 from scorekeeper.web.services.access import FREE_TRIES
 from tests import postgres
 
-from .live import games_off_the_replay
-from .test_concurrency import hand
-from .test_kill import ROOT, Browser, free_port
+from .live import ROOT, Browser, free_port, games_off_the_replay, stock_hand
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 
@@ -168,7 +166,7 @@ def test_phones_on_two_processes_saving_the_same_hand_record_it_once(
         for saved in range(1, ROUNDS + 1):
             forms = [phone.form(url) for phone in phones]
             saves = [
-                partial(phone.send, "POST", url, {**form, **hand(60 + 5 * n)})
+                partial(phone.send, "POST", url, {**form, **stock_hand(60 + 5 * n)})
                 for n, (phone, form) in enumerate(zip(phones, forms, strict=True))
             ]
             # Reads through both processes while the hand is being saved.
@@ -198,7 +196,7 @@ def test_a_double_tap_reaching_both_processes_records_one_hand(tmp_path: Path) -
         for saved in range(1, ROUNDS + 1):
             # One phone's Save sent twice, each reaching another process: the same session,
             # the same form.
-            data = {**phone_on_first.form(url), **hand()}
+            data = {**phone_on_first.form(url), **stock_hand()}
             phone_on_second.cookie = phone_on_first.cookie
             answers = at_once(
                 partial(phone_on_first.send, "POST", url, data),
@@ -246,7 +244,9 @@ def test_a_join_link_made_on_one_process_works_on_the_other_until_renewed(
         guest_on_second = club.phone(1)
         assert guest_on_second.send("GET", join)[0] == 302
         guest_on_first.cookie = guest_on_second.cookie
-        status, where = guest_on_first.send("POST", url, {**guest_on_first.form(url), **hand()})
+        status, where = guest_on_first.send(
+            "POST", url, {**guest_on_first.form(url), **stock_hand()}
+        )
         assert status == 302, where
         assert club.hands(game_id) == [1]
 

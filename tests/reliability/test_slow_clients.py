@@ -19,7 +19,7 @@ import pytest
 from scorekeeper.web.serving import WAITRESS
 from tests.reverse_proxy import SlowClients, nginx_binary, nginx_in_front
 
-from .test_kill import free_port, start_server
+from .live import free_port, start_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 

@@ -13,7 +13,7 @@ from scorekeeper.rules import get_system, read_game, replay
 from scorekeeper.web.chart import HEIGHT, MOST_TICKS, nice_scale, running_totals
 from scorekeeper.web.models import Side, db
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 TWO_HANDS = {
     "variant": "classic",

@@ -12,7 +12,7 @@ from flask import Flask
 from scorekeeper.web import create_app, request_log, serving
 from scorekeeper.web.access import Access, needs
 
-from .conftest import TEST_CONFIG, _built
+from .apps import TEST_CONFIG, built_app
 
 
 class Spilt(RuntimeError):
@@ -22,7 +22,7 @@ class Spilt(RuntimeError):
 @pytest.fixture
 def broken_app() -> Flask:
     """The app with a page that raises, answered as a server would (a 500, not the exception)."""
-    app = _built({**TEST_CONFIG, "PROPAGATE_EXCEPTIONS": False})
+    app = built_app({**TEST_CONFIG, "PROPAGATE_EXCEPTIONS": False})
 
     @needs(Access.PUBLIC)
     def broken() -> str:

@@ -16,8 +16,7 @@ from scorekeeper import rules
 from scorekeeper.rules.readings import READINGS, Reading
 from scorekeeper.web.models import HouseRule, db
 
-from .test_csrf import Forms
-from .test_rules_pages import section
+from .helpers import Forms, section
 
 SPANISH = {
     "Our reading": "Nuestra interpretación",

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from scorekeeper.web.models import Hand, Side, db
 from scorekeeper.web.services.backup import backup, restore
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 pytestmark = pytest.mark.once
 

@@ -21,16 +21,11 @@ from scorekeeper.web.services import hands as hand_services
 from scorekeeper.web.services.errors import HandChanged, NotFound
 from scorekeeper.web.services.figures import games_differing_from_replay
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hand_fields, hidden, input_value
+from .apps import TEST_CONFIG, assert_figures_are_the_replays
+from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value
 from .races import together, watched_lock
 
 QUIET = [STAYS_IN, STAYS_IN]  # a legal hand that ends with the stock and ends no game
-
-
-def assert_figures_are_the_replays(app: Flask) -> None:
-    """The invariant: the totals, winners and hand scores that lists read are the replay's."""
-    with app.app_context():
-        assert games_differing_from_replay() == []
 
 
 @pytest.fixture
