@@ -56,8 +56,9 @@ FOLDER = pytest.StashKey[Path]()
 def pytest_configure(config: pytest.Config) -> None:
     """A folder for the run's throw-away PostgreSQL, made by the run that starts the workers
     (they inherit its name); the first test that needs the server starts it there
-    (tests/postgres.py), unless SCOREKEEPER_TEST_POSTGRES_URL already names one. A run on
-    PostgreSQL starts it at once: every test of it needs it."""
+    (tests/postgres.py), unless SCOREKEEPER_TEST_POSTGRES_URL already names one. So it is on
+    PostgreSQL too (`SCOREKEEPER_TEST_DATABASE=postgresql`): a run whose tests all run on SQLite
+    only (`python3 dev.py test tests/rules`, whose second pass selects none) starts none."""
     if hasattr(config, "workerinput") or os.environ.get(postgres.URL_SETTING):
         return
     if os.environ.get(postgres.FOLDER_SETTING):
@@ -65,9 +66,6 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = postgres.reserve()
     config.stash[FOLDER] = folder
     os.environ[postgres.FOLDER_SETTING] = str(folder)
-    if postgres.on_postgresql() and not postgres.server_url():
-        reason = postgres.why_none()
-        raise pytest.UsageError(f"{postgres.DATABASE_SETTING}=postgresql: {reason}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -6,9 +6,9 @@ on SQLite) starts none. The run that starts the workers of a parallel run (or py
 an empty folder for it and names it in `SCOREKEEPER_TEST_POSTGRES_FOLDER` (tests/conftest.py);
 the workers inherit the name, and the first of them that needs the server makes and starts the
 cluster there, under a lock, while the others wait and then read its URL. The run removes the
-cluster at its end. A run on PostgreSQL (`SCOREKEEPER_TEST_DATABASE=postgresql`) starts it at
-once, since every test of it needs it; `SCOREKEEPER_TEST_POSTGRES_URL` names a server's database
-instead, and then nothing is started.
+cluster at its end. So it is in a run on PostgreSQL (`SCOREKEEPER_TEST_DATABASE=postgresql`),
+whose web and reliability tests all need it. `SCOREKEEPER_TEST_POSTGRES_URL` names a server's
+database instead, and then nothing is started.
 
 The cluster listens only on a unix socket in its own folder, with fsync off (nothing in it is
 worth keeping), and runs as the unprivileged `postgres` user when the tests run as root, since
