@@ -103,7 +103,8 @@ def find_uv() -> str | None:
 
 
 def ensure_browser_tools() -> None:
-    """axe-core comes from npm; Chromium from the system. Say plainly what is missing."""
+    """axe-core comes from npm; Chromium and nginx from the system. Say plainly what is
+    missing."""
     npm = shutil.which("npm")
     if not AXE.exists() and npm:
         print("Installing axe-core (npm) into .venv/npm ...", flush=True)
@@ -128,6 +129,12 @@ def ensure_browser_tools() -> None:
         )
     elif not AXE.exists():
         print("axe-core is missing (no npm?): the accessibility tests will be SKIPPED.", flush=True)
+    # Debian keeps it in /usr/sbin, off a user's PATH.
+    if not shutil.which("nginx") and not shutil.which("nginx", path="/usr/sbin:/usr/local/sbin"):
+        print(
+            "nginx is not installed (apt-get install nginx): the slow-client test will be SKIPPED.",
+            flush=True,
+        )
 
 
 def run(*args: str) -> int:

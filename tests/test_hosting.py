@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests import postgres
+from tests.helpers import unavailable
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +61,7 @@ def gunicorn(tmp_path: Path, database_url: str) -> Iterator[str]:
     """gunicorn with three workers on 127.0.0.1, as the README runs it; its address."""
     binary = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
     if binary is None:
-        pytest.skip("gunicorn is not installed (the server extra)")
+        unavailable("gunicorn is not installed (the server extra)")
     env = {
         **os.environ,
         "SCOREKEEPER_DATABASE_URL": database_url,
