@@ -18,7 +18,7 @@ import pytest
 
 from tests.helpers import unavailable
 
-from .helpers import AXE, CHROMIUM_FLAGS, REFRESHING, SCREENSHOTS, served
+from .helpers import AXE, CHROMIUM_FLAGS, PATIENCE, REFRESHING, SCREENSHOTS, served
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -38,6 +38,10 @@ def browser() -> Iterator[Any]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         unavailable("Playwright is not installed", required=REFRESHING)
+    from playwright.sync_api import expect
+
+    # An expectation waits for its condition as long as a step does (helpers.PATIENCE).
+    expect.set_options(timeout=PATIENCE)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         yield browser

@@ -48,6 +48,11 @@ CHROMIUM_FLAGS = [
 
 PHONES = {"360x740": (360, 740), "390x844": (390, 844)}
 
+PATIENCE = 30_000
+"""Milliseconds a step waits at most for what it waits on (an element, a page loaded, an
+expectation): generous, so that a machine busy with a second test run beside this one still
+passes. It is a bound, not a wait: a step goes on as soon as its condition holds."""
+
 
 LANDSCAPE = {"740x360": (740, 360)}  # a phone on its side: the form's rows share its height
 
@@ -89,8 +94,15 @@ def new_page(
         locale=language,
         extra_http_headers={"Accept-Language": language},
     )
-    context.set_default_timeout(10_000)
-    return context.new_page()
+    return patient(context).new_page()
+
+
+def patient(context: Any) -> Any:
+    """The browser context, waiting up to PATIENCE for each step, twice that for a page to load
+    (a save in the background then the page it leads to: two round trips)."""
+    context.set_default_timeout(PATIENCE)
+    context.set_default_navigation_timeout(2 * PATIENCE)
+    return context
 
 
 ON_SCREEN = """selector => {

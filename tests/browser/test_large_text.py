@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import CHROMIUM_FLAGS, PHONES, new_page
+from .helpers import CHROMIUM_FLAGS, PHONES, new_page, patient
 from .pages import LONG_NAMES, import_game, pages, set_up_games, walk_page
 
 TEXT_SIZE = 32
@@ -71,7 +71,7 @@ def large_text(browser: Any, tmp_path: Path) -> Iterator[Any]:
         has_touch=True,
         is_mobile=True,
     )
-    context.set_default_timeout(10_000)
+    patient(context)
     page = context.pages[0] if context.pages else context.new_page()
     yield page
     context.close()

@@ -66,7 +66,8 @@ def test_kill_9_during_saves_loses_no_answered_hand(tmp_path: Path, figures: Cou
             saved: list[str] = []
             writer = threading.Thread(target=save_hands, args=(browser, game_id, saved, stop))
             writer.start()
-            deadline = time.monotonic() + 30
+            # Two saves answered (at most two minutes: a bound for a busy machine, not a wait).
+            deadline = time.monotonic() + 120
             while len(saved) < 2 and writer.is_alive() and time.monotonic() < deadline:
                 time.sleep(0.01)
             time.sleep(rng.uniform(0, 0.4))  # then at any moment of a save

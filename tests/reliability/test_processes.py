@@ -14,7 +14,6 @@ import re
 import subprocess
 import sys
 import threading
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,6 +30,7 @@ from scorekeeper.web import create_app
 from scorekeeper.web.models import Hand, PinAttempt, db
 from scorekeeper.web.services.access import FREE_TRIES
 from tests import postgres
+from tests.helpers import wait_until_answering
 
 from .live import ROOT, Browser, free_port, games_off_the_replay, stock_hand
 
@@ -86,18 +86,6 @@ def serve(url: str, port: int, instance: Path, pin: str | None) -> subprocess.Po
     )
 
 
-def wait_until_answering(server: subprocess.Popen[bytes], port: int) -> None:
-    for _ in range(300):  # a bounded number of tries: a broken start must not hang the run
-        assert server.poll() is None, "a server process stopped while starting"
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            threading.Event().wait(0.1)
-    raise AssertionError("a server process did not answer /healthz")
-
-
 @contextmanager
 def two_processes(tmp_path: Path, pin: str | None = None) -> Iterator[Club]:
     url = postgres.database_or_skip()
@@ -111,7 +99,7 @@ def two_processes(tmp_path: Path, pin: str | None = None) -> Iterator[Club]:
     database = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
     try:
         for server, port in zip(servers, ports, strict=True):
-            wait_until_answering(server, port)
+            wait_until_answering(server, port, "/healthz")
         yield Club(ports, database)
     finally:
         for server in servers:
