@@ -4,12 +4,20 @@
     python3 dev.py serve [--host H] [--port P]   the app, for the phones on this network
     python3 dev.py test                          everything CI runs, in parallel
     python3 dev.py test --quick                  lint, types, the engine and the web tests
+    python3 dev.py test tests/rules/test_going_out.py   one file (or one test: FILE::NAME)
     python3 dev.py screenshots                   take the README's pictures again
+    python3 dev.py translations                  extract, update and compile the translations
 
 Needs only Python 3.11+. The first run makes `.venv/` and installs the project into it, with uv
 when it can be had (on the PATH, or from the package index into .venv) and with pip where it
 cannot; later runs reinstall only when pyproject.toml has changed. Options after `test` go to
 pytest.
+
+`translations` runs Babel's pybabel: it extracts the messages that babel.cfg names into
+scorekeeper/translations/messages.pot, updates each language's messages.po from it (new messages
+to translate, changed ones marked fuzzy, gone ones kept as obsolete) and compiles its
+messages.mo. A catalog is written only when its messages changed, not merely its date: run on
+an unchanged tree, it changes no file.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from pathlib import Path
@@ -103,7 +112,8 @@ def find_uv() -> str | None:
 
 
 def ensure_browser_tools() -> None:
-    """axe-core comes from npm; Chromium from the system. Say plainly what is missing."""
+    """axe-core comes from npm; Chromium and nginx from the system. Say plainly what is
+    missing."""
     npm = shutil.which("npm")
     if not AXE.exists() and npm:
         print("Installing axe-core (npm) into .venv/npm ...", flush=True)
@@ -128,6 +138,12 @@ def ensure_browser_tools() -> None:
         )
     elif not AXE.exists():
         print("axe-core is missing (no npm?): the accessibility tests will be SKIPPED.", flush=True)
+    # Debian keeps it in /usr/sbin, off a user's PATH.
+    if not shutil.which("nginx") and not shutil.which("nginx", path="/usr/sbin:/usr/local/sbin"):
+        print(
+            "nginx is not installed (apt-get install nginx): the slow-client test will be SKIPPED.",
+            flush=True,
+        )
 
 
 def run(*args: str) -> int:
@@ -182,6 +198,10 @@ def test(argv: list[str]) -> int:
     return code
 
 
+NOTHING_SELECTED = 5
+"""pytest's exit status when no test was selected (pytest.ExitCode.NO_TESTS_COLLECTED)."""
+
+
 def postgresql_missing() -> bool:
     """Whether this machine lacks PostgreSQL's initdb (Debian keeps it off the PATH)."""
     found = list(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
@@ -203,9 +223,12 @@ def test_on_postgresql(argv: list[str]) -> int:
     try:
         # The same options; what runs on PostgreSQL is chosen in one place, tests/conftest.py
         # (ON_BOTH, less what is marked `sqlite`).
-        return run("pytest", "-n", "auto", *argv)
+        code = run("pytest", "-n", "auto", *argv)
     finally:
         del os.environ["SCOREKEEPER_TEST_DATABASE"]
+    # A selection of engine tests alone (`dev.py test tests/rules/…`) has none to run there:
+    # pytest says so with exit status 5, which is no failure.
+    return 0 if code == NOTHING_SELECTED else code
 
 
 def screenshots(argv: list[str]) -> int:
@@ -217,8 +240,55 @@ def screenshots(argv: list[str]) -> int:
     return run("pytest", "-m", "screenshots", "tests/browser", *argv)
 
 
+TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+STAMPS = ("POT-Creation-Date:", "Generated-By:")
+"""Header lines that say when and by which Babel a catalog was made, not what it holds."""
+
+
+def translations(argv: list[str]) -> int:
+    """Extract, update and compile the translations; write only what changed (see above)."""
+    if argv:
+        print("python3 dev.py translations takes no options.")
+        return 2
+    ensure_venv("[test]")
+    template = TRANSLATIONS / "messages.pot"
+    with tempfile.TemporaryDirectory() as scratch:
+        made = Path(scratch) / "messages.pot"
+        # The options the catalogs were made with: babel.cfg's keywords, locations with line
+        # numbers, Babel's order and width in the template; the .po files unwrapped.
+        if run("pybabel", "-q", "extract", "-F", "babel.cfg", "-o", str(made), ".") != 0:
+            return 1
+        keep(made, template)
+        for po in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.po")):
+            updated = Path(scratch) / f"{po.parent.parent.name}.po"
+            shutil.copyfile(po, updated)
+            update = ("update", "--no-wrap", "-i", str(template), "-o", str(updated))
+            if run("pybabel", "-q", *update, "-l", po.parent.parent.name) != 0:
+                return 1
+            keep(updated, po)
+    return run("pybabel", "-q", "compile", "-d", str(TRANSLATIONS))
+
+
+def keep(made: Path, kept: Path) -> None:
+    """Put the catalog `made` in the place of `kept` if their messages differ."""
+
+    def messages(path: Path) -> list[str]:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return [line for line in lines if not line.strip('"').startswith(STAMPS)]
+
+    if kept.exists() and messages(made) == messages(kept):
+        return
+    shutil.copyfile(made, kept)
+    print(f"{os.path.relpath(kept, ROOT)}: written", flush=True)
+
+
 def main() -> int:
-    commands = {"serve": serve, "test": test, "screenshots": screenshots}
+    commands = {
+        "serve": serve,
+        "test": test,
+        "screenshots": screenshots,
+        "translations": translations,
+    }
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__.strip())
         return 2

@@ -7,11 +7,13 @@ and test_chart.py: hands read, SQL statements, ticks and bytes).
 * the scoreboard of a game that starts at a huge score (its chart took 11 s and 13 MB at 10^10
   and never finished at 10^18).
 
-Run from the checkout: `.venv/bin/python benchmarks/bounds.py`. It prints, it never asserts.
+Run from the checkout: `.venv/bin/python benchmarks/bounds.py [--rounds N]` (each refusal's
+median of 5 by default). It prints, it never asserts.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import tempfile
@@ -37,9 +39,9 @@ def game_file(hands: list[dict[str, object]]) -> dict[str, object]:
     return {"variant": "classic", "sides": sides, "hands": hands}
 
 
-def median_ms(action: Callable[[], object]) -> float:
+def median_ms(action: Callable[[], object], rounds: int) -> float:
     times = []
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         started = time.perf_counter()
         action()
         times.append(time.perf_counter() - started)
@@ -47,6 +49,9 @@ def median_ms(action: Callable[[], object]) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="times each refusal is timed")
+    rounds = parser.parse_args().rounds
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
             {
@@ -67,12 +72,14 @@ def main() -> None:
             + b"\r\n--b--\r\n"
         )
         sent = median_ms(
-            lambda: client.post("/games/import", data=body, content_type="application/json")
+            lambda: client.post("/games/import", data=body, content_type="application/json"),
+            rounds,
         )
         uploaded = median_ms(
             lambda: client.post(
                 "/games/import", data=upload, content_type="multipart/form-data; boundary=b"
-            )
+            ),
+            rounds,
         )
         print(f"20,000 hands refused, sent as JSON:      {sent:8.1f} ms")
         print(f"20,000 hands refused, uploaded:          {uploaded:8.1f} ms")

@@ -432,8 +432,9 @@ def free_port() -> int:
 
 
 def wait_for(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    """Until the server answers /healthz, for a bounded number of tries."""
-    for _ in range(300):
+    """Until the server answers /healthz, for at most five minutes (a busy machine's start)."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
         if process.poll() is not None:
             break
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as s:

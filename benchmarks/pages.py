@@ -12,11 +12,14 @@ bare response, a scoreboard answered 304 ≤ 1.5×, an unchanged poll of a follo
 hands, at most 5 SQL statements per page; /games, /stats and /players/<key> under 100 ms with
 10,000 games. It prints, it never asserts.
 
-Run: `.venv/bin/python benchmarks/pages.py [history games, default 10000]`.
+Run: `.venv/bin/python benchmarks/pages.py [history games, default 10000] [--runs N]
+[--hands 5,20,60,100]`. A page that answers an error is printed and makes the exit status 1:
+nothing was measured of it.
 """
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import multiprocessing
 import random
@@ -170,8 +173,17 @@ def timed(
 class Bench:
     """Interleaves requests to the app and to the bare app, and prints what it measured."""
 
-    def __init__(self, app: Client, bare: Client, statements: Callable[[str], int | None]) -> None:
-        self.app, self.bare, self.statements = app, bare, statements
+    def __init__(
+        self,
+        app: Client,
+        bare: Client,
+        statements: Callable[[str], int | None],
+        runs: int = RUNS,
+        failed: list[str] | None = None,
+    ) -> None:
+        self.app, self.bare, self.statements, self.runs = app, bare, statements, runs
+        self.failed = [] if failed is None else failed
+        """The figures that could not be measured: their page answered an error."""
         print(f"{'page':34} {'ms':>7} {'bare ms':>7} {'ratio':>6} {'SQL':>4}  target")
 
     def measure(
@@ -186,11 +198,12 @@ class Bench:
         mine: list[float] = []
         theirs: list[float] = []
         stop = time.perf_counter() + SECONDS
-        for run in range(RUNS):
+        for run in range(self.runs):
             sent = None if form is None else form(run)
             took, status, content = timed(self.app, method, path, sent, extra)
             if status >= 400:
                 print(f"{name:34} answered {status}: {content[:200]!r}")
+                self.failed.append(name)
                 return
             mine.append(took)
             took, _, _ = timed(self.bare, method, f"/bytes/{len(content)}", sent)
@@ -203,8 +216,18 @@ class Bench:
         print(f"{name:34} {ms:7.1f} {bare_ms:7.1f} {ms / bare_ms:5.1f}× {sql:>4}  {target}")
 
 
-def main() -> None:
-    history_games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("history_games", nargs="?", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=RUNS, help="requests per figure, at most")
+    parser.add_argument(
+        "--hands",
+        type=lambda text: tuple(int(n) for n in text.split(",")),
+        default=HAND_COUNTS,
+        help="the games' lengths, separated by commas",
+    )
+    options = parser.parse_args()
+    history_games = options.history_games
     spawn = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as folder:
         uri = f"sqlite:///{Path(folder) / 'pages.sqlite3'}"
@@ -218,7 +241,7 @@ def main() -> None:
                 began = time.perf_counter()
                 seed(history_games, random.Random(5))
                 print(f"seeded {history_games} games in {time.perf_counter() - began:.1f} s")
-            games = {n: import_game(game_file(n)) for n in HAND_COUNTS}
+            games = {n: import_game(game_file(n)) for n in options.hands}
             counted = [0]
 
             @event.listens_for(db.engine, "before_cursor_execute")
@@ -238,11 +261,14 @@ def main() -> None:
         servers[1].start()
         bare_port = ports.get(timeout=60)
         try:
-            run(Client(app_port), Client(bare_port), statements, games, history_games)
+            failed = run(
+                Client(app_port), Client(bare_port), statements, games, history_games, options.runs
+            )
         finally:
             for server in servers:
                 server.terminate()
                 server.join()
+    return 1 if failed else 0
 
 
 def run(
@@ -251,9 +277,12 @@ def run(
     statements: Callable[[str], int | None],
     games: dict[int, str],
     history_games: int,
-) -> None:
-    bench = Bench(app, bare, statements)
-    for warm in ("/", f"/games/{games[5]}", f"/games/{games[5]}/hands/new"):
+    runs: int,
+) -> list[str]:
+    """Measure every figure; the names of those whose page answered an error."""
+    bench = Bench(app, bare, statements, runs)
+    first = games[min(games)]
+    for warm in ("/", f"/games/{first}", f"/games/{first}/hands/new"):
         for _ in range(3):
             app.send("GET", warm)
             bare.send("GET", "/bytes/1000")
@@ -284,11 +313,11 @@ def run(
     # The least a 304 can cost (a Flask session and one SQLAlchemy read), beside the same bare
     # response: how much of the 304's figure any app on these libraries pays.
     floor = Client(bare.connection.port)
-    floor.send("GET", f"/floor/{games[5]}")
-    floor_bench = Bench(floor, bare, lambda _path: None)
+    floor.send("GET", f"/floor/{first}")
+    floor_bench = Bench(floor, bare, lambda _path: None, runs, bench.failed)
     floor_bench.measure(
         "304 floor (session, one read)",
-        f"/floor/{games[5]}",
+        f"/floor/{first}",
         "the least",
         extra={"If-None-Match": floor.etag},
     )
@@ -307,7 +336,8 @@ def run(
     if history_games:
         for path in ("/games", "/games?page=250", "/stats", "/players/ana"):
             bench.measure(f"{path} ({history_games} games)", path, "< 100 ms")
+    return bench.failed
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

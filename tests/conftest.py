@@ -1,6 +1,7 @@
 """What every part of the suite shares: the reliability figures, gathered from every worker when
 the suite runs in parallel, the rule texts of ../shared, which CI must have, and the run's
-throw-away PostgreSQL (tests/postgres.py), which CI must have too."""
+throw-away PostgreSQL (tests/postgres.py), started when a test first needs it, which CI must
+have too."""
 
 from __future__ import annotations
 
@@ -14,19 +15,14 @@ import pytest
 
 from tests import postgres
 from tests.figures import FIGURES
-
-SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
-"""The rule texts the systems were written from: beside the project, not in a user's clone."""
+from tests.helpers import SEEDS, unavailable
 
 
 @pytest.fixture
 def seeds() -> Path:
     """../shared/seeds; without it a test is skipped, and under CI (`CI` set) fails."""
     if not SEEDS.is_dir():
-        reason = f"the rule texts are not here ({SEEDS})"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must run the tests that read them", pytrace=False)
-        pytest.skip(reason)
+        unavailable(f"the rule texts are not here ({SEEDS})")
     return SEEDS
 
 
@@ -54,33 +50,30 @@ def untouched_logging() -> Iterator[logging.Logger]:
     logger.propagate = propagate
 
 
-CLUSTER = pytest.StashKey[postgres.Cluster]()
+FOLDER = pytest.StashKey[Path]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The run's throw-away PostgreSQL, started once by the run that starts the workers (they
-    inherit its URL), unless SCOREKEEPER_TEST_POSTGRES_URL already names one."""
-    if hasattr(config, "workerinput") or postgres.server_url():
+    """A folder for the run's throw-away PostgreSQL, made by the run that starts the workers
+    (they inherit its name); the first test that needs the server starts it there
+    (tests/postgres.py), unless SCOREKEEPER_TEST_POSTGRES_URL already names one. So it is on
+    PostgreSQL too (`SCOREKEEPER_TEST_DATABASE=postgresql`): a run whose tests all run on SQLite
+    only (`python3 dev.py test tests/rules`, whose second pass selects none) starts none."""
+    if hasattr(config, "workerinput") or os.environ.get(postgres.URL_SETTING):
         return
-    try:
-        cluster = postgres.start()
-    except RuntimeError as error:
-        if postgres.on_postgresql():
-            raise pytest.UsageError(f"{postgres.DATABASE_SETTING}=postgresql: {error}") from error
-        # The tests that need it skip, or under CI fail (the `postgresql_url` fixture).
-        print(f"No throw-away PostgreSQL ({error}): its tests will be SKIPPED.", flush=True)
-        return
-    config.stash[CLUSTER] = cluster
-    os.environ[postgres.URL_SETTING] = cluster.url
+    if os.environ.get(postgres.FOLDER_SETTING):
+        return  # a run started by a test of another run, which owns the folder
+    folder = postgres.reserve()
+    config.stash[FOLDER] = folder
+    os.environ[postgres.FOLDER_SETTING] = str(folder)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Stop and remove the throw-away PostgreSQL, also after a failure or Ctrl-C."""
-    cluster = config.stash.get(CLUSTER, None)
-    if cluster is not None:
-        del config.stash[CLUSTER]
-        os.environ.pop(postgres.URL_SETTING, None)
-        cluster.stop()
+    folder = config.stash.get(FOLDER, None)
+    if folder is not None:
+        del config.stash[FOLDER]
+        postgres.remove(folder)
 
 
 ON_BOTH = ("tests/web/", "tests/reliability/")
@@ -112,11 +105,17 @@ def dropped_databases() -> Iterator[None]:
     postgres.drop_made_databases()
 
 
+@pytest.fixture(scope="session")
+def postgresql_server() -> str:
+    """The run's throw-away PostgreSQL (its URL), started when the first test that needs it
+    asks; without one the test is skipped, and under CI fails."""
+    return postgres.server_or_skip()
+
+
 @pytest.fixture
-def postgresql_url() -> str:
-    """A new, empty database on the throw-away PostgreSQL; without one the test is skipped,
-    and under CI fails."""
-    return postgres.database_or_skip()
+def postgresql_url(postgresql_server: str) -> str:
+    """A new, empty database on the throw-away PostgreSQL."""
+    return postgres.fresh_database()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -1,8 +1,16 @@
 """The tests' throw-away PostgreSQL: a cluster in a temporary folder, for one test run.
 
-`python3 dev.py test` (or pytest alone) starts it when the run begins and removes it when the
-run ends (tests/conftest.py), unless `SCOREKEEPER_TEST_POSTGRES_URL` already names a server's
-database. It listens only on a unix socket in its own folder, with fsync off (nothing in it is
+It starts the first time a test of the run needs it (the `postgresql_server` fixture, or any call
+here that needs the server), so that a run of tests that need none (the engine's, most web tests
+on SQLite) starts none. The run that starts the workers of a parallel run (or pytest alone) makes
+an empty folder for it and names it in `SCOREKEEPER_TEST_POSTGRES_FOLDER` (tests/conftest.py);
+the workers inherit the name, and the first of them that needs the server makes and starts the
+cluster there, under a lock, while the others wait and then read its URL. The run removes the
+cluster at its end. So it is in a run on PostgreSQL (`SCOREKEEPER_TEST_DATABASE=postgresql`),
+whose web and reliability tests all need it. `SCOREKEEPER_TEST_POSTGRES_URL` names a server's
+database instead, and then nothing is started.
+
+The cluster listens only on a unix socket in its own folder, with fsync off (nothing in it is
 worth keeping), and runs as the unprivileged `postgres` user when the tests run as root, since
 initdb and pg_ctl refuse root. Every test that wants a database of its own asks
 `fresh_database()`: a new database, dropped when the test ends, so that no test and no worker of
@@ -27,12 +35,16 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
+from tests.helpers import unavailable
+
 URL_SETTING = "SCOREKEEPER_TEST_POSTGRES_URL"
 """Where the tests find the throw-away server (a database any test may connect to)."""
+
+FOLDER_SETTING = "SCOREKEEPER_TEST_POSTGRES_FOLDER"
+"""The folder in which the run's throw-away cluster is made when a test first needs it."""
 
 DATABASE_SETTING = "SCOREKEEPER_TEST_DATABASE"
 """`postgresql` runs the web and reliability suites' apps on PostgreSQL instead of SQLite."""
@@ -54,8 +66,72 @@ def examples(count: int) -> int:
 
 
 def server_url() -> str:
-    """The throw-away server's URL; '' when there is none."""
-    return os.environ.get(URL_SETTING, "")
+    """The throw-away server's URL, started now if no test of the run has needed it yet; ''
+    when there is none (`why_none()` says why)."""
+    url = os.environ.get(URL_SETTING, "")
+    folder = os.environ.get(FOLDER_SETTING, "")
+    if url or not folder or _refusal:
+        return url
+    try:
+        url = _shared_cluster(Path(folder))
+    except RuntimeError as error:
+        _refusal.append(str(error))
+        return ""
+    # Inherited from here on by the processes a test starts (a server of its own, gunicorn).
+    os.environ[URL_SETTING] = url
+    return url
+
+
+_refusal: list[str] = []
+"""Why the run's cluster could not be started, once that was tried: it is not tried again."""
+
+
+def why_none() -> str:
+    """Why `server_url()` is ''."""
+    if _refusal:
+        return _refusal[0]
+    return f"{URL_SETTING} names no throw-away PostgreSQL (nor {FOLDER_SETTING} a folder for one)"
+
+
+def _shared_cluster(folder: Path) -> str:
+    """The URL of the cluster in `folder`, made and started by whichever process of the run
+    asks first; RuntimeError says why it could not be (once tried, for every process)."""
+    import fcntl  # only where PostgreSQL's tests run: not on Windows
+
+    with (folder / "lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when closed
+        made, refused = folder / "url", folder / "refused"
+        if made.exists():
+            return made.read_text()
+        if refused.exists():
+            raise RuntimeError(refused.read_text())
+        try:
+            cluster = start_in(folder)
+        except RuntimeError as error:
+            refused.write_text(str(error))
+            raise
+        made.write_text(cluster.url)
+        return cluster.url
+
+
+def reserve() -> Path:
+    """An empty folder for a cluster that processes of a run may share (FOLDER_SETTING names
+    it to them), removed with whatever is in it by `remove`, at exit at the latest."""
+    folder = Path(tempfile.mkdtemp(prefix="samba-pg-"))
+    atexit.register(remove, folder)
+    return folder
+
+
+def remove(folder: Path) -> None:
+    """Stop the cluster in `folder`, if one was started there, and remove the folder; again is
+    nothing."""
+    if os.environ.get(FOLDER_SETTING) == str(folder):
+        del os.environ[FOLDER_SETTING]
+        os.environ.pop(URL_SETTING, None)
+    bindir = binaries() if (folder / "data").exists() else None
+    if bindir is not None:
+        Cluster(folder, bindir, "").stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def binaries() -> Path | None:
@@ -99,17 +175,31 @@ def as_owner(program: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def start(*, durable: bool = False) -> Cluster:
-    """Make and start a cluster in a new temporary folder; RuntimeError says why it could not.
-    A test's cluster writes nothing to disk that it need not (nothing in it outlives the run);
-    a `durable` one syncs its commits, as a club's server does (for benchmarks)."""
+    """Make and start a cluster in a new temporary folder, stopped at exit at the latest;
+    RuntimeError says why it could not. A test's cluster writes nothing to disk that it need not
+    (nothing in it outlives the run); a `durable` one syncs its commits, as a club's server does
+    (for benchmarks)."""
+    folder = Path(tempfile.mkdtemp(prefix="samba-pg-"))
+    try:
+        cluster = start_in(folder, durable=durable)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    # Also when pytest dies before its own clean-up (a closed pipe on its output).
+    atexit.register(cluster.stop)
+    return cluster
+
+
+def start_in(folder: Path, *, durable: bool = False) -> Cluster:
+    """Make and start a cluster in `folder` (its data in data/, its socket beside it); on failure
+    nothing is left running and RuntimeError says why."""
     bindir = binaries()
     if bindir is None:
         raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
-    folder = Path(tempfile.mkdtemp(prefix="samba-pg-"))
+    data = folder / "data"
     try:
         if os.geteuid() == 0:
             shutil.chown(folder, USER, USER)
-        data = folder / "data"
         made = as_owner(
             bindir / "initdb", "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8",
             "--locale=C", "--no-sync",
@@ -127,13 +217,10 @@ def start(*, durable: bool = False) -> Cluster:
             text = log.read_text() if log.exists() else started.stderr
             raise RuntimeError(f"PostgreSQL did not start: {text.strip()}")
     except BaseException:
-        as_owner(bindir / "pg_ctl", "stop", "-D", str(folder / "data"), "-m", "immediate")
-        shutil.rmtree(folder, ignore_errors=True)
+        as_owner(bindir / "pg_ctl", "stop", "-D", str(data), "-m", "immediate")
+        shutil.rmtree(data, ignore_errors=True)
         raise
-    cluster = Cluster(folder, bindir, f"postgresql+psycopg://{USER}@/postgres?host={folder}")
-    # Also when pytest dies before its own clean-up (a closed pipe on its output).
-    atexit.register(cluster.stop)
-    return cluster
+    return Cluster(folder, bindir, f"postgresql+psycopg://{USER}@/postgres?host={folder}")
 
 
 _names = itertools.count()
@@ -184,7 +271,7 @@ def fresh_database(template: str | None = None, *, lasting: bool = False) -> str
     fixture that outlives a test); its URL."""
     url = server_url()
     if not url:
-        raise RuntimeError(f"{URL_SETTING} names no throw-away PostgreSQL")
+        raise RuntimeError(why_none())
     name = f"test_{os.getpid()}_{next(_names)}"
     with _admin(url) as connection:
         statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
@@ -198,14 +285,19 @@ def fresh_database(template: str | None = None, *, lasting: bool = False) -> str
     return make_url(url).set(database=name).render_as_string(hide_password=False)
 
 
+def server_or_skip() -> str:
+    """The throw-away server's URL, started if need be; without one the test is skipped, and
+    under CI fails."""
+    url = server_url()
+    if not url:
+        unavailable(why_none())
+    return url
+
+
 def database_or_skip() -> str:
     """A new, empty database for the test (`fresh_database`); without the throw-away server the
     test is skipped, and under CI fails."""
-    if not server_url():
-        reason = f"{URL_SETTING} names no throw-away PostgreSQL"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must run the tests on PostgreSQL", pytrace=False)
-        pytest.skip(reason)
+    server_or_skip()
     return fresh_database()
 
 

@@ -15,10 +15,11 @@ import shutil
 import socket
 import ssl
 import subprocess
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from tests.helpers import wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,15 +95,7 @@ def nginx_in_front(app_port: int, folder: Path, tls: bool = True) -> Iterator[in
     command = [binary, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(config)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(300):  # a bounded number of tries: a broken start must not hang the run
-            assert server.poll() is None, (folder / "error.log").read_text()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                threading.Event().wait(0.05)
-        else:
-            raise AssertionError("nginx did not start listening")
+        wait_until_answering(server, port, log=folder / "error.log")
         yield port
     finally:
         server.terminate()

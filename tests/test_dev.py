@@ -187,3 +187,26 @@ def test_other_extras_install_again(venv: Path, monkeypatch: pytest.MonkeyPatch)
     dev.ensure_venv("")
 
     assert [command[-1] for command in ran] == [f"{ROOT}[test]", str(ROOT)]
+
+
+def test_translations_write_a_catalog_only_when_its_messages_changed(tmp_path: Path) -> None:
+    kept, made = tmp_path / "messages.pot", tmp_path / "made.pot"
+    header = '"POT-Creation-Date: {}\\n"\n"Generated-By: Babel {}\\n"\n'
+    kept.write_text(header.format("2026-11-21 13:49+0000", "2.18.0") + 'msgid "Hand"\n')
+    made.write_text(header.format("2026-11-27 09:00+0000", "2.19.0") + 'msgid "Hand"\n')
+    before = kept.read_text()
+    dev.keep(made, kept)  # made again on an unchanged tree: only its date and Babel differ
+    assert kept.read_text() == before
+    made.write_text(made.read_text() + 'msgid "Side"\n')
+    dev.keep(made, kept)
+    assert kept.read_text() == made.read_text()
+
+
+def test_a_selection_with_nothing_for_postgresql_passes_its_second_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(dev, "postgresql_missing", lambda: False)
+    statuses = iter([dev.NOTHING_SELECTED, 1])
+    monkeypatch.setattr(dev, "run", lambda *args: next(statuses))
+    assert dev.test_on_postgresql(["tests/rules/test_going_out.py"]) == 0
+    assert dev.test_on_postgresql(["tests/web"]) == 1

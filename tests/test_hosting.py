@@ -12,7 +12,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests import postgres
+from tests.helpers import unavailable, wait_until_answering
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +60,7 @@ def gunicorn(tmp_path: Path, database_url: str) -> Iterator[str]:
     """gunicorn with three workers on 127.0.0.1, as the README runs it; its address."""
     binary = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
     if binary is None:
-        pytest.skip("gunicorn is not installed (the server extra)")
+        unavailable("gunicorn is not installed (the server extra)")
     env = {
         **os.environ,
         "SCOREKEEPER_DATABASE_URL": database_url,
@@ -80,18 +80,7 @@ def gunicorn(tmp_path: Path, database_url: str) -> Iterator[str]:
         )
     address = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):  # a bounded number of tries: a broken start must not hang the run
-            if server.poll() is not None:
-                break
-            try:
-                with urllib.request.urlopen(address + "/healthz", timeout=5) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            pytest.fail(log.read_text())
-        assert server.poll() is None, log.read_text()
+        wait_until_answering(server, port, "/healthz", log=log)
         yield address
     finally:
         server.terminate()

@@ -12,7 +12,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import tomllib
 import urllib.error
 import urllib.request
@@ -22,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[1]
 # What the build reads: the project's description, the package and the folders mapped into it.
@@ -146,17 +147,7 @@ def serving(installed: Installed, work: Path) -> Iterator[str]:
             stderr=subprocess.STDOUT,
         )
         try:
-            # Up once it accepts connections; a bounded number of tries only keeps a broken
-            # start from hanging the run.
-            for _ in range(1200):
-                assert process.poll() is None, log_file.read_text()
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            else:
-                pytest.fail(f"the installed app never listened:\n{log_file.read_text()}")
+            wait_until_answering(process, port, log=log_file)  # up once it accepts connections
             yield f"http://127.0.0.1:{port}"
         finally:
             process.terminate()

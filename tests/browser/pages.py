@@ -310,3 +310,27 @@ NO_JS_PAGES = (
     "new-game-names-refused",
     "house-rule-refused",
 )
+
+
+OPEN_ALL_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+
+
+def walk_page(page: Any, server: str, check: str) -> dict[str, Any]:
+    """`walk`, in a page of a browser context of the caller's (closed afterwards)."""
+    found: dict[str, Any] = {}
+    page.goto(server + "/")
+    found["home-empty"] = page.evaluate(check)
+    every_page = pages(set_up_games(page, server, LONG_NAMES))
+    for name, open_page in every_page.items():
+        open_page(page, server)
+        page.evaluate(OPEN_ALL_DETAILS)
+        found[name] = page.evaluate(check)
+    page.goto(server + "/games/new?system=classic&table=3x2")
+    for index, side_name in enumerate(LONG_NAMES * 2):
+        if page.locator(f"#side_list-{index}-name").count():
+            page.locator(f"#side_list-{index}-name").fill(side_name)
+    for field in page.locator("input[id*=players]").all():
+        field.fill("Wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww")
+    found["new-game-names-long"] = page.evaluate(check)
+    page.context.close()
+    return found

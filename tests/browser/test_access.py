@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import new_page, served
+from .helpers import new_page, served
 from .pages import game_file, import_game
 
 PIN = "2468"

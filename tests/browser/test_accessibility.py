@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import axe_violations, new_page
+from .helpers import axe_violations, new_page
 from .pages import NO_JS_PAGES, pages, set_up_games
 
 COMBINATIONS = [

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONES, axe_violations, new_page
+from .helpers import PHONES, axe_violations, new_page
 from .pages import import_game
 
 TABLES = {"2 teams of 2": (2, 2), "3 teams of 2": (3, 2), "5 players": (5, 1)}

@@ -9,7 +9,7 @@ import pytest
 from scorekeeper import rules
 from scorekeeper.rules import Card
 
-from .conftest import Player, new_page
+from .helpers import Player, new_page
 
 # Values no system has: a counter that typed its own values would add up something else.
 PATCHED = {

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Player, new_page, summary_at_the_bottom
+from .helpers import Player, new_page, summary_at_the_bottom
 
 FLOOR = {True: 13, False: 11}  # with the first melds noted, without
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from scorekeeper import rules
 
-from .conftest import SCREENSHOTS, new_page
+from .helpers import SCREENSHOTS, new_page
 from .pages import import_game
 
 SCREENS = 2
@@ -69,6 +69,9 @@ def test_the_readme_pictures_of_a_hand(browser: Any, server: str, language: str)
     page.screenshot(path=str(SCREENSHOTS / f"hand-form-360-{language}.png"))
     with page.expect_navigation():
         page.locator(".bar button[value=save]").tap()
-    page.wait_for_timeout(2600)  # past the highlight of the totals that moved
+    # Past the highlight of the totals that moved: the picture shows the page at rest.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.total')].every(t => !t.getAnimations().length)"
+    )
     page.screenshot(path=str(SCREENSHOTS / f"after-save-360-{language}.png"))
     page.context.close()

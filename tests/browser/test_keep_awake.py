@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import new_page
+from .helpers import new_page
 from .pages import game_file, import_game
 
 # A Screen Wake Lock the test can watch: each request is counted and gives a lock that the test

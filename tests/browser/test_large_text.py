@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM_FLAGS, PHONES, new_page
-from .pages import LONG_NAMES, import_game, pages, set_up_games
-from .test_phone import walk_page
+from .helpers import CHROMIUM_FLAGS, PHONES, new_page, patient
+from .pages import LONG_NAMES, import_game, pages, set_up_games, walk_page
 
 TEXT_SIZE = 32
 """Chromium's default font size at 200% of its usual 16 px (Settings → Appearance → Font size)."""
@@ -72,7 +71,7 @@ def large_text(browser: Any, tmp_path: Path) -> Iterator[Any]:
         has_touch=True,
         is_mobile=True,
     )
-    context.set_default_timeout(10_000)
+    patient(context)
     page = context.pages[0] if context.pages else context.new_page()
     yield page
     context.close()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONES
+from .helpers import PHONES, patient
 from .pages import game_file, import_game
 
 ZONE = "America/Argentina/Buenos_Aires"  # UTC−3 all year: no daylight saving to step over
@@ -31,7 +31,7 @@ def phone(browser: Any, language: str, javascript: bool = True) -> Any:
         timezone_id=ZONE,
         extra_http_headers={"Accept-Language": language},
     )
-    context.set_default_timeout(10_000)
+    patient(context)
     return context.new_page()
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import new_page
+from .helpers import new_page
 from .pages import LONG_NAMES, import_game
 
 GAME = {

@@ -9,12 +9,11 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONES, Player, new_page
-from .pages import LONG_NAMES, pages, set_up_games
+from .helpers import PHONES, Player, new_page
+from .pages import pages, set_up_games, walk_page
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
-OPEN_ALL_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
 
 SMALL_TARGETS = """() => {
   const shown = el => el.getClientRects().length > 0
@@ -48,27 +47,6 @@ SMALL_TARGETS = """() => {
 def walk(browser: Any, server: str, size: str, check: str) -> dict[str, Any]:
     """Run a check on every page (sides with 40-letter names), open details included."""
     return walk_page(new_page(browser, size), server, check)
-
-
-def walk_page(page: Any, server: str, check: str) -> dict[str, Any]:
-    """`walk`, in a page of a browser context of the caller's (closed afterwards)."""
-    found: dict[str, Any] = {}
-    page.goto(server + "/")
-    found["home-empty"] = page.evaluate(check)
-    every_page = pages(set_up_games(page, server, LONG_NAMES))
-    for name, open_page in every_page.items():
-        open_page(page, server)
-        page.evaluate(OPEN_ALL_DETAILS)
-        found[name] = page.evaluate(check)
-    page.goto(server + "/games/new?system=classic&table=3x2")
-    for index, side_name in enumerate(LONG_NAMES * 2):
-        if page.locator(f"#side_list-{index}-name").count():
-            page.locator(f"#side_list-{index}-name").fill(side_name)
-    for field in page.locator("input[id*=players]").all():
-        field.fill("Wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww")
-    found["new-game-names-long"] = page.evaluate(check)
-    page.context.close()
-    return found
 
 
 @pytest.mark.parametrize("size", PHONES)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Player, new_page
+from .helpers import Player, new_page
 
 # (phone size, JavaScript on): counters change in place with it, post the form without.
 PHONES = [("360x740", True), ("390x844", True), ("360x740", False)]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import new_page
+from .helpers import new_page
 from .pages import import_game
 
 GAME = {

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Player, new_page
+from .helpers import Player, new_page
 from .pages import import_game
 
 pytestmark = pytest.mark.browser

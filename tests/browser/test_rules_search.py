@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONES, new_page
+from .helpers import PHONES, new_page
 from .pages import import_game
 
 LANGUAGES = {

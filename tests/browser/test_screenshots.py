@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import SCREENSHOTS, new_page, screenshot
+from .helpers import SCREENSHOTS, new_page, screenshot
 from .pages import correct_first_hand, game_file, hand_paths, hand_with_preview, import_game
 from .pages import refused_hand as open_refused_hand
 

@@ -1,27 +1,37 @@
-"""A live server for the reliability suite: the app under waitress, with the settings that
+"""Live servers for the reliability suite: the app under waitress, with the settings that
 `scorekeeper serve` uses, on a free port of 127.0.0.1 and a database of its own (a SQLite file,
-or a database on the throw-away PostgreSQL when the run is on it)."""
+or a database on the throw-away PostgreSQL when the run is on it), or `scorekeeper serve` in a
+process of its own; and a phone's browser that talks to them over HTTP."""
 
 from __future__ import annotations
 
+import http.client
+import os
+import re
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import waitress
 from flask import Flask
 
 from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.serving import WAITRESS
-from tests.web.conftest import _built, database_url
+from tests.helpers import wait_until_answering
+from tests.web.apps import built_app, database_url
 
 
 def database_app(path: Path) -> Flask:
     """The app on the SQLite file `path` (or PostgreSQL: `database_url`), migrated (CSRF off:
     phones are simulated)."""
-    return _built(
+    return built_app(
         {
             "TESTING": True,
             "SECRET_KEY": "reliability",
@@ -52,3 +62,82 @@ def games_off_the_replay(app: Flask) -> list[str]:
     """The games whose stored totals, winner or hand scores differ from their replay."""
     with app.app_context():
         return games_differing_from_replay()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Browser:
+    """A phone's browser: keeps the session cookie and sends the page's CSRF token back."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookie = ""
+
+    def send(self, method: str, path: str, data: dict[str, str] | None = None) -> tuple[int, str]:
+        # A killed server resets the connection at once; the timeout is for a busy machine.
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            headers = {"Cookie": self.cookie} if self.cookie else {}
+            body = None
+            if data is not None:
+                body = urlencode(data)
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            page = response.read().decode()
+            for header in response.headers.get_all("Set-Cookie") or []:
+                jar = SimpleCookie(header)
+                self.cookie = "; ".join(f"{k}={v.value}" for k, v in jar.items())
+            return response.status, response.getheader("Location") or page
+        finally:
+            connection.close()
+
+    def form(self, path: str) -> dict[str, str]:
+        """The hidden fields of the forms on a page (the CSRF token, the hand's token)."""
+        status, page = self.send("GET", path)
+        assert status == 200, page
+        fields = {}
+        for tag in re.findall(r"<input[^>]*>", page):
+            name, value = re.search(r'name="(\w+)"', tag), re.search(r'value="([^"]*)"', tag)
+            if 'type="hidden"' in tag and name:
+                fields[name.group(1)] = value.group(1) if value else ""
+        return fields
+
+
+def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "SECRET_KEY": "kill-test",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_answering(server, port)
+    except BaseException:
+        server.kill()
+        server.wait()
+        raise
+    return server
+
+
+def stock_hand(melded: int = 60, **extra: str) -> dict[str, str]:
+    """Hand-form data: the stock ran out, each side melded `melded`."""
+    return {
+        "ending": "stock",
+        "sides-0-melded_points": str(melded),
+        "sides-1-melded_points": str(melded),
+        **extra,
+    }

@@ -29,8 +29,9 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.services.backup import restore
 from scorekeeper.web.store.models import NAME_LENGTH, Game, HouseRule, Player, PlayerMerge, Side
 from tests import postgres
-from tests.reliability.conftest import FIGURES
-from tests.web.conftest import TEST_CONFIG, Actions, _built
+from tests.figures import FIGURES
+from tests.web.apps import TEST_CONFIG, built_app
+from tests.web.helpers import Actions
 
 ODD_NAMES = [
     "ß" * 40,  # casefolds to 80 letters
@@ -143,7 +144,7 @@ class Table(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.app: Flask = _built(TEST_CONFIG)
+        self.app: Flask = built_app(TEST_CONFIG)
         self.client: FlaskClient = self.app.test_client()
         self.actions = Actions(self.client)
         self.games: list[str] = []
@@ -377,7 +378,7 @@ class Table(RuleBasedStateMachine):
         response = self.client.get("/backup.json")
         assert response.status_code == 200
         backup = json.loads(response.get_data(as_text=True))
-        restored = _built(TEST_CONFIG)
+        restored = built_app(TEST_CONFIG)
         with restored.app_context():
             assert restore(json.loads(json.dumps(backup))) == len(self.games) + len(self.deleted)
         other = restored.test_client()

@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Correction, Hand
 
-from .live import database_app, games_off_the_replay, served
+from .live import database_app, games_off_the_replay, served, stock_hand
 
 SMALL = {"melded_points": "60"}  # a legal hand that takes many rounds to end a game
 ROUNDS_PER_GAME = 20
@@ -70,16 +70,6 @@ def hidden(page: str, name: str) -> str:
     found = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', page)
     assert found, f"no {name} on the page"
     return found.group(1)
-
-
-def hand(melded: int = 60, **extra: str) -> dict[str, str]:
-    """Hand-form data: the stock ran out, each side melded `melded`."""
-    return {
-        "ending": "stock",
-        "sides-0-melded_points": str(melded),
-        "sides-1-melded_points": str(melded),
-        **extra,
-    }
 
 
 Request = tuple[str, str, dict[str, str]]  # method, path, form data
@@ -171,7 +161,8 @@ def phones_saving_the_same_hand(table: Table, phones: int) -> None:
     forms = [table.phone.open_hand_form(game_id) for _ in range(phones)]
     url = f"/games/{game_id}/hands/new"
     answers = together(
-        table.phone, *(("POST", url, hand(60 + 5 * i, **form)) for i, form in enumerate(forms))
+        table.phone,
+        *(("POST", url, stock_hand(60 + 5 * i, **form)) for i, form in enumerate(forms)),
     )
     table.settle(game_id, before, 1, answers)
     statuses = sorted(answer.status for answer in answers)
@@ -195,7 +186,7 @@ def test_a_double_tap_on_save_records_one_hand_and_answers_both_taps_alike(
     for _ in range(25):
         game_id = table.game()
         before = len(table.live_hands(game_id))
-        data = hand(**table.phone.open_hand_form(game_id))
+        data = stock_hand(**table.phone.open_hand_form(game_id))
         url = f"/games/{game_id}/hands/new"
         answers = together(table.phone, ("POST", url, data), ("POST", url, data))
         table.settle(game_id, before, 1, answers)
@@ -207,13 +198,13 @@ def test_a_double_tap_on_save_records_one_hand_and_answers_both_taps_alike(
 def test_recording_a_hand_while_another_phone_deletes_one_keeps_both(table: Table) -> None:
     for _ in range(25):
         game_id = table.game()
-        table.phone.send("POST", f"/games/{game_id}/hands/new", hand())
+        table.phone.send("POST", f"/games/{game_id}/hands/new", stock_hand())
         hands = table.live_hands(game_id)
         first_id, _, version = hands[0]
         form = table.phone.open_hand_form(game_id)
         answers = together(
             table.phone,
-            ("POST", f"/games/{game_id}/hands/new", hand(**form)),
+            ("POST", f"/games/{game_id}/hands/new", stock_hand(**form)),
             ("POST", f"/games/{game_id}/hands/{first_id}/delete", {"version": str(version)}),
         )
         table.settle(game_id, len(hands), 0, answers)
@@ -224,15 +215,15 @@ def test_recording_a_hand_while_another_phone_deletes_one_keeps_both(table: Tabl
 def test_two_phones_correcting_the_same_hand_keep_one_correction(table: Table) -> None:
     for _ in range(25):
         game_id = table.game()
-        table.phone.send("POST", f"/games/{game_id}/hands/new", hand())
+        table.phone.send("POST", f"/games/{game_id}/hands/new", stock_hand())
         hands = table.live_hands(game_id)
         hand_id, _, version = hands[-1]
         corrections = table.corrections(hand_id)
         url = f"/games/{game_id}/hands/{hand_id}/edit"
         answers = together(
             table.phone,
-            ("POST", url, hand(70, version=str(version))),
-            ("POST", url, hand(80, version=str(version))),
+            ("POST", url, stock_hand(70, version=str(version))),
+            ("POST", url, stock_hand(80, version=str(version))),
         )
         table.settle(game_id, len(hands), 0, answers)
         assert sorted(a.status for a in answers) == [302, 409]

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from scorekeeper import cli
 from scorekeeper.web.services import backup
 from tests import postgres
-from tests.web.conftest import TEST_CONFIG, Actions, _built, migrated_database, stored_games
-from tests.web.test_backup import backup_of, fill
+from tests.web.apps import TEST_CONFIG, backup_of, built_app, migrated_database, stored_games
+from tests.web.helpers import Actions, games_of_every_kind
 
 Change = Callable[[dict[str, Any]], None]
 
@@ -264,9 +264,9 @@ TEXT_BACKUPS: dict[str, Callable[[str], str]] = {
 def good_backup(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A real backup: four games of every kind and a house rule, made through the app."""
     path = tmp_path_factory.mktemp("source") / "source.sqlite3"
-    app: Flask = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    app: Flask = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
     client = app.test_client()
-    fill(app, client, Actions(client))
+    games_of_every_kind(app, client, Actions(client))
     return backup_of(app)
 
 
@@ -477,7 +477,7 @@ def test_a_hostile_game_file_is_refused_by_check_and_by_the_import(
     assert (code, out) == (2, ""), err
     assert err.count("\n") == 1 and err.startswith(f"{path}: ") and "Traceback" not in err
 
-    app = _built(TEST_CONFIG)
+    app = built_app(TEST_CONFIG)
     response = app.test_client().post("/games/import", json=GAME_FILES[name])
     # 400: not a game file; 422: a game file past the app's limits (a start score), said as such.
     assert response.status_code in (400, 422), response.text
@@ -499,7 +499,7 @@ def test_a_game_file_with_impossible_numbers_breaks_the_rules_and_is_not_importe
     assert (code, err) == (1, "")
     assert "invalid-number" in out
 
-    app = _built(TEST_CONFIG)
+    app = built_app(TEST_CONFIG)
     response = app.test_client().post("/games/import", json=GAME_FILES_BROKEN[name])
     assert response.status_code == 422, response.text
     figures["hostile files refused"] += 1
@@ -602,7 +602,7 @@ def test_whatever_a_restore_accepts_every_page_shows(
     path = data.draw(st.sampled_from([p for p in places(good_backup) if p]))
     changed = replaced(good_backup, path, data.draw(values(good_backup)))
     figures["mutated backups tried"] += 1
-    app = _built(TEST_CONFIG)
+    app = built_app(TEST_CONFIG)
     with app.app_context():
         try:
             backup.restore(json.loads(json.dumps(changed)))

@@ -9,18 +9,11 @@ the replay's. The next run starts the server again on the same file.
 from __future__ import annotations
 
 import http.client
-import os
 import random
-import re
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
-from http.cookies import SimpleCookie
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from sqlalchemy import select, text
@@ -28,78 +21,9 @@ from sqlalchemy import select, text
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Entry, Hand
 
-from .live import database_app, games_off_the_replay
+from .live import Browser, database_app, free_port, games_off_the_replay, start_server
 
 RUNS = 20
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Browser:
-    """A phone's browser: keeps the session cookie and sends the page's CSRF token back."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.cookie = ""
-
-    def send(self, method: str, path: str, data: dict[str, str] | None = None) -> tuple[int, str]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        try:
-            headers = {"Cookie": self.cookie} if self.cookie else {}
-            body = None
-            if data is not None:
-                body = urlencode(data)
-                headers["Content-Type"] = "application/x-www-form-urlencoded"
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            page = response.read().decode()
-            for header in response.headers.get_all("Set-Cookie") or []:
-                jar = SimpleCookie(header)
-                self.cookie = "; ".join(f"{k}={v.value}" for k, v in jar.items())
-            return response.status, response.getheader("Location") or page
-        finally:
-            connection.close()
-
-    def form(self, path: str) -> dict[str, str]:
-        """The hidden fields of the forms on a page (the CSRF token, the hand's token)."""
-        status, page = self.send("GET", path)
-        assert status == 200, page
-        fields = {}
-        for tag in re.findall(r"<input[^>]*>", page):
-            name, value = re.search(r'name="(\w+)"', tag), re.search(r'value="([^"]*)"', tag)
-            if 'type="hidden"' in tag and name:
-                fields[name.group(1)] = value.group(1) if value else ""
-        return fields
-
-
-def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{database}",
-        "SECRET_KEY": "kill-test",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server
-        except OSError:
-            assert server.poll() is None, "the server stopped while starting"
-            time.sleep(0.05)
-    server.kill()
-    raise AssertionError("the server did not start within 30 s")
 
 
 def save_hands(browser: Browser, game_id: str, saved: list[str], stop: threading.Event) -> None:
@@ -143,7 +67,8 @@ def test_kill_9_during_saves_loses_no_answered_hand(tmp_path: Path, figures: Cou
             saved: list[str] = []
             writer = threading.Thread(target=save_hands, args=(browser, game_id, saved, stop))
             writer.start()
-            deadline = time.monotonic() + 30
+            # Two saves answered (at most two minutes: a bound for a busy machine, not a wait).
+            deadline = time.monotonic() + 120
             while len(saved) < 2 and writer.is_alive() and time.monotonic() < deadline:
                 time.sleep(0.01)
             time.sleep(rng.uniform(0, 0.4))  # then at any moment of a save

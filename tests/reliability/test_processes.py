@@ -14,7 +14,6 @@ import re
 import subprocess
 import sys
 import threading
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,10 +31,9 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.services.access import FREE_TRIES
 from scorekeeper.web.store.models import Hand, PinAttempt
 from tests import postgres
+from tests.helpers import wait_until_answering
 
-from .live import games_off_the_replay
-from .test_concurrency import hand
-from .test_kill import ROOT, Browser, free_port
+from .live import ROOT, Browser, free_port, games_off_the_replay, stock_hand
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 
@@ -89,18 +87,6 @@ def serve(url: str, port: int, instance: Path, pin: str | None) -> subprocess.Po
     )
 
 
-def wait_until_answering(server: subprocess.Popen[bytes], port: int) -> None:
-    for _ in range(300):  # a bounded number of tries: a broken start must not hang the run
-        assert server.poll() is None, "a server process stopped while starting"
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            threading.Event().wait(0.1)
-    raise AssertionError("a server process did not answer /healthz")
-
-
 @contextmanager
 def two_processes(tmp_path: Path, pin: str | None = None) -> Iterator[Club]:
     url = postgres.database_or_skip()
@@ -114,7 +100,7 @@ def two_processes(tmp_path: Path, pin: str | None = None) -> Iterator[Club]:
     database = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
     try:
         for server, port in zip(servers, ports, strict=True):
-            wait_until_answering(server, port)
+            wait_until_answering(server, port, "/healthz")
         yield Club(ports, database)
     finally:
         for server in servers:
@@ -169,7 +155,7 @@ def test_phones_on_two_processes_saving_the_same_hand_record_it_once(
         for saved in range(1, ROUNDS + 1):
             forms = [phone.form(url) for phone in phones]
             saves = [
-                partial(phone.send, "POST", url, {**form, **hand(60 + 5 * n)})
+                partial(phone.send, "POST", url, {**form, **stock_hand(60 + 5 * n)})
                 for n, (phone, form) in enumerate(zip(phones, forms, strict=True))
             ]
             # Reads through both processes while the hand is being saved.
@@ -199,7 +185,7 @@ def test_a_double_tap_reaching_both_processes_records_one_hand(tmp_path: Path) -
         for saved in range(1, ROUNDS + 1):
             # One phone's Save sent twice, each reaching another process: the same session,
             # the same form.
-            data = {**phone_on_first.form(url), **hand()}
+            data = {**phone_on_first.form(url), **stock_hand()}
             phone_on_second.cookie = phone_on_first.cookie
             answers = at_once(
                 partial(phone_on_first.send, "POST", url, data),
@@ -247,7 +233,9 @@ def test_a_join_link_made_on_one_process_works_on_the_other_until_renewed(
         guest_on_second = club.phone(1)
         assert guest_on_second.send("GET", join)[0] == 302
         guest_on_first.cookie = guest_on_second.cookie
-        status, where = guest_on_first.send("POST", url, {**guest_on_first.form(url), **hand()})
+        status, where = guest_on_first.send(
+            "POST", url, {**guest_on_first.form(url), **stock_hand()}
+        )
         assert status == 302, where
         assert club.hands(game_id) == [1]
 

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.web.serving import WAITRESS
+from tests.helpers import unavailable
 from tests.reverse_proxy import SlowClients, nginx_binary, nginx_in_front
 
-from .test_kill import free_port, start_server
+from .live import free_port, start_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 
@@ -30,7 +31,7 @@ SLOW_CLIENTS = WAITRESS["connection_limit"] + 50
 def proxied(tmp_path: Path) -> Iterator[int]:
     """`scorekeeper serve` behind the README's nginx: the proxy's port."""
     if nginx_binary() is None:
-        pytest.skip("nginx is not installed (Debian: apt-get install nginx)")
+        unavailable("nginx is not installed (Debian: apt-get install nginx)")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 4 * SLOW_CLIENTS and soft != resource.RLIM_INFINITY:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(4 * SLOW_CLIENTS, hard), hard))

@@ -16,7 +16,7 @@ import pytest
 from scorekeeper.rules import SYSTEMS, Game, Penalty, Side, get_system
 from scorekeeper.rules.checks import check_hand
 from scorekeeper.rules.hands import EndedBy, Entry, Hand
-from tests.conftest import SEEDS
+from tests.helpers import SEEDS
 
 # A phrase that only that system's text holds, to tell the seed files apart.
 MARKERS = {

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.helpers import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 A_CLEAN_GAME = ROOT / "tests" / "cases" / "classic-first-hand.json"
@@ -78,7 +78,7 @@ def test_python_m_scorekeeper_check_loads_no_web_package():
 
 def test_the_engine_passes_mypy_strict(tmp_path):
     if importlib.util.find_spec("mypy") is None:
-        pytest.skip("mypy is not installed in this environment (pip install -e '.[test]')")
+        unavailable("mypy is not installed in this environment (pip install -e '.[test]')")
     run = subprocess.run(
         [
             sys.executable,

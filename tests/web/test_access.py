@@ -15,15 +15,15 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.http.access import LINKS_KEPT, Access, needed
 from scorekeeper.web.store.models import PinAttempt
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, _built, hand_fields, hidden
-from .test_queries import ACCESS_READ, game_of, statements
+from .apps import ACCESS_READ, TEST_CONFIG, built_app, statements
+from .helpers import GOES_OUT, STAYS_IN, game_of, hand_fields, hidden
 
 PIN = "2468"
 
 
 @pytest.fixture
 def pin_app() -> Iterator[Flask]:
-    yield _built({**TEST_CONFIG, "PIN": PIN})
+    yield built_app({**TEST_CONFIG, "PIN": PIN})
 
 
 def imported(client: FlaskClient) -> str:
@@ -136,7 +136,7 @@ def test_wrong_pins_are_counted_in_the_database_for_every_server_process(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'two.db'}"
     first, second = (
-        _built({**TEST_CONFIG, "PIN": PIN, "SQLALCHEMY_DATABASE_URI": url}) for _ in range(2)
+        built_app({**TEST_CONFIG, "PIN": PIN, "SQLALCHEMY_DATABASE_URI": url}) for _ in range(2)
     )
     for _ in range(3):
         first.test_client().post("/pin", data={"pin": "0000", "next": "/"})

@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,113 +21,14 @@ from scorekeeper.web.services import backup
 from scorekeeper.web.services.backup import BackupError, DatabaseNotEmpty, restore
 from scorekeeper.web.services.hands import record_hand
 from scorekeeper.web.store.columns import SchemaError
-from scorekeeper.web.store.models import Correction, Hand, HouseRule, Player, Side
+from scorekeeper.web.store.models import Correction, Hand, Player, Side
 from tests import command
 
-from .conftest import (
-    GOES_OUT,
-    STAYS_IN,
-    TEST_CONFIG,
-    Actions,
-    _built,
-    database_url,
-    stored_games,
-)
+from .apps import TEST_CONFIG, another_app, backup_of, built_app, stored_games, tables
+from .helpers import GOES_OUT, STAYS_IN, Actions, games_of_every_kind
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases"
-HOUSE_GAME = {
-    "variant": "classic",
-    "house_rules": {"name": "Casa Núñez", "going_out_bonus": 400, "set_bonuses": {"samba": 1000}},
-    "sides": [
-        {"name": "Us", "players": 2, "player_names": ["Ana", "Bo"]},
-        {"name": "Them", "players": 2},
-    ],
-    "hands": [
-        {
-            "entries": [
-                {
-                    "went_out": True,
-                    "sets": {"samba": 1, "natural_canasta": 1},
-                    "melded_points": 260,
-                },
-                {"sets": {"mixed_canasta": 1}, "melded_points": 150, "hand_points": 30},
-            ]
-        }
-    ],
-}
-
-
-def database(tmp_path: Path, name: str) -> Flask:
-    """Another app, on its own empty database (a file, or on the run's PostgreSQL)."""
-    return _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, name)})
-
-
-def tables(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, copied totals included; not the games' revisions, which are
-    new at every write, a restore's included."""
-    with app.app_context():
-        return {
-            table.name: [
-                tuple(row)
-                for row in db.session.execute(
-                    select(*(c for c in table.columns if c.key != "revision")).order_by(
-                        *table.primary_key.columns
-                    )
-                )
-            ]
-            for table in db.metadata.sorted_tables
-        }
-
-
-def fill(app: Flask, client: FlaskClient, actions: Actions) -> list[str]:
-    """Games of every kind: finished, under house rules, corrected, with a deleted hand."""
-    finished = json.loads((CASES / "classic-game-won.json").read_text())
-    games = [client.post("/games/import", json=data).get_json()["id"] for data in (finished,)]
-    games.append(client.post("/games/import", json=HOUSE_GAME).get_json()["id"])
-    played = actions.new_game(
-        "black-samba", names=("Peñarol", "Them"), players={"side_list-0-players-0": "José"}
-    )
-    actions.record_hand(played, [GOES_OUT, STAYS_IN])
-    actions.record_hand(played, [STAYS_IN, STAYS_IN], ending="stock")
-    actions.record_hand(played, [STAYS_IN, GOES_OUT], ending="out-1")
-    first, second, _third = actions.hand_ids(played)
-    corrected = {
-        "ending": "stock",
-        "version": "1",
-        **{
-            f"sides-{i}-{k}": v
-            for i in range(2)
-            for k, v in {**STAYS_IN, "hand_points": "0"}.items()
-        },
-    }
-    assert client.post(f"/games/{played}/hands/{second}/edit", data=corrected).status_code == 302
-    assert (
-        client.post(f"/games/{played}/hands/{first}/delete", data={"version": "1"}).status_code
-        == 302
-    )
-    games.append(played)
-    # Named, archived, dealt first by seat 2, its form's one-time token kept.
-    started = actions.post_new_game("denexa", players={"first_dealer": "2", "token": "one-time"})
-    named = started.headers["Location"].removeprefix("/games/")
-    assert (
-        client.post(f"/games/{named}/rename", data={"game-name": "Los jueves"}).status_code == 302
-    )
-    assert client.post(f"/games/{named}/archive").status_code == 302
-    games.append(named)
-    with app.app_context():
-        db.session.add(
-            HouseRule(
-                name="Los jueves",
-                system_id="classic",
-                options=[],
-                rules={"going_out_bonus": 300},
-                created_at=datetime(2024, 5, 2, 20, 15, 1, 123456),
-                updated_at=datetime(2024, 6, 1, 9, 0),
-            )
-        )
-        db.session.commit()
-    return games
 
 
 def page_of(actions: Actions, game_id: str) -> str:
@@ -136,20 +36,15 @@ def page_of(actions: Actions, game_id: str) -> str:
     return re.sub(r'<input[^>]*name="(?:csrf_token|token)"[^>]*>', "", actions.scoreboard(game_id))
 
 
-def backup_of(app: Flask) -> dict[str, Any]:
-    with app.app_context():
-        return backup.backup()
-
-
 def test_a_backup_restored_into_an_empty_database_is_the_same_database(
     app: Flask, client: FlaskClient, actions: Actions, tmp_path: Path
 ) -> None:
-    games = fill(app, client, actions)
+    games = games_of_every_kind(app, client, actions)
     first = backup_of(app)
     assert [game["id"] for game in first["games"]] == games
     assert first["format"] == "samba-scorekeeper-backup" and first["version"] == 1
 
-    restored = database(tmp_path, "restored.sqlite3")
+    restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
         assert restore(json.loads(json.dumps(first))) == len(games)
 
@@ -175,7 +70,7 @@ def test_a_backup_restored_into_an_empty_database_is_the_same_database(
 def test_the_backup_keeps_what_the_scoreboard_does_not_show(
     app: Flask, client: FlaskClient, actions: Actions
 ) -> None:
-    fill(app, client, actions)
+    games_of_every_kind(app, client, actions)
     data = backup_of(app)
     played = data["games"][2]
     assert [h["deleted_at"] is not None for h in played["hands"]] == [True, False, False]
@@ -193,11 +88,11 @@ def test_the_backup_keeps_what_the_scoreboard_does_not_show(
 def test_the_copied_totals_are_replayed_not_read_from_the_file(
     app: Flask, client: FlaskClient, actions: Actions, tmp_path: Path
 ) -> None:
-    fill(app, client, actions)
+    games_of_every_kind(app, client, actions)
     data = backup_of(app)
     data["games"][0]["totals"] = [1, 2]
     with (
-        database(tmp_path, "restored.sqlite3").app_context(),
+        another_app(tmp_path, "restored.sqlite3").app_context(),
         pytest.raises(BackupError) as refused,
     ):
         restore(data)
@@ -205,7 +100,7 @@ def test_the_copied_totals_are_replayed_not_read_from_the_file(
 
 
 def test_the_download_is_the_backup(app: Flask, client: FlaskClient, actions: Actions) -> None:
-    fill(app, client, actions)
+    games_of_every_kind(app, client, actions)
     response = client.get("/backup.json")
     assert response.status_code == 200
     assert response.headers["Content-Disposition"].startswith(
@@ -217,7 +112,7 @@ def test_the_download_is_the_backup(app: Flask, client: FlaskClient, actions: Ac
 def test_a_restore_into_a_database_that_holds_anything_is_refused(
     app: Flask, client: FlaskClient, actions: Actions
 ) -> None:
-    fill(app, client, actions)
+    games_of_every_kind(app, client, actions)
     data = backup_of(app)
     before = tables(app)
     with app.app_context(), pytest.raises(DatabaseNotEmpty, match="not empty"):
@@ -295,10 +190,10 @@ def test_a_malformed_backup_is_refused_with_a_one_line_reason_and_stores_nothing
     change: Callable[[dict[str, Any]], None],
     message: str,
 ) -> None:
-    fill(app, client, actions)
+    games_of_every_kind(app, client, actions)
     data = backup_of(app)
     change(data)
-    empty = database(tmp_path, "empty.sqlite3")
+    empty = another_app(tmp_path, "empty.sqlite3")
     with empty.app_context(), pytest.raises(BackupError) as refused:
         restore(data)
     assert isinstance(refused.value, ValueError)
@@ -308,7 +203,7 @@ def test_a_malformed_backup_is_refused_with_a_one_line_reason_and_stores_nothing
 
 
 def test_a_file_that_is_not_a_backup_at_all_is_refused(tmp_path: Path) -> None:
-    with database(tmp_path, "empty.sqlite3").app_context():
+    with another_app(tmp_path, "empty.sqlite3").app_context():
         for data in ([], None, "backup", {"games": []}):
             with pytest.raises(BackupError, match="not a Samba Scorekeeper backup"):
                 restore(data)
@@ -323,7 +218,7 @@ def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
         "house_rules": [],
         "player_merges": [],
     }
-    empty = database(tmp_path, "empty.sqlite3")
+    empty = another_app(tmp_path, "empty.sqlite3")
     with empty.app_context():
         assert restore(data) == 0
     assert stored_games(empty) == 0
@@ -339,9 +234,9 @@ def scorekeeper(
 
 def test_the_commands_back_up_and_restore_a_database_file(tmp_path: Path) -> None:
     source = tmp_path / "source.sqlite3"
-    app = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{source}"})
+    app = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{source}"})
     client = app.test_client()
-    fill(app, client, Actions(client))
+    games_of_every_kind(app, client, Actions(client))
     saved = tmp_path / "backup.json"
 
     made = scorekeeper(source, "backup", str(saved))
@@ -376,7 +271,7 @@ def test_a_command_that_cannot_do_its_job_says_why_in_one_line_and_exits_2(
 ) -> None:
     full = tmp_path / "full.sqlite3"
     saved = tmp_path / "backup.json"
-    app = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{full}"})
+    app = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{full}"})
     Actions(app.test_client()).new_game()
     assert scorekeeper(full, "backup", str(saved)).returncode == 0
     places = {
@@ -403,7 +298,7 @@ def test_backing_up_a_database_that_was_never_set_up_says_so(tmp_path: Path) -> 
 def restored_copy(app: Flask, tmp_path: Path) -> Flask:
     """A new database holding the restore of `app`'s backup, checked to back up the same."""
     data = json.loads(json.dumps(backup_of(app)))
-    restored = database(tmp_path, "restored.sqlite3")
+    restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
         restore(data)
     assert backup_of(restored) == data
@@ -517,9 +412,9 @@ def test_a_backup_with_melded_points_of_10_to_the_30_is_refused_without_a_traceb
     tmp_path: Path,
 ) -> None:
     source = tmp_path / "source.sqlite3"
-    app = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{source}"})
+    app = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{source}"})
     client = app.test_client()
-    fill(app, client, Actions(client))
+    games_of_every_kind(app, client, Actions(client))
     data = backup_of(app)
     data["games"][2]["hands"][2]["entries"][0]["melded_points"] = 10**30
     saved = tmp_path / "hostile.json"
@@ -531,7 +426,7 @@ def test_a_backup_with_melded_points_of_10_to_the_30_is_refused_without_a_traceb
         f"{saved}: games[2].hands[2].entries[0].melded_points:"
         " expected a whole number from 0 to 1,000,000,000\n"
     )
-    assert all(rows == [] for rows in tables(database(tmp_path, "target.sqlite3")).values())
+    assert all(rows == [] for rows in tables(another_app(tmp_path, "target.sqlite3")).values())
 
 
 @pytest.mark.sqlite  # an INTEGER column of PostgreSQL never held such a value

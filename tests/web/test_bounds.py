@@ -14,8 +14,8 @@ from werkzeug.test import TestResponse
 from scorekeeper.rules import gamefile
 from scorekeeper.web.store.models import START_SCORE_LIMIT
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, errors_of, input_value, stored_games
-from .test_queries import statements
+from .apps import statements, stored_games
+from .helpers import GOES_OUT, STAYS_IN, Actions, errors_of, input_value, upload
 
 HUGE = {"10^10": 10**10, "10^18": 10**18, "10^30": 10**30}
 EMPTY_HAND = {"ended_by": "stock_exhausted", "entries": [{}, {}]}
@@ -43,17 +43,6 @@ def game_file(start_scores: tuple[Any, Any] = (0, 0), hands: int = 0) -> dict[st
         ],
         "hands": [EMPTY_HAND] * hands,
     }
-
-
-def upload(client: FlaskClient, body: bytes) -> TestResponse:
-    """A game file sent from the import form (encoded here: the test client would leave a large
-    one in a temporary file it never closes)."""
-    head = b'--b\r\nContent-Disposition: form-data; name="game_file"; filename="game.json"\r\n\r\n'
-    return client.post(
-        "/games/import",
-        data=head + body + b"\r\n--b--\r\n",
-        content_type="multipart/form-data; boundary=b",
-    )
 
 
 def is_error_page(response: TestResponse, status: int) -> bool:

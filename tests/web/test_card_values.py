@@ -14,8 +14,7 @@ from scorekeeper.rules import Card
 from scorekeeper.web.forms.hand import hand_form
 from scorekeeper.web.services.loading import game_with_sides
 
-from .conftest import Actions
-from .test_rules_pages import section
+from .helpers import Actions, section
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.presenters.chart import HEIGHT, MOST_TICKS, nice_scale, running_totals
 from scorekeeper.web.store.models import Side
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 TWO_HANDS = {
     "variant": "classic",

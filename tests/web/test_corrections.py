@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from scorekeeper.web.pages import hands
 from scorekeeper.web.services import hands as hand_service
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value
+from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value
 
 
 def edit_url(game_id: str, hand_id: int) -> str:

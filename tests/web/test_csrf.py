@@ -11,27 +11,17 @@ import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.extensions import db
 from scorekeeper.web.http.csrf import is_form_view
 from scorekeeper.web.services import access as access_service
 
-from .conftest import (
-    GOES_OUT,
-    STAYS_IN,
-    TEST_CONFIG,
-    _built,
-    hand_fields,
-    hidden,
-    input_value,
-    stored_games,
-)
+from .apps import TEST_CONFIG, built_app, everything, stored_games
+from .helpers import GOES_OUT, STAYS_IN, Forms, hand_fields, hidden, input_value
 
 NAMES = {"side_list-0-name": "Us", "side_list-1-name": "Them"}
 
@@ -96,53 +86,6 @@ def test_deleting_a_hand_without_a_csrf_token_is_refused(csrf_client: FlaskClien
 
 
 # --- a lost session cookie, form by form ----------------------------------------------------
-
-
-class Forms(HTMLParser):
-    """What a browser would send for each POST form of a page: action → field → values.
-
-    As a browser does, a control with `form="ID"` belongs to the form of that id wherever it
-    stands, and a button with `formaction` sends its form to that address instead.
-    """
-
-    def __init__(self, page: str) -> None:
-        super().__init__()
-        self.found: dict[str, list[tuple[str, str]]] = {}
-        self._fields: dict[str, list[tuple[str, str]]] = {}  # form id (or a made one) → fields
-        self._actions: list[tuple[str, str]] = []  # (address, form id), in the order found
-        self._form: str | None = None
-        self._select: tuple[str, str] | None = None
-        self.feed(page)
-        for action, form in self._actions:
-            self.found.setdefault(action, self._fields.setdefault(form, []))
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {name: value or "" for name, value in attrs}
-        if tag == "form":
-            self._form = a.get("id") or f"form-{len(self._fields)}"
-            self._fields.setdefault(self._form, [])
-            if a.get("method") == "post":
-                self._actions.append((a.get("action", ""), self._form))
-            return
-        owner = a.get("form") or self._form
-        if owner is None or "disabled" in a:
-            return
-        fields = self._fields.setdefault(owner, [])
-        if tag == "button" and "formaction" in a:
-            self._actions.append((a["formaction"], owner))
-        elif tag == "input" and a.get("name"):
-            if a.get("type") not in ("checkbox", "radio", "file") or "checked" in a:
-                fields.append((a["name"], a.get("value", "")))
-        elif tag == "select":
-            self._select = (owner, a.get("name", ""))
-        elif tag == "option" and self._select and "selected" in a:
-            self._fields[self._select[0]].append((self._select[1], a.get("value", "")))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self._form = None
-        elif tag == "select":
-            self._select = None
 
 
 @dataclass(frozen=True)
@@ -287,7 +230,7 @@ def renew_links_button(client: FlaskClient) -> Typed:
 
 def restore_form(client: FlaskClient) -> Typed:
     """A backup of another scorekeeper, restored into this empty one."""
-    other = _built(TEST_CONFIG).test_client()
+    other = built_app(TEST_CONFIG).test_client()
     imported(other)
     backup = other.get("/backup.json").data
     return Typed("/restore", "", {}, "Restore", upload=backup, upload_field="backup_file")
@@ -382,15 +325,6 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.bring_back": bring_back_game_button,
     "history.undo": undo_merge_button,
 }
-
-
-def everything(app: Flask) -> dict[str, list[str]]:
-    """Every row of every table, to see that nothing was written."""
-    with app.app_context():
-        return {
-            table.name: sorted(repr(tuple(row)) for row in db.session.execute(table.select()))
-            for table in db.metadata.sorted_tables
-        }
 
 
 def post_without_session(client: FlaskClient, form: Typed) -> tuple[dict[str, Any], Any]:

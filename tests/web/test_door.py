@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web import create_app
 
-from .conftest import TEST_CONFIG, Actions
-from .test_queries import statements
+from .apps import TEST_CONFIG, statements
+from .helpers import Actions
 
 GAME_IN_ADDRESS = re.compile(r"^/games/<(?:[a-z]+:)?(\w+)>")
 NOT_A_GAME = {"/games/new", "/games/import", "/games/archived"}

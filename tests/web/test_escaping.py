@@ -21,9 +21,15 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.web.store.models import player_key
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields
-from .test_bounds import upload
-from .test_house_rules import form_data, save
+from .helpers import (
+    GOES_OUT,
+    STAYS_IN,
+    Actions,
+    hand_fields,
+    house_rule_form,
+    save_house_rule,
+    upload,
+)
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 
@@ -46,7 +52,7 @@ def shown_as_text(response: TestResponse, hostile: str, where: str) -> None:
 def new_hostile_game(client: FlaskClient, hostile: str) -> tuple[str, int]:
     """A game whose sides, players and name are `hostile`, with a hand and a corrected hand;
     and a house rule of that name. Returns the game's id and the house rule's id."""
-    rule_id = save(client, form_data("classic", name=hostile), system="classic")
+    rule_id = save_house_rule(client, house_rule_form("classic", name=hostile), system="classic")
     response = client.post(
         f"/games/new?house={rule_id}&table=2x2",
         data={
@@ -151,7 +157,7 @@ def test_refused_forms_show_what_was_typed_as_text(
     too_long = hostile + "x" * 41
     posts = {
         f"/games/{game_id}/rename": {"game-name": too_long},
-        "/house-rules/new?system=classic": form_data("classic", name=too_long),
+        "/house-rules/new?system=classic": house_rule_form("classic", name=too_long),
         "/games/new?system=classic&table=2x2": {
             "side_list-0-name": hostile,
             "side_list-1-name": hostile,  # the same name twice

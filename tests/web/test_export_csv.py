@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from scorekeeper.web.pages.game_files import csv_columns
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 FIRST = ["hand", "ended_by", "side", "players", "went_out", "concealed", "opening_meld"]

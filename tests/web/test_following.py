@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
-from .test_http_caching import a_game_with_a_hand
+from .helpers import GOES_OUT, STAYS_IN, Actions, a_game_with_a_hand
 
 POLLED = [
     "/games/{game}",

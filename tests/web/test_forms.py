@@ -8,15 +8,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .conftest import (
-    GOES_OUT,
-    STAYS_IN,
-    Actions,
-    errors_of,
-    hand_fields,
-    input_value,
-    stored_games,
-)
+from .apps import stored_games
+from .helpers import GOES_OUT, STAYS_IN, Actions, errors_of, hand_fields, input_value
 
 SCRIPT = "<script>alert(1)</script>"
 

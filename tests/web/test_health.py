@@ -9,8 +9,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web import create_app
 
-from .conftest import TEST_CONFIG, _built
-from .test_queries import game_of, statements
+from .apps import TEST_CONFIG, built_app, statements
+from .helpers import game_of
 
 
 def test_a_server_whose_database_answers_is_healthy(client: FlaskClient) -> None:
@@ -47,6 +47,6 @@ def test_the_check_is_never_stored_and_sets_no_cookie(client: FlaskClient) -> No
 
 def test_with_a_pin_the_check_is_open_to_anyone() -> None:
     """A proxy or a service manager has no PIN."""
-    app = _built({**TEST_CONFIG, "PIN": "2468"})
+    app = built_app({**TEST_CONFIG, "PIN": "2468"})
     assert app.test_client().get("/healthz").status_code == 200
     assert app.test_client().get("/").status_code == 403

@@ -3,78 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
-# Classic, hand by hand (docs/scoring.md): Us goes out with a samba, a natural canasta and two red
-# threes: 310 + 1500 + 500 + 200 + 200 = 2710; Them, one mixed canasta and one red three,
-# 150 − 85 + 300 − 100 = 265.
-FIRST_HAND = {
-    "ended_by": "going_out",
-    "entries": [
-        {
-            "went_out": True,
-            "sets": {"natural_canasta": 1, "samba": 1},
-            "melded_points": 310,
-            "red_threes": 2,
-        },
-        {"sets": {"mixed_canasta": 1}, "melded_points": 150, "hand_points": 85, "red_threes": 1},
-    ],
-}
-# Them goes out with two natural canastas: 250 + 1000 + 200 = 1450; Us, 70 − 40 = 30.
-SECOND_HAND = {
-    "ended_by": "going_out",
-    "entries": [
-        {"melded_points": 70, "hand_points": 40},
-        {"went_out": True, "sets": {"natural_canasta": 2}, "melded_points": 250},
-    ],
-}
-# Us goes out with three sambas and a natural canasta: 400 + 4500 + 500 + 200 = 5600;
-# Them, 50 − 100 = −50. Twice is 11,200: Us wins.
-BIG_HAND = {
-    "ended_by": "going_out",
-    "entries": [
-        {"went_out": True, "sets": {"samba": 3, "natural_canasta": 1}, "melded_points": 400},
-        {"melded_points": 50, "hand_points": 100},
-    ],
-}
-
-
-def game_file(
-    players: Sequence[Sequence[str]] = (("Ana", "Bo"), ("Cy", "Di")),
-    hands: Sequence[dict[str, Any]] = (FIRST_HAND,),
-    system: str = "classic",
-    names: Sequence[str] = ("Us", "Them"),
-) -> dict[str, Any]:
-    return {
-        "variant": system,
-        "sides": [
-            {"name": name, "players": len(side), "player_names": list(side)}
-            for name, side in zip(names, players, strict=True)
-        ],
-        "hands": list(hands),
-    }
-
-
-def import_game(client: FlaskClient, data: dict[str, Any]) -> str:
-    response = client.post("/games/import", json=data)
-    assert response.status_code == 201, response.text
-    game_id: str = response.get_json()["id"]
-    return game_id
-
-
-def listed(page: str) -> list[str]:
-    """The ids of the games a page lists, in order."""
-    return re.findall(r'href="/games/([\w-]+)"', page)
-
-
-def games_page(client: FlaskClient, query: str = "") -> str:
-    response = client.get(f"/games{query}")
-    assert response.status_code == 200
-    return response.text
+from .helpers import BIG_HAND, game_file, games_page, import_game, listed
 
 
 def test_the_home_page_links_to_all_games(client: FlaskClient) -> None:

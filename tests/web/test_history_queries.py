@@ -12,17 +12,17 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.store import queries
 
-from .test_history import (
+from .apps import statements
+from .helpers import (
     BIG_HAND,
     FIRST_HAND,
     SECOND_HAND,
+    cards,
     game_file,
     games_page,
     import_game,
     listed,
 )
-from .test_queries import statements
-from .test_stats import cards
 
 PAGES = ["/games", "/games?player=ana&page=2", "/games?page=9", "/stats", "/players/ana"]
 

@@ -6,7 +6,8 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, hand_fields
+from .apps import TEST_CONFIG, built_app
+from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
 
 NOT_HOST_NAMES = [
     "a" * 64 + ".example",  # a label over the 63 characters a host name's label may have
@@ -84,7 +85,7 @@ TRUSTED = ["scores.example.org", "192.168.1.20", "localhost", "127.0.0.1"]
 def trusting_client() -> FlaskClient:
     """A client of the app as served: answering the hosts in TRUSTED only (the test client's
     own host is localhost)."""
-    return _built({**TEST_CONFIG, "TRUSTED_HOSTS": TRUSTED}).test_client()
+    return built_app({**TEST_CONFIG, "TRUSTED_HOSTS": TRUSTED}).test_client()
 
 
 @pytest.mark.parametrize(

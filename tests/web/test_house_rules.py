@@ -10,49 +10,22 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from scorekeeper.rules import SYSTEMS, check_game_data
+from scorekeeper.rules import check_game_data
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import HouseRule
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, errors_of, hidden, input_value
-
-
-def form_data(system: str = "denexa", name: str = "Samba 1500", **changed: Any) -> dict[str, Any]:
-    """The house-rule form as it opens for a system, with `changed` fields typed over."""
-    data: dict[str, Any] = {"name": name}
-    if system != "super-samba":
-        rows = [*SYSTEMS[system].opening_minimums, (None, None), (None, None)]
-        for index, (lowest, minimum) in enumerate(rows):
-            data[f"first_meld-{index}-lowest"] = "" if lowest is None else str(lowest)
-            data[f"first_meld-{index}-minimum"] = "" if minimum is None else str(minimum)
-    data.update(changed)
-    return data
-
-
-def save(client: FlaskClient, data: dict[str, Any], system: str = "denexa") -> int:
-    """Post the new-house-rule form and return the new house rule's id."""
-    response = client.post(f"/house-rules/new?system={system}", data=data)
-    assert response.status_code == 302, response.text
-    found = re.search(r"#house-rule-(\d+)$", response.headers["Location"])
-    assert found, response.headers["Location"]
-    return int(found.group(1))
-
-
-def stored(app: Flask, rule_id: int) -> HouseRule:
-    with app.app_context():
-        house_rule = db.session.get(HouseRule, rule_id)
-        assert house_rule is not None
-        db.session.expunge(house_rule)
-        return house_rule
-
-
-def new_house_game(client: FlaskClient, rule_id: int, table: str = "2x2") -> str:
-    response = client.post(
-        f"/games/new?house={rule_id}&table={table}",
-        data={"side_list-0-name": "Us", "side_list-1-name": "Them"},
-    )
-    assert response.status_code == 302, response.text
-    return response.headers["Location"].removeprefix("/games/")
+from .helpers import (
+    GOES_OUT,
+    STAYS_IN,
+    Actions,
+    errors_of,
+    hidden,
+    house_rule_form,
+    input_value,
+    new_house_game,
+    save_house_rule,
+    stored_house_rule,
+)
 
 
 def test_the_first_step_of_a_house_rule_offers_every_system(client: FlaskClient) -> None:
@@ -122,8 +95,8 @@ def test_black_samba_offers_its_options(client: FlaskClient) -> None:
 def test_a_house_rule_keeps_only_what_it_changes(
     app: Flask, client: FlaskClient, changed: dict[str, str], kept: dict[str, Any]
 ) -> None:
-    rule_id = save(client, form_data(**changed))
-    house_rule = stored(app, rule_id)
+    rule_id = save_house_rule(client, house_rule_form(**changed))
+    house_rule = stored_house_rule(app, rule_id)
     assert (house_rule.name, house_rule.system_id, house_rule.options, house_rule.rules) == (
         "Samba 1500",
         "denexa",
@@ -135,15 +108,15 @@ def test_a_house_rule_keeps_only_what_it_changes(
 def test_an_option_is_kept_and_its_numbers_are_not_a_change(
     app: Flask, client: FlaskClient
 ) -> None:
-    data = form_data("black-samba", option_low_samba_bonus="y", bonus_samba="1500")
+    data = house_rule_form("black-samba", option_low_samba_bonus="y", bonus_samba="1500")
     data.update({f"bonus_{k}": v for k, v in [("black_samba", "1000"), ("natural_canasta", "500")]})
-    rule_id = save(client, data, system="black-samba")
-    house_rule = stored(app, rule_id)
+    rule_id = save_house_rule(client, data, system="black-samba")
+    house_rule = stored_house_rule(app, rule_id)
     assert (house_rule.options, house_rule.rules) == (["low_samba_bonus"], {})
 
 
 def test_the_list_shows_each_house_rule_and_what_it_changes(client: FlaskClient) -> None:
-    rule_id = save(client, form_data(bonus_samba="1500", target="7500"))
+    rule_id = save_house_rule(client, house_rule_form(bonus_samba="1500", target="7500"))
     page = client.get("/house-rules").text
     assert "New house rule" in page
     item = page[page.index(f'id="house-rule-{rule_id}"') :]
@@ -177,7 +150,7 @@ def test_the_list_shows_each_house_rule_and_what_it_changes(client: FlaskClient)
 def test_a_wrong_house_rule_is_shown_next_to_its_field_with_the_input_kept(
     app: Flask, client: FlaskClient, changed: dict[str, str], field: str, message: str
 ) -> None:
-    data = form_data(**changed)
+    data = house_rule_form(**changed)
     response = client.post("/house-rules/new?system=denexa", data=data)
     assert response.status_code == 422
     assert message in errors_of(response.text, field)
@@ -190,7 +163,7 @@ def test_a_wrong_house_rule_is_shown_next_to_its_field_with_the_input_kept(
 
 def test_a_wrong_name_is_kept_in_the_form(client: FlaskClient) -> None:
     response = client.post(
-        "/house-rules/new?system=denexa", data=form_data(name="A" * 41, bonus_samba="-5")
+        "/house-rules/new?system=denexa", data=house_rule_form(name="A" * 41, bonus_samba="-5")
     )
     assert input_value(response.text, "name") == "A" * 41
     assert errors_of(response.text, "bonus_samba")
@@ -199,20 +172,20 @@ def test_a_wrong_name_is_kept_in_the_form(client: FlaskClient) -> None:
 def test_editing_a_house_rule_opens_with_its_numbers_and_keeps_the_new_ones(
     app: Flask, client: FlaskClient
 ) -> None:
-    rule_id = save(client, form_data(bonus_samba="1500"))
+    rule_id = save_house_rule(client, house_rule_form(bonus_samba="1500"))
     page = client.get(f"/house-rules/{rule_id}/edit").text
     assert input_value(page, "name") == "Samba 1500"
     assert input_value(page, "bonus_samba") == "1500"
     response = client.post(
-        f"/house-rules/{rule_id}/edit", data=form_data(name="Samba 2000", bonus_samba="2000")
+        f"/house-rules/{rule_id}/edit", data=house_rule_form(name="Samba 2000", bonus_samba="2000")
     )
     assert response.status_code == 302
-    house_rule = stored(app, rule_id)
+    house_rule = stored_house_rule(app, rule_id)
     assert (house_rule.name, house_rule.rules) == ("Samba 2000", {"set_bonuses": {"samba": 2000}})
 
 
 def test_the_rules_page_of_a_house_rule_lists_what_it_changes(client: FlaskClient) -> None:
-    rule_id = save(client, form_data(bonus_samba="1500", going_out_bonus="400"))
+    rule_id = save_house_rule(client, house_rule_form(bonus_samba="1500", going_out_bonus="400"))
     page = client.get(f"/house-rules/{rule_id}").text
     assert "Samba 1500" in page
     house = page[page.index('id="house-title"') : page.index("</section>")]
@@ -229,7 +202,7 @@ def test_a_systems_own_rules_page_lists_no_house_rules(client: FlaskClient) -> N
 
 
 def test_the_first_new_game_step_offers_the_house_rules(client: FlaskClient) -> None:
-    rule_id = save(client, form_data(bonus_samba="1500"))
+    rule_id = save_house_rule(client, house_rule_form(bonus_samba="1500"))
     page = client.get("/games/new").text
     assert "Your house rules" in page
     choice = page[page.index(f'href="/games/new?house={rule_id}"') :]
@@ -238,8 +211,8 @@ def test_the_first_new_game_step_offers_the_house_rules(client: FlaskClient) -> 
 
 
 def test_a_house_rule_game_goes_through_its_systems_table_step(client: FlaskClient) -> None:
-    data = form_data("classic", name="Samba 2000", bonus_samba="2000")
-    rule_id = save(client, data, system="classic")
+    data = house_rule_form("classic", name="Samba 2000", bonus_samba="2000")
+    rule_id = save_house_rule(client, data, system="classic")
     page = client.get(f"/games/new?house={rule_id}").text
     assert "2 teams of 2" in page
     assert f'href="/games/new?house={rule_id}&amp;table=2x2"' in page
@@ -249,8 +222,8 @@ def test_a_house_rule_game_goes_through_its_systems_table_step(client: FlaskClie
 
 
 def test_a_house_rule_game_has_the_house_rules_options(app: Flask, client: FlaskClient) -> None:
-    data = form_data("black-samba", option_low_samba_bonus="y", target="5000")
-    rule_id = save(client, data, system="black-samba")
+    data = house_rule_form("black-samba", option_low_samba_bonus="y", target="5000")
+    rule_id = save_house_rule(client, data, system="black-samba")
     page = client.get(f"/games/new?house={rule_id}&table=2x2").text
     assert re.search(r'<input[^>]*checked[^>]*id="option_low_samba_bonus"', page) or re.search(
         r'<input[^>]*id="option_low_samba_bonus"[^>]*checked', page
@@ -269,7 +242,7 @@ def test_an_unknown_house_rule_is_not_found(client: FlaskClient) -> None:
 
 
 def samba_1500_game(client: FlaskClient, actions: Actions, **changed: str) -> tuple[int, str]:
-    rule_id = save(client, form_data(bonus_samba="1500", **changed))
+    rule_id = save_house_rule(client, house_rule_form(bonus_samba="1500", **changed))
     game_id = new_house_game(client, rule_id)
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
     return rule_id, game_id
@@ -310,7 +283,7 @@ def test_editing_a_house_rule_never_changes_a_finished_game(
     assert before["game_over"] and before["winner"] == 0
     response = client.post(
         f"/house-rules/{rule_id}/edit",
-        data=form_data(name="Other", bonus_samba="100", target="9000"),
+        data=house_rule_form(name="Other", bonus_samba="100", target="9000"),
     )
     assert response.status_code == 302
     assert actions.result(game_id) == before
@@ -336,7 +309,7 @@ def test_house_rule_forms_carry_a_csrf_token(csrf_client: FlaskClient) -> None:
     page = csrf_client.get("/house-rules/new?system=denexa").text
     response = csrf_client.post(
         "/house-rules/new?system=denexa",
-        data={**form_data(), "csrf_token": hidden(page, "csrf_token")},
+        data={**house_rule_form(), "csrf_token": hidden(page, "csrf_token")},
     )
     assert response.status_code == 302
     listing = csrf_client.get("/house-rules").text
@@ -347,7 +320,7 @@ def test_house_rule_forms_carry_a_csrf_token(csrf_client: FlaskClient) -> None:
 def test_a_house_rule_is_not_kept_without_a_csrf_token(
     csrf_app: Flask, csrf_client: FlaskClient
 ) -> None:
-    response = csrf_client.post("/house-rules/new?system=denexa", data=form_data())
+    response = csrf_client.post("/house-rules/new?system=denexa", data=house_rule_form())
     assert response.status_code == 400
     with csrf_app.app_context():
         assert db.session.scalars(select(HouseRule)).all() == []
@@ -355,7 +328,7 @@ def test_a_house_rule_is_not_kept_without_a_csrf_token(
 
 def test_a_house_rule_name_is_escaped_everywhere(client: FlaskClient, actions: Actions) -> None:
     name = "<b>Tía's</b> & co"
-    rule_id = save(client, form_data(name=name, bonus_samba="1500"))
+    rule_id = save_house_rule(client, house_rule_form(name=name, bonus_samba="1500"))
     game_id = new_house_game(client, rule_id)
     for path in (
         "/house-rules",

@@ -15,8 +15,14 @@ from scorekeeper.web.forms.house_rule import field_name, house_rule_keys
 from scorekeeper.web.services.house_rules import house_rule_system
 from scorekeeper.web.store.schema import check_house_rule
 
-from .conftest import errors_of, input_value
-from .test_house_rules import form_data, new_house_game, save, stored
+from .helpers import (
+    errors_of,
+    house_rule_form,
+    input_value,
+    new_house_game,
+    save_house_rule,
+    stored_house_rule,
+)
 
 Kind = rules.HouseRuleKind
 
@@ -75,8 +81,8 @@ def test_each_house_rule_key_goes_from_the_form_to_the_engine_the_game_file_and_
 ) -> None:
     system = rules.SYSTEMS[system_id]
     typed, value = a_change(entry, system)
-    rule_id = save(client, {**opened(system), **typed}, system=system_id)
-    house_rule = stored(app, rule_id)
+    rule_id = save_house_rule(client, {**opened(system), **typed}, system=system_id)
+    house_rule = stored_house_rule(app, rule_id)
     assert house_rule.rules == {entry.key: value}
     with app.app_context():
         check_house_rule(house_rule)  # the schema takes what the form kept
@@ -101,7 +107,7 @@ def test_each_house_rule_key_goes_from_the_form_to_the_engine_the_game_file_and_
 def test_the_form_shows_every_problem_at_once_each_next_to_its_field(
     client: FlaskClient,
 ) -> None:
-    data = form_data(
+    data = house_rule_form(
         bonus_samba="-5",
         target="0",
         **{"first_meld-1-minimum": "-10", "first_meld-2-minimum": "-20"},
@@ -121,7 +127,7 @@ def test_a_row_that_goes_down_and_a_wrong_bonus_are_shown_together_in_spanish(
     client: FlaskClient,
 ) -> None:
     client.set_cookie("lang", "es")
-    data = form_data(going_out_bonus="-1", **{"first_meld-2-lowest": "-100"})
+    data = house_rule_form(going_out_bonus="-1", **{"first_meld-2-lowest": "-100"})
     page = client.post("/house-rules/new?system=denexa", data=data).text
     assert "se esperaba un número entero de al menos 0, no -1" in errors_of(page, "going_out_bonus")
     assert "deben subir" in errors_of(page, "first_meld")

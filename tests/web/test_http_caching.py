@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import rules
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, hidden
-from .test_queries import game_of, statements
+from .apps import statements
+from .helpers import GOES_OUT, STAYS_IN, Actions, a_game_with_a_hand, game_of, hidden
 
 GAME_PAGES = [
     "/games/{game}",
@@ -39,13 +39,6 @@ def rendered(app: Flask) -> Iterator[list[str]]:
         yield names
     finally:
         template_rendered.disconnect(seen, app)
-
-
-def a_game_with_a_hand(client: FlaskClient, actions: Actions) -> tuple[str, int]:
-    game_id = actions.new_game()
-    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
-    page = client.get(f"/games/{game_id}").text
-    return game_id, int(page.split('<tr id="hand-', 1)[1].split('"', 1)[0])
 
 
 @pytest.mark.parametrize("page", GAME_PAGES)

@@ -15,7 +15,8 @@ from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
-from tests.web.conftest import Actions
+
+from .helpers import Actions
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"

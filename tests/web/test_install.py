@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.presenters import icons
 
-from .conftest import TEST_CONFIG, _built
+from .apps import TEST_CONFIG, built_app
 
 ICONS = Path(__file__).resolve().parents[2] / "static" / "icons"
 
@@ -84,7 +84,7 @@ def test_the_worker_touches_no_write_and_keeps_nothing_marked_no_store(client: F
 
 
 def test_the_manifest_and_the_worker_need_no_pin() -> None:
-    fresh = _built({**TEST_CONFIG, "PIN": "2468"}).test_client()
+    fresh = built_app({**TEST_CONFIG, "PIN": "2468"}).test_client()
     assert fresh.get("/").status_code == 403
     assert fresh.get("/manifest.webmanifest").status_code == 200
     assert fresh.get("/sw.js").status_code == 200

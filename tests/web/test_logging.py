@@ -13,7 +13,7 @@ from scorekeeper.web import create_app, serving
 from scorekeeper.web.http import request_log
 from scorekeeper.web.http.access import Access, needs
 
-from .conftest import TEST_CONFIG, _built
+from .apps import TEST_CONFIG, built_app
 
 
 class Spilt(RuntimeError):
@@ -23,7 +23,7 @@ class Spilt(RuntimeError):
 @pytest.fixture
 def broken_app() -> Flask:
     """The app with a page that raises, answered as a server would (a 500, not the exception)."""
-    app = _built({**TEST_CONFIG, "PROPAGATE_EXCEPTIONS": False})
+    app = built_app({**TEST_CONFIG, "PROPAGATE_EXCEPTIONS": False})
 
     @needs(Access.PUBLIC)
     def broken() -> str:

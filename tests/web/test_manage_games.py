@@ -22,7 +22,8 @@ from scorekeeper.web.services import engine
 from scorekeeper.web.services import games as game_services
 from scorekeeper.web.store.models import Game
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hidden, stored_games
+from .apps import TEST_CONFIG, stored_games
+from .helpers import GOES_OUT, STAYS_IN, Actions, hidden
 from .races import together, watched_lock
 
 ANA_BO = {"side_list-0-players-0": "Ana", "side_list-0-players-1": "Bo"}

@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import rules
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 SYSTEMS = sorted(rules.SYSTEMS)
 

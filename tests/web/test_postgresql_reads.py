@@ -18,7 +18,7 @@ from sqlalchemy import event
 
 from scorekeeper.web.extensions import db
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 pytestmark = pytest.mark.once
 

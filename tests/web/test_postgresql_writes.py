@@ -19,8 +19,8 @@ from sqlalchemy import text
 from scorekeeper.web.extensions import db
 from scorekeeper.web.services import hands as hand_services
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
-from .test_writes import assert_figures_are_the_replays
+from .apps import assert_figures_are_the_replays
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 pytestmark = pytest.mark.once
 

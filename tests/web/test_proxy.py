@@ -9,15 +9,15 @@ from flask.testing import FlaskClient
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import PinAttempt
 
-from .conftest import TEST_CONFIG, _built
-from .test_queries import game_of
+from .apps import TEST_CONFIG, built_app
+from .helpers import game_of
 
 PIN = "2468"
 FORWARDED = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https"}
 
 
 def behind(proxies: int) -> Flask:
-    return _built({**TEST_CONFIG, "PIN": PIN, "PROXY_FIX": proxies})
+    return built_app({**TEST_CONFIG, "PIN": PIN, "PROXY_FIX": proxies})
 
 
 def guessed_from(app: Flask, headers: dict[str, str]) -> list[str]:
@@ -64,7 +64,7 @@ def test_without_a_proxy_a_forwarded_https_is_ignored() -> None:
 
 
 def test_behind_a_proxy_a_forwarded_host_cannot_get_past_the_trusted_hosts() -> None:
-    app = _built({**TEST_CONFIG, "PROXY_FIX": 1, "TRUSTED_HOSTS": ["scores.example.org"]})
+    app = built_app({**TEST_CONFIG, "PROXY_FIX": 1, "TRUSTED_HOSTS": ["scores.example.org"]})
     client = app.test_client()
     trusted = {"Host": "scores.example.org"}
     assert client.get("/rules", headers=trusted).status_code == 200

@@ -6,69 +6,17 @@ Counts of SQL statements, not times, so that a slow machine cannot fail them; th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
 import pytest
 from babel.numbers import format_decimal
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
-from scorekeeper.web.extensions import db
 from scorekeeper.web.http.i18n import number
 
+from .apps import statements
+from .helpers import game_of
+
 MOST_STATEMENTS = 5
-
-# Us goes out and Them are caught holding many points, then the other way round: a game of any
-# length is still being played.
-GOES_OUT = {"went_out": True, "sets": {"samba": 1, "natural_canasta": 1}, "melded_points": 260}
-CAUGHT = {"sets": {"mixed_canasta": 1}, "melded_points": 150, "hand_points": 2900}
-
-
-def game_of(client: FlaskClient, hands: int) -> str:
-    """A classic game with `hands` hands and one correction, imported; its id."""
-    data: dict[str, Any] = {
-        "variant": "classic",
-        "sides": [
-            {"name": "Us", "players": 2, "player_names": ["Ana", "Bo"]},
-            {"name": "Them", "players": 2, "player_names": ["Carla", "Dani"]},
-        ],
-        "hands": [
-            {"entries": [GOES_OUT, CAUGHT] if n % 2 == 0 else [CAUGHT, GOES_OUT]}
-            for n in range(hands)
-        ],
-    }
-    response = client.post("/games/import", json=data)
-    assert response.status_code == 201, response.text
-    game_id: str = response.get_json()["id"]
-    return game_id
-
-
-ACCESS_READ = "SELECT TABLE_SETTING.VALUE"
-
-
-@contextmanager
-def statements(app: Flask, *, with_access: bool = False) -> Iterator[list[str]]:
-    """The SQL statements run meanwhile; but for `with_access`, not the access check's read of
-    the table's PIN, which a page outside a game makes once whatever it shows (inside a game the
-    door reads the PIN with the game: tests/web/test_access.py counts both)."""
-    seen: list[str] = []
-
-    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        if with_access or not statement.lstrip().upper().startswith(ACCESS_READ):
-            seen.append(statement)
-        elif seen and seen[-1] == "BEGIN":
-            seen.pop()  # the transaction the access check's read began
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
 
 PAGES = [

@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 from scorekeeper.web.services import backup
 from scorekeeper.web.services.backup import restore
 
-from .conftest import TEST_CONFIG, Actions, _built, errors_of, input_value
-from .test_house_rules import form_data, save
+from .apps import TEST_CONFIG, built_app
+from .helpers import Actions, errors_of, house_rule_form, input_value, save_house_rule
 
 Json = dict[str, Any]
 
@@ -86,7 +86,7 @@ def test_a_house_rule_with_a_new_key_is_made_through_the_form_and_changes_the_sc
     ending: str,
     scored: tuple[int, int, int],
 ) -> None:
-    rule_id = save(client, form_data(system, name="Casa", **typed), system=system)
+    rule_id = save_house_rule(client, house_rule_form(system, name="Casa", **typed), system=system)
     side, house_score, plain_score = scored
     for rule, expected in ((rule_id, house_score), (None, plain_score)):
         game_id = new_game(client, rule, system)
@@ -99,7 +99,9 @@ def test_a_house_rule_with_a_new_key_is_made_through_the_form_and_changes_the_sc
 def test_a_shared_tie_at_the_target_ends_the_game_with_no_winner(
     client: FlaskClient, actions: Actions
 ) -> None:
-    rule_id = save(client, form_data("denexa", tie_at_target="shared"), system="denexa")
+    rule_id = save_house_rule(
+        client, house_rule_form("denexa", tie_at_target="shared"), system="denexa"
+    )
     both = {"melded_points": "200"}
     for rule, over in ((rule_id, True), (None, False)):
         game_id = new_game(client, rule, "denexa", start=9800)
@@ -158,7 +160,9 @@ def test_the_new_keys_round_trip_through_a_backup(
         "tie_at_target": "shared",
         "melded_points_for": "side_that_went_out",
     }
-    save(client, form_data("classic", name="Los jueves", **typed), system="classic")
+    save_house_rule(
+        client, house_rule_form("classic", name="Los jueves", **typed), system="classic"
+    )
     with app.app_context():
         first = backup.backup()
     assert first["games"][0]["house_rules"] == HOUSE_RULES
@@ -167,7 +171,9 @@ def test_the_new_keys_round_trip_through_a_backup(
         "tie_at_target": "shared",
         "melded_points_for": "side_that_went_out",
     }
-    restored = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'r.db'}"})
+    restored = built_app(
+        {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'r.db'}"}
+    )
     with restored.app_context():
         assert restore(json.loads(json.dumps(first))) == 1
         assert backup.backup() == first
@@ -246,7 +252,9 @@ def test_the_hand_form_asks_about_red_threes_in_hand_once_and_says_what_it_costs
 def test_the_form_says_what_a_house_rules_holders_cost(
     client: FlaskClient, actions: Actions
 ) -> None:
-    rule_id = save(client, form_data("classic", red_three_values_in_hand="500"), system="classic")
+    rule_id = save_house_rule(
+        client, house_rule_form("classic", red_three_values_in_hand="500"), system="classic"
+    )
     game_id = new_game(client, rule_id, "classic")
     page = client.get(f"/games/{game_id}/hands/new").text
     assert legend_of(page, "players_holding_red_threes") == (
@@ -315,6 +323,8 @@ def test_a_link_starts_a_house_rule_with_a_reading_filled_in(
 def test_a_reading_filled_in_by_a_link_is_kept_as_the_house_rule(client: FlaskClient) -> None:
     page = client.get("/house-rules/new?system=classic&tie_at_target=shared").text
     assert re.search(r'<option selected value="shared">', page)
-    rule_id = save(client, form_data("classic", tie_at_target="shared"), system="classic")
+    rule_id = save_house_rule(
+        client, house_rule_form("classic", tie_at_target="shared"), system="classic"
+    )
     edit = client.get(f"/house-rules/{rule_id}/edit").text
     assert re.search(r'<option selected value="shared">', edit)

@@ -17,8 +17,7 @@ from scorekeeper.rules.readings import READINGS, Reading
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import HouseRule
 
-from .test_csrf import Forms
-from .test_rules_pages import section
+from .helpers import Forms, section
 
 SPANISH = {
     "Our reading": "Nuestra interpretación",

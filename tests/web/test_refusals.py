@@ -8,7 +8,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import Actions
+from .helpers import Actions
 
 # Us goes out with a first meld of 45 in hand 1 (classic needs 50) and a samba missing.
 TOO_LOW = [{"opening_meld": "45", "melded_points": "100"}, {}]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import Actions, errors_of, hand_fields, input_value
+from .helpers import Actions, errors_of, hand_fields, input_value
 
 # system, table, ending, sides' input, the field the message sits by (None: above the form),
 # the message, and a field whose typed value must still be there.

@@ -14,7 +14,7 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.services.backup import backup, restore
 from scorekeeper.web.store.models import Hand, Side
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 pytestmark = pytest.mark.once
 

@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 
 from flask.testing import FlaskClient
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
@@ -11,14 +10,7 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from scorekeeper.web.presenters.rulebook import TOPICS
 
-from .conftest import Actions
-
-
-def section(page: str, topic: str) -> str:
-    """The text of one section of a rules page, tags removed."""
-    found = re.search(rf'<section id="{topic}".*?</section>', page, re.S)
-    assert found is not None, topic
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(0))).split())
+from .helpers import Actions, section
 
 
 @pytest.mark.parametrize("system_id", list(rules.SYSTEMS))

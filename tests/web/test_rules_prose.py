@@ -16,7 +16,7 @@ from jinja2 import nodes
 from scorekeeper import rules
 from scorekeeper.web.presenters.rulebook import TOPICS, render_rules
 
-from .test_rules_pages import section
+from .helpers import section
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_TEMPLATES = ROOT / "templates" / "rules"

@@ -10,10 +10,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
-from tests.conftest import SEEDS
+from tests.helpers import SEEDS
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
-from .test_rules_pages import section
+from .helpers import GOES_OUT, STAYS_IN, Actions, section
 
 
 def text_of(page: str) -> str:

@@ -16,7 +16,8 @@ from werkzeug.test import TestResponse
 from scorekeeper.web.http.security import HEADERS
 from tests.reliability.live import served
 
-from .conftest import TEST_CONFIG, Actions, _built
+from .apps import TEST_CONFIG, built_app
+from .helpers import Actions
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -24,7 +25,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 @pytest.fixture
 def failing_app() -> Iterator[Flask]:
     """The app with a page that fails, answered as a real server answers it (not re-raised)."""
-    app = _built({**TEST_CONFIG, "PROPAGATE_EXCEPTIONS": False})
+    app = built_app({**TEST_CONFIG, "PROPAGATE_EXCEPTIONS": False})
 
     @app.get("/fails")
     def fails() -> str:
@@ -120,7 +121,7 @@ def test_every_kind_of_answer_carries_the_security_headers(failing_app: Flask, k
 
 
 def test_a_foreign_host_is_refused_with_the_headers_too() -> None:
-    app = _built({**TEST_CONFIG, "TRUSTED_HOSTS": ["scores.example.org"]})
+    app = built_app({**TEST_CONFIG, "TRUSTED_HOSTS": ["scores.example.org"]})
     response = app.test_client().get("/", headers={"Host": "evil.example"})
     assert response.status_code == 400
     assert response.headers["Content-Security-Policy"] == HEADERS["Content-Security-Policy"]

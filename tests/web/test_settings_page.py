@@ -13,9 +13,8 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import TestResponse, encode_multipart
 
-from .conftest import Actions, errors_of, stored_games
-from .test_backup import database
-from .test_csrf import everything
+from .apps import another_app, everything, stored_games
+from .helpers import Actions, errors_of
 
 
 def backed_up(client: FlaskClient) -> bytes:
@@ -60,7 +59,7 @@ def test_a_backup_restored_from_the_phone_brings_every_game_back(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
     backup = backed_up(client)
-    phone = database(tmp_path, "new.sqlite3").test_client()  # a new, empty scorekeeper
+    phone = another_app(tmp_path, "new.sqlite3").test_client()  # a new, empty scorekeeper
     assert phone.get("/restore").status_code == 200
     response = restored(phone, backup)
     assert response.status_code == 302
@@ -93,7 +92,7 @@ def test_a_file_that_is_not_json_is_refused_next_to_the_field(
 def test_a_game_file_is_not_a_backup(client: FlaskClient, tmp_path: Path) -> None:
     game_id = Actions(client).new_game()
     game_file = client.get(f"/games/{game_id}/export.json").data
-    empty = database(tmp_path, "new.sqlite3")
+    empty = another_app(tmp_path, "new.sqlite3")
     response = restored(empty.test_client(), game_file)
     assert response.status_code == 422
     assert "This file is not a backup this app can restore" in errors_of(
@@ -112,7 +111,7 @@ def test_a_backup_larger_than_a_game_file_may_be(tmp_path: Path, client: FlaskCl
     """A game file is at most 1 MB; a backup holds every game ever played."""
     padded = backed_up(client).replace(b"{", b"{" + b" " * 400_000, 3)
     assert len(padded) > 1024 * 1024
-    phone = database(tmp_path, "new.sqlite3").test_client()
+    phone = another_app(tmp_path, "new.sqlite3").test_client()
     assert restored(phone, padded).status_code == 302
 
 

@@ -23,10 +23,8 @@ from scorekeeper.web.services.games import NewSide, create_game
 from scorekeeper.web.services.hands import delete_hand, record_hand
 from scorekeeper.web.store.models import Side
 
-from .test_backup import database
-from .test_history import BIG_HAND, FIRST_HAND, game_file
-from .test_queries import statements
-from .test_stats import stats
+from .apps import another_app, statements
+from .helpers import BIG_HAND, FIRST_HAND, game_file, stats
 
 BEFORE_COPIES = "c3e8f1a6b9d2"
 
@@ -77,7 +75,7 @@ def test_a_restore_gives_sides_their_games_copies_back(app: Flask, tmp_path: Pat
         data = backup.backup()
     copied = ("system_id", "over", "created_at")
     assert not any(set(copied) & set(side) for game in data["games"] for side in game["sides"])
-    restored = database(tmp_path, "restored.sqlite3")
+    restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
         backup.restore(data)
     assert kept(restored) == from_games(restored)

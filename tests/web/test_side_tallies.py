@@ -16,8 +16,18 @@ from scorekeeper.web.services import backup
 from scorekeeper.web.services.figures import refresh_stale
 from scorekeeper.web.store.models import SET_COLUMNS, SIDE_TALLIES, Side
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, hand_fields
-from .test_history import BIG_HAND, FIRST_HAND, SECOND_HAND, game_file, import_game
+from .apps import TEST_CONFIG, built_app
+from .helpers import (
+    BIG_HAND,
+    FIRST_HAND,
+    GOES_OUT,
+    SECOND_HAND,
+    STAYS_IN,
+    Actions,
+    game_file,
+    hand_fields,
+    import_game,
+)
 
 
 def stored(app: Flask) -> dict[int, dict[str, Any]]:
@@ -81,7 +91,9 @@ def test_what_sides_keep_is_what_their_live_hands_add_up_to_after_every_write(
     assert after == from_scratch(app)
     assert sorted(tally["hands"] for tally in after.values()) == [2, 2, 2, 2, 4, 4]
 
-    copy = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'copy.db'}"})
+    copy = built_app(
+        {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'copy.db'}"}
+    )
     with app.app_context():
         data = backup.backup()
     with copy.app_context():

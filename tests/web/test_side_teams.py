@@ -19,9 +19,8 @@ from scorekeeper.web.services.game_files import import_game
 from scorekeeper.web.store.models import Side
 from scorekeeper.web.store.queries import _players_of
 
-from .test_backup import database
-from .test_history import BIG_HAND, game_file
-from .test_queries import statements
+from .apps import another_app, statements
+from .helpers import BIG_HAND, game_file
 
 BEFORE_TEAMS = "f6a7b8c9d0e1"
 
@@ -73,7 +72,7 @@ def test_a_restore_gives_sides_their_teams_back(app: Flask, tmp_path: Path) -> N
         import_game(game_file((("Ana", "Bo"), ("Cy", "Di")), (BIG_HAND,)))
         data = backup.backup()
     assert all("team" not in side for game in data["games"] for side in game["sides"])
-    restored = database(tmp_path, "restored.sqlite3")
+    restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
         backup.restore(data)
     assert kept(restored) == from_players(restored)

@@ -9,31 +9,17 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import hidden
-from .test_history import BIG_HAND, FIRST_HAND, SECOND_HAND, game_file, import_game, listed
-
-
-def cards(page: str) -> dict[str, dict[str, str]]:
-    """Each statistics card on a page: its title → {number's label → number as shown}."""
-    found = {}
-    for card in re.findall(r'<article class="stat-card[^"]*"[^>]*>(.*?)</article>', page, re.S):
-        title = re.search(r"<h3>(.*?)</h3>", card, re.S)
-        name = html.unescape(re.sub(r"<[^>]+>", "", title.group(1))).strip() if title else ""
-        numbers = {}
-        for label, shown in re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", card):
-            number, _small, system = shown.partition('<small class="best-system">')
-            numbers[label] = number
-            if system:
-                numbers[f"{label}: system"] = html.unescape(re.sub(r"<[^>]+>", "", system))
-        sets = re.findall(r'<span class="set-made">(.*?) <b>(.*?)</b></span>', card)
-        found[name] = {**numbers, **{f"set: {kind}": made for kind, made in sets}}
-    return found
-
-
-def stats(client: FlaskClient) -> dict[str, dict[str, str]]:
-    response = client.get("/stats")
-    assert response.status_code == 200
-    return cards(response.text)
+from .helpers import (
+    BIG_HAND,
+    FIRST_HAND,
+    SECOND_HAND,
+    cards,
+    game_file,
+    hidden,
+    import_game,
+    listed,
+    stats,
+)
 
 
 @pytest.fixture

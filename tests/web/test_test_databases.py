@@ -15,7 +15,8 @@ from sqlalchemy import text
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
 
-from .conftest import TEST_CONFIG, Actions, _built, stored_games
+from .apps import TEST_CONFIG, built_app, stored_games
+from .helpers import Actions
 
 
 def schema(app: Flask) -> list[Any]:
@@ -47,7 +48,7 @@ def migrated(path: Path) -> Flask:
 
 @pytest.mark.sqlite  # reads sqlite_master
 def test_a_copied_file_is_the_database_the_migrations_build(tmp_path: Path) -> None:
-    copy = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.db'}"})
+    copy = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.db'}"})
     assert schema(copy) == schema(migrated(tmp_path / "migrated.db"))
     assert schema(copy)[2] == "wal"
 
@@ -57,16 +58,16 @@ def test_a_copied_database_in_memory_is_the_one_the_migrations_build(tmp_path: P
     in_memory = create_app(dict(TEST_CONFIG))
     with in_memory.app_context():
         flask_migrate.upgrade()
-    assert schema(_built(TEST_CONFIG)) == schema(in_memory)
+    assert schema(built_app(TEST_CONFIG)) == schema(in_memory)
     file_schema = schema(migrated(tmp_path / "migrated.db"))
-    assert schema(_built(TEST_CONFIG))[:2] == file_schema[:2]
+    assert schema(built_app(TEST_CONFIG))[:2] == file_schema[:2]
 
 
 def test_each_test_has_a_database_of_its_own() -> None:
-    first, second = _built(TEST_CONFIG), _built(TEST_CONFIG)
+    first, second = built_app(TEST_CONFIG), built_app(TEST_CONFIG)
     Actions(first.test_client()).new_game()
     assert (stored_games(first), stored_games(second)) == (1, 0)
-    assert stored_games(_built(TEST_CONFIG)) == 0
+    assert stored_games(built_app(TEST_CONFIG)) == 0
 
 
 @pytest.mark.sqlite  # a file of its own
@@ -76,7 +77,7 @@ def test_a_database_file_that_is_already_there_is_migrated_not_replaced(tmp_path
         connection.execute("CREATE TABLE kept (what TEXT)")
         connection.execute("INSERT INTO kept VALUES ('a row of its own')")
     connection.close()
-    app = _built({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    app = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
     with app.app_context():
         assert db.session.execute(text("SELECT what FROM kept")).scalar() == "a row of its own"
     assert stored_games(app) == 0

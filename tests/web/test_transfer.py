@@ -13,7 +13,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules import check_game_data
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, stored_games
+from .apps import stored_games
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 GAME_FILES = sorted(p for p in CASES.glob("*.json") if not p.name.endswith(".expected.json"))

@@ -30,8 +30,8 @@ from scorekeeper.web.store.models import (
     now,
 )
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
-from .test_backup import database, tables
+from .apps import another_app, tables
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 ANA_BO = {"side_list-0-players-0": "Ana", "side_list-0-players-1": "Bo"}
 ANNA_CY = {"side_list-0-players-0": "Anna", "side_list-0-players-1": "Cy"}
@@ -302,7 +302,7 @@ def test_a_backup_keeps_deleted_games_and_merges_and_both_can_still_be_undone_on
     assert [merge["key"] for merge in data["player_merges"]] == ["anna", "bo"]
     assert [game["deleted_at"] is not None for game in data["games"]] == [True, False]
 
-    restored = database(tmp_path, "restored.sqlite3")
+    restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
         assert backup.restore(json.loads(json.dumps(data))) == 2
     assert tables(restored) == tables(app)
@@ -333,7 +333,7 @@ def test_a_backup_with_a_merge_the_app_would_not_keep_is_refused(
         data = backup.backup()
     data["player_merges"] = [{**row, **merge}]
     with (
-        database(tmp_path, "restored.sqlite3").app_context(),
+        another_app(tmp_path, "restored.sqlite3").app_context(),
         pytest.raises(backup.BackupError) as refused,
     ):
         backup.restore(data)
@@ -344,7 +344,7 @@ def test_a_backup_made_before_merges_were_kept_restores(app: Flask, tmp_path: Pa
     with app.app_context():
         data = backup.backup()
     del data["player_merges"]
-    with database(tmp_path, "restored.sqlite3").app_context():
+    with another_app(tmp_path, "restored.sqlite3").app_context():
         assert backup.restore(data) == 0
 
 

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from scorekeeper.rules.readings import READINGS, Reading
 from scorekeeper.web.presenters.what_if import flipped
 
-from .conftest import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions
 
 
 def rows_of(page: str, anchor: str) -> list[list[str]]:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import Actions
+from .helpers import Actions
 
 QUIET_HAND = [{"melded_points": "100"}, {"melded_points": "50"}]
 

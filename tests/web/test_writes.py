@@ -24,16 +24,11 @@ from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.store import database
 from scorekeeper.web.store.models import Game, Side
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hand_fields, hidden, input_value
+from .apps import TEST_CONFIG, assert_figures_are_the_replays
+from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value
 from .races import together, watched_lock
 
 QUIET = [STAYS_IN, STAYS_IN]  # a legal hand that ends with the stock and ends no game
-
-
-def assert_figures_are_the_replays(app: Flask) -> None:
-    """The invariant: the totals, winners and hand scores that lists read are the replay's."""
-    with app.app_context():
-        assert games_differing_from_replay() == []
 
 
 @pytest.fixture

@@ -1,0 +1,227 @@
+"""What the browser tests share besides their fixtures: the app served on 127.0.0.1, phone-sized
+pages, a Player who counts every tap, axe-core's findings, pictures, and a hand typed into the
+hand form.
+
+Pictures go to a temporary folder, so that a test run changes no file of the repository;
+`python3 dev.py screenshots` sets SCOREKEEPER_SCREENSHOTS to docs/screenshots/ to take the
+README's pictures again.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from tests.web.apps import built_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+REFRESHING = bool(os.environ.get("SCOREKEEPER_SCREENSHOTS"))
+
+
+SCREENSHOTS = Path(
+    os.environ.get("SCOREKEEPER_SCREENSHOTS")
+    or Path(tempfile.gettempdir()) / f"scorekeeper-screenshots-{os.getpid()}"
+)
+
+
+AXE = Path(os.environ.get("SCOREKEEPER_AXE", ROOT / ".venv/npm/node_modules/axe-core/axe.min.js"))
+
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+PHONES = {"360x740": (360, 740), "390x844": (390, 844)}
+
+PATIENCE = 30_000
+"""Milliseconds a step waits at most for what it waits on (an element, a page loaded, an
+expectation): generous, so that a machine busy with a second test run beside this one still
+passes. It is a bound, not a wait: a step goes on as soon as its condition holds."""
+
+
+LANDSCAPE = {"740x360": (740, 360)}  # a phone on its side: the form's rows share its height
+
+
+def served(tmp_path: Path, **settings: Any) -> Iterator[str]:
+    """The app with these settings on a free port of 127.0.0.1 and a database of its own; its
+    address, until the test is done."""
+    app = built_app(
+        {
+            "SECRET_KEY": "browser-tests",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'games.sqlite3'}",
+            **settings,
+        }
+    )
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{http.server_port}"
+    http.shutdown()
+    thread.join(timeout=5)
+
+
+def new_page(
+    browser: Any,
+    size: str = "360x740",
+    *,
+    javascript: bool = True,
+    dark: bool = False,
+    language: str = "en-US",
+) -> Any:
+    """A page in a fresh phone-sized, touch-enabled browser context."""
+    width, height = {**PHONES, **LANDSCAPE}[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        java_script_enabled=javascript,
+        color_scheme="dark" if dark else "light",
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+    )
+    return patient(context).new_page()
+
+
+def patient(context: Any) -> Any:
+    """The browser context, waiting up to PATIENCE for each step, twice that for a page to load
+    (a save in the background then the page it leads to: two round trips)."""
+    context.set_default_timeout(PATIENCE)
+    context.set_default_navigation_timeout(2 * PATIENCE)
+    return context
+
+
+ON_SCREEN = """selector => {
+  const found = document.querySelector(selector);
+  if (!found) return null;
+  const box = found.getBoundingClientRect();
+  return [box.top, box.bottom, window.innerHeight];
+}"""
+
+
+def summary_at_the_bottom(page: Any) -> None:
+    """On a hand form, its summary and Save are on screen at its bottom, where the thumb is:
+    checked after every step a player takes there (not merely that they are on the page)."""
+    for selector in ("#summary", ".bar button[value=save]"):
+        box = page.evaluate(ON_SCREEN, selector)
+        if box is None:
+            return  # not a hand form
+        top, bottom, height = box
+        assert height / 2 < top and bottom <= height + 1, f"{selector} at {top}-{bottom}/{height}"
+
+
+class Player:
+    """A person at the table with one thumb: every tap and every filled field is counted."""
+
+    def __init__(self, page: Any, base_url: str, javascript: bool = True) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.javascript = javascript
+        self.interactions = 0
+
+    def open(self, path: str) -> None:
+        self.page.goto(self.base_url + path)
+
+    def tap(self, locator: Any, *, navigates: bool = True) -> None:
+        """Tap a link or button; by default wait for the page it leads to."""
+        self.interactions += 1
+        if navigates:
+            with self.page.expect_navigation():
+                locator.tap()
+        else:
+            locator.tap()
+        summary_at_the_bottom(self.page)
+
+    def count(self, locator: Any) -> None:
+        """Tap a − / + counter button: in place with JavaScript, a form post without."""
+        self.tap(locator, navigates=not self.javascript)
+
+    def fill(self, locator: Any, value: str) -> None:
+        self.interactions += 1
+        locator.fill(value)
+        summary_at_the_bottom(self.page)
+
+    def button(self, name: str) -> Any:
+        return self.page.get_by_role("button", name=name, exact=True)
+
+    def link(self, name: str) -> Any:
+        return self.page.get_by_role("link", name=name, exact=True)
+
+    def start_game(
+        self,
+        system_name: str,
+        table: str | None,
+        names: tuple[str, ...] = ("Us", "Them"),
+        start_scores: tuple[int, ...] = (),
+    ) -> str:
+        """New game through the pages; returns the scoreboard's path."""
+        self.open("/")
+        self.tap(self.link("New game"))
+        self.tap(self.page.get_by_role("link", name=system_name))
+        if table is not None:
+            self.tap(self.page.get_by_role("link", name=table))
+        for index, name in enumerate(names):
+            self.fill(self.page.locator(f"#side_list-{index}-name"), name)
+        for index, score in enumerate(start_scores):
+            self.fill(self.page.locator(f"#side_list-{index}-start_score"), str(score))
+        self.tap(self.button("Start the game"))
+        return self.page.url.removeprefix(self.base_url)
+
+
+def axe_violations(page: Any, script: str) -> list[str]:
+    """What axe-core finds wrong on the page, one readable line per rule and element."""
+    page.wait_for_load_state()  # its stylesheet applied: axe reads the colours
+    if not page.evaluate("() => typeof axe === 'object'"):
+        # From now on every page of this browser context gets it as it loads, without sending
+        # half a megabyte of script again for each page.
+        page.context.add_init_script(script=script)
+        # Run through the DevTools protocol rather than as a <script> in the page, which the
+        # app's Content-Security-Policy rightly blocks (no inline script).
+        page.evaluate(script)
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {node['target']}"
+        for v in result["violations"]
+        for node in v["nodes"]
+    ]
+
+
+def screenshot(page: Any, name: str) -> None:
+    """Keep the page as it looks (for docs/screenshots/ and the README when refreshing)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def type_a_hand(page: Any) -> None:
+    """Us goes out with a samba and two natural canastas; Them holds a mixed canasta."""
+    page.locator("#ending-0").check()
+    page.locator("#sides-0-set_samba").fill("1")
+    page.locator("#sides-0-set_natural_canasta").fill("2")
+    page.locator("#sides-0-melded_points").fill("400")
+    page.locator("#sides-1-set_mixed_canasta").fill("1")
+    page.locator("#sides-1-melded_points").fill("150")
+    page.locator("#sides-1-hand_points").fill("30")
+
+
+def expect_as_typed(page: Any) -> None:
+    expect(page.locator("#ending-0")).to_be_checked()
+    expect(page.locator("#sides-0-set_samba")).to_have_value("1")
+    expect(page.locator("#sides-0-set_natural_canasta")).to_have_value("2")
+    expect(page.locator("#sides-0-melded_points")).to_have_value("400")
+    expect(page.locator("#sides-1-set_mixed_canasta")).to_have_value("1")
+    expect(page.locator("#sides-1-melded_points")).to_have_value("150")
+    expect(page.locator("#sides-1-hand_points")).to_have_value("30")

@@ -1,0 +1,58 @@
+"""What tests of every folder use: the rule texts of ../shared, what a test does when a
+component it needs (Chromium, nginx, PostgreSQL, …) is missing, and the wait for a server
+process to answer."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+"""The rule texts the systems were written from: beside the project, not in a user's clone."""
+
+
+def unavailable(reason: str, *, required: bool = False) -> NoReturn:
+    """Skip the test for want of a component (`reason` says which and how to install it); under
+    CI (`CI` set), which installs every one of them (.ci/run), or when `required`, fail instead:
+    a test that needs a component cannot silently stop running there."""
+    if os.environ.get("CI") or required:
+        pytest.fail(f"{reason}; CI must run this test", pytrace=False)
+    pytest.skip(reason)
+
+
+STARTING_AT_MOST = 300.0
+"""Seconds a server process may take to start answering: far more than it needs, so that a
+machine busy with a second test run beside this one still passes. It is a bound, not a wait: the
+test goes on as soon as the server answers, and one that stops while starting fails at once."""
+
+
+def wait_until_answering(
+    process: subprocess.Popen[Any], port: int, path: str | None = None, *, log: Path | None = None
+) -> None:
+    """Return once the server `process` started answers on 127.0.0.1:`port`: `path` with a 200
+    when given, else a connection accepted. It fails, with `log` if given, when the process
+    stops first or has not answered within STARTING_AT_MOST seconds."""
+    deadline = time.monotonic() + STARTING_AT_MOST
+    while True:
+        said = f":\n{log.read_text(errors='replace')[-3000:]}" if log and log.exists() else ""
+        if process.poll() is not None:
+            pytest.fail(f"{process.args} stopped while starting{said}", pytrace=False)
+        try:
+            if path is None:
+                socket.create_connection(("127.0.0.1", port), timeout=10).close()
+                return
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:  # not listening yet, or not yet answering 200
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"{process.args} did not answer in {STARTING_AT_MOST:.0f} s{said}")
+        time.sleep(0.1)

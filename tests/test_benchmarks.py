@@ -1,0 +1,82 @@
+"""Every script in benchmarks/ runs, at its tiniest, so that none breaks unseen (save_floor.py
+once crashed at start, and no test noticed). A benchmark prints its figures and asserts
+nothing; the test sees only that it finished (exit 0) having printed something."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import postgres
+from tests.helpers import unavailable
+from tests.reverse_proxy import nginx_binary
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+
+A_SHORT_CLUB_NIGHT = [
+    "--tables", "1", "--warm-up", "1", "--seconds", "2", "--poll-every", "0.5",
+    "--hand-every", "1", "--workers", "1", "--log-level", "WARNING",
+]  # fmt: skip
+
+TINY = {
+    "bounds.py": ["--rounds", "1"],
+    "club_night.py": ["--setup", "sqlite", *A_SHORT_CLUB_NIGHT],
+    "doctor.py": ["3"],
+    # The 12th game of the seed is the first that Ana plays in: /players/ana is asked.
+    "history.py": ["12"],
+    "page_weight.py": [],
+    "pages.py": ["0", "--runs", "1", "--hands", "5"],
+    "save_floor.py": ["--runs", "1"],
+    "slow_clients.py": ["1", "--clients", "5"],
+}
+"""Each benchmark's tiniest options."""
+
+
+def run(script: str, *options: str, cache: Path) -> str:
+    """Run benchmarks/`script` as its docstring says; what it printed."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}  # history.py keeps its seeds there
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *options],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.strip(), done.stderr[-3000:]
+    return done.stdout
+
+
+def test_every_benchmark_is_run_here() -> None:
+    assert sorted(path.name for path in BENCHMARKS.glob("*.py")) == sorted(TINY)
+
+
+@pytest.mark.slow  # each starts a Python with the app, most a server or two: seconds to a minute
+@pytest.mark.parametrize("script", sorted(TINY))
+def test_the_benchmark_runs_at_its_tiniest(script: str, tmp_path: Path) -> None:
+    if script == "slow_clients.py" and nginx_binary() is None:
+        unavailable("nginx is not installed (apt-get install nginx)")
+    run(script, *TINY[script], cache=tmp_path)
+
+
+@pytest.mark.slow
+def test_the_history_benchmark_runs_on_postgresql(postgresql_server: str, tmp_path: Path) -> None:
+    printed = run(
+        "history.py", *TINY["history.py"], "--postgres", postgresql_server, cache=tmp_path
+    )
+    assert "PostgreSQL, 12 games" in printed
+
+
+@pytest.mark.slow
+def test_the_club_night_runs_on_postgresql_and_gunicorn(tmp_path: Path) -> None:
+    # It starts a cluster of its own (durable, as a club's server is).
+    if postgres.binaries() is None:
+        unavailable("PostgreSQL is not installed (apt-get install postgresql)")
+    printed = run("club_night.py", "--setup", "postgres", *A_SHORT_CLUB_NIGHT, cache=tmp_path)
+    assert "PostgreSQL + gunicorn: the largest club night held" in printed

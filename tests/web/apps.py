@@ -1,0 +1,214 @@
+"""Apps for the web tests, each on a database of its own, and what their databases hold.
+
+Each test's app has a database of its own: by default a copy of an empty migrated SQLite
+database in memory, and when the run is on PostgreSQL (`SCOREKEEPER_TEST_DATABASE=postgresql`,
+as `python3 dev.py test`'s second pass sets it), a copy of a migrated template database on the
+throw-away server (tests/postgres.py). Tests of what only SQLite has (its files, WAL, `BEGIN
+IMMEDIATE`) are marked `sqlite` and run only on it."""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+import jinja2
+from flask import Flask
+from sqlalchemy import event, select
+from sqlalchemy.engine import make_url
+
+from scorekeeper.web import create_app
+from scorekeeper.web.extensions import db
+from scorekeeper.web.services import backup
+from scorekeeper.web.services.figures import games_differing_from_replay
+from scorekeeper.web.store.models import Game
+from tests import postgres
+
+TEST_CONFIG = {
+    "TESTING": True,
+    "SECRET_KEY": "test",
+    "SQLALCHEMY_DATABASE_URI": "sqlite://",
+    "WTF_CSRF_ENABLED": False,
+}
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once a run and shared by every test's app (Jinja checks the source)."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATES = CompiledTemplates()
+
+
+@functools.cache
+def migrated_database() -> bytes:
+    """An empty database as the migrations build it: migrated once a run, copied for each test."""
+    app = create_app(dict(TEST_CONFIG))
+    with app.app_context():
+        flask_migrate.upgrade()  # the migrations, not create_all, build the schema
+        with _connection() as connection:
+            return connection.serialize()
+
+
+@functools.cache
+def migrated_postgresql() -> str:
+    """The name of a database on the throw-away PostgreSQL as the migrations build it, the
+    template of each test's copy: migrated by the first worker that needs it."""
+    template = "migrated"
+    with postgres.advisory_lock("migrated template"):
+        if not postgres.database_exists(template):
+            postgres.create_database(template)
+            url = make_url(postgres.server_url()).set(database=template)
+            app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
+            with app.app_context():
+                flask_migrate.upgrade()
+                db.engine.dispose()  # a template with a connection open cannot be copied
+    return template
+
+
+def database_url(tmp_path: Path, name: str) -> str:
+    """A database of the test's own that more than one app may open: the SQLite file `name` in
+    `tmp_path`, or, when the run is on PostgreSQL, a new database on the throw-away server."""
+    if postgres.on_postgresql():
+        return postgres.fresh_database(template=migrated_postgresql())
+    return f"sqlite:///{tmp_path / name}"
+
+
+def built_app(config: Mapping[str, Any]) -> Flask:
+    """An app on its own copy of the migrated database; a file that exists is migrated in place."""
+    url = make_url(config["SQLALCHEMY_DATABASE_URI"])
+    in_memory = url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+    if in_memory and postgres.on_postgresql():
+        copy = postgres.fresh_database(template=migrated_postgresql())
+        return _app({**config, "SQLALCHEMY_DATABASE_URI": copy})
+    if url.get_backend_name() == "postgresql":
+        app = _app(config)
+        with app.app_context():
+            flask_migrate.upgrade()
+        return app
+    already_there = not in_memory and not _is_new(Path(str(url.database)))
+    if not in_memory and not already_there:
+        Path(str(url.database)).write_bytes(migrated_database())
+    app = _app(config)
+    with app.app_context():
+        if in_memory:
+            with _connection() as connection:
+                connection.deserialize(migrated_database())
+        elif already_there:
+            flask_migrate.upgrade()
+    return app
+
+
+def _app(config: Mapping[str, Any]) -> Flask:
+    app = create_app(dict(config))
+    app.jinja_env.bytecode_cache = TEMPLATES
+    if make_url(config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "postgresql":
+        postgres.close_before_dropping(functools.partial(_close, app))
+    return app
+
+
+def _close(app: Flask) -> None:
+    with app.app_context():
+        db.engine.dispose()
+
+
+def _is_new(path: Path) -> bool:
+    return not path.exists() or path.stat().st_size == 0
+
+
+@contextmanager
+def _connection() -> Iterator[sqlite3.Connection]:
+    """The app's SQLite connection (in memory, Flask-SQLAlchemy keeps exactly one)."""
+    connection = db.engine.raw_connection()
+    try:
+        driver = connection.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        yield driver
+    finally:
+        connection.close()
+
+
+def stored_games(app: Flask) -> int:
+    """How many games the database holds."""
+    with app.app_context():
+        return len(db.session.scalars(select(Game)).all())
+
+
+def another_app(tmp_path: Path, name: str) -> Flask:
+    """Another app, on its own empty database (a file, or on the run's PostgreSQL)."""
+    return built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, name)})
+
+
+def tables(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, copied totals included; not the games' revisions, which are
+    new at every write, a restore's included."""
+    with app.app_context():
+        return {
+            table.name: [
+                tuple(row)
+                for row in db.session.execute(
+                    select(*(c for c in table.columns if c.key != "revision")).order_by(
+                        *table.primary_key.columns
+                    )
+                )
+            ]
+            for table in db.metadata.sorted_tables
+        }
+
+
+def backup_of(app: Flask) -> dict[str, Any]:
+    with app.app_context():
+        return backup.backup()
+
+
+def everything(app: Flask) -> dict[str, list[str]]:
+    """Every row of every table, to see that nothing was written."""
+    with app.app_context():
+        return {
+            table.name: sorted(repr(tuple(row)) for row in db.session.execute(table.select()))
+            for table in db.metadata.sorted_tables
+        }
+
+
+def assert_figures_are_the_replays(app: Flask) -> None:
+    """The invariant: the totals, winners and hand scores that lists read are the replay's."""
+    with app.app_context():
+        assert games_differing_from_replay() == []
+
+
+ACCESS_READ = "SELECT TABLE_SETTING.VALUE"
+
+
+@contextmanager
+def statements(app: Flask, *, with_access: bool = False) -> Iterator[list[str]]:
+    """The SQL statements run meanwhile; but for `with_access`, not the access check's read of
+    the table's PIN, which a page outside a game makes once whatever it shows (inside a game the
+    door reads the PIN with the game: tests/web/test_access.py counts both)."""
+    seen: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if with_access or not statement.lstrip().upper().startswith(ACCESS_READ):
+            seen.append(statement)
+        elif seen and seen[-1] == "BEGIN":
+            seen.pop()  # the transaction the access check's read began
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
