@@ -69,7 +69,7 @@ class Request(FlaskRequest):
     every view, form and check reads them from here."""
 
     @cached_property
-    def args(self) -> ImmutableMultiDict[str, str]:  # type: ignore[override]
+    def args(self) -> ImmutableMultiDict[str, str]:
         return _cleaned(super().args)
 
     def _load_form_data(self) -> None:
