@@ -444,7 +444,9 @@ class _Writer:
         for model in TABLES:
             rows = self.rows.get(model)
             if rows:
-                db.session.execute(insert(model), rows)
+                # The table's Core INSERT, one executemany (the ORM's bulk insert would split the
+                # rows into batches by which values are null).
+                db.session.execute(insert(model.__table__), rows)
 
 
 def _sequences_past_largest_ids() -> None:
