@@ -179,9 +179,11 @@ def test_a_backup_is_restored_from_the_phone_onto_a_new_server_with_a_pin(club_u
     source_phone = source.test_client()
     game_of(source_phone, 2)
     backup = source_phone.get("/backup.json").data
-    app = club(club_url)
-    app.test_client().post("/pin", data={"pin": "0000", "next": "/"})  # a wrong guess counted
-    phone = entered(app)
+    app = club(club_url, pin="")
+    phone = app.test_client()  # sets the table's PIN on the settings page: it knows it
+    assert phone.post("/settings/pin", data={"new": PIN, "again": PIN}).status_code == 302
+    guess = {"pin": "0000", "next": "/"}
+    app.test_client().post("/pin", data=guess, environ_base={"REMOTE_ADDR": "192.0.2.1"})
     answer = restored(phone, backup)
     assert answer.status_code == 302, answer.text
     assert "Restored 1 game." in phone.get("/").text
