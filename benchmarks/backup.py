@@ -10,7 +10,8 @@ database and size: the restore's statements and seconds, and the backup's statem
 and megabytes. SQLite is a file in a temporary folder; PostgreSQL the tests' throw-away cluster
 (tests/postgres.py, made durable as a club's server is), skipped without Debian's postgresql.
 
-Run: `.venv/bin/python benchmarks/backup.py [--sizes 1000,10000,25000] [--setup sqlite|postgres|both]`
+Run: `.venv/bin/python benchmarks/backup.py [--sizes 1000,10000,25000]
+[--setup sqlite|postgres|both]`
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's tests/
-from scorekeeper.web import create_app  # noqa: E402
-from scorekeeper.web.extensions import db  # noqa: E402
-from scorekeeper.web.services.backup import restore  # noqa: E402
-from tests import postgres  # noqa: E402
-from tests.club_backup import club_backup  # noqa: E402
+from scorekeeper.web import create_app
+from scorekeeper.web.extensions import db
+from scorekeeper.web.services.backup import restore
+from tests import postgres
+from tests.club_backup import club_backup
 
 
 @contextmanager
