@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import partial
 from itertools import count
@@ -141,8 +142,8 @@ class _Rows:
         self.model = model
         self.columns = _columns(model)
         self.parent = PARENT.get(model)
-        result = db.session.execute(statement, execution_options={"yield_per": STREAMED})
-        self.rows: Iterator[RowMapping] = iter(result.mappings())
+        self.result = db.session.execute(statement, execution_options={"yield_per": STREAMED})
+        self.rows: Iterator[RowMapping] = iter(self.result.mappings())
         self.next: RowMapping | None = next(self.rows, None)
 
     def of(self, parent: object) -> Iterator[RowMapping]:
@@ -160,13 +161,22 @@ def _data(columns: list[Any], row: RowMapping) -> dict[str, Any]:
     return data
 
 
-def _games() -> Iterator[dict[str, Any]]:
+@contextmanager
+def _games() -> Iterator[Iterator[dict[str, Any]]]:
     """Every game, with the rows it holds nested in it, one at a time: seven reads walked side
     by side (each table read once, whatever the number of games and hands). The reads begin
-    here, so a database that cannot be read fails before anything is written."""
-    games = _Rows(Game, select(*_columns(Game)).order_by(Game.created_at, Game.id))
-    reads = {model: _Rows(model, _ordered(model)) for model in PARENT}
-    return _nested(games, reads)
+    on entering, so a database that cannot be read fails before anything is written, and are
+    closed on leaving, read to their end or not (a phone that stops a download halfway)."""
+    _snapshot()
+    reads: list[_Rows] = []
+    try:
+        reads.append(_Rows(Game, select(*_columns(Game)).order_by(Game.created_at, Game.id)))
+        reads.extend(_Rows(model, _ordered(model)) for model in PARENT)
+        yield _nested(reads[0], {rows.model: rows for rows in reads[1:]})
+    finally:
+        for rows in reads:
+            rows.result.close()
+        db.session.rollback()
 
 
 def _nested(games: _Rows, reads: Mapping[type[Any], _Rows]) -> Iterator[dict[str, Any]]:
@@ -211,33 +221,26 @@ def _snapshot() -> None:
 def backup() -> dict[str, Any]:
     """Every game (deleted ones, deleted hands and corrections too), every house rule and every
     merge of players, as plain data."""
-    _snapshot()
-    try:
+    with _games() as games:
         return {
             "format": FORMAT,
             "version": VERSION,
-            "games": list(_games()),
+            "games": list(games),
             "house_rules": _others(HouseRule),
             "player_merges": _others(PlayerMerge),
         }
-    finally:
-        db.session.rollback()
 
 
 def backup_text() -> Iterator[str]:
     """The backup as JSON text, written one game at a time as it is read: a club's backup is
     never whole in memory, and the first bytes leave before the last game is read."""
-    _snapshot()
-    try:
-        games = _games()
+    with _games() as games:
         yield f'{{"format": {json.dumps(FORMAT)}, "version": {VERSION}, "games": [\n'
         for index, game in enumerate(games):
             yield ("" if index == 0 else ",\n") + json.dumps(game, ensure_ascii=False)
         house_rules = json.dumps(_others(HouseRule), ensure_ascii=False)
         merges = json.dumps(_others(PlayerMerge), ensure_ascii=False)
         yield f'\n],\n"house_rules": {house_rules},\n"player_merges": {merges}}}\n'
-    finally:
-        db.session.rollback()
 
 
 def _value(column: Any, value: object) -> object:
