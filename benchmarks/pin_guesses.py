@@ -97,17 +97,23 @@ def main() -> None:
         server.trigger.pull_trigger(server.close)
         server.task_dispatcher.shutdown()
 
-    def tally(addresses: list[str]) -> tuple[int, int, int]:
-        sent = sum(n for (address, _status), n in answers.items() if address in addresses)
-        checked = sum(answers[(address, 422)] for address in addresses)
-        errors = sum(answers[(address, 0)] + answers[(address, 500)] for address in addresses)
-        return sent, checked, errors
+    def tally(addresses: list[str], status: int | None = None) -> int:
+        return sum(
+            n
+            for (address, answered), n in answers.items()
+            if address in addresses and (status is None or answered == status)
+        )
 
     for label, addresses in (("one address", [alone]), ("twenty addresses", crowd)):
-        sent, checked, errors = tally(addresses)
+        checked = tally(addresses, 422)
+        server_errors = sum(
+            n for (a, status), n in answers.items() if a in addresses and status >= 500
+        )
         print(
-            f"{label}: {sent} guesses sent in {options.seconds:.0f} s, {checked} checked "
-            f"({checked / len(addresses):.1f} per address), {errors} errors"
+            f"{label}: {tally(addresses)} guesses sent in {options.seconds:.0f} s, {checked} "
+            f"checked ({checked / len(addresses):.1f} per address), {tally(addresses, 429)} "
+            f"told to wait, {server_errors} server errors, {tally(addresses, 0)} unanswered "
+            "within 30 s"
         )
     sys.stdout.flush()
 
