@@ -1,5 +1,6 @@
 """The `scorekeeper` command: `check` a game file; `upgrade` the database and `serve` the web
-app; `backup` and `restore` the database; `doctor` repairs its stored totals. The app's settings
+app; `backup` and `restore` the database; `doctor` repairs its stored totals; `clear-pin`
+removes the PIN set from a phone, for whoever holds the machine. The app's settings
 (scorekeeper/web/settings.py: SCOREKEEPER_DATABASE_URL and the rest) choose the database.
 
 `check` must start fast, so the web app (Flask, SQLAlchemy) is imported only by the commands
@@ -64,30 +65,45 @@ def _one_line(error: BaseException) -> str:
 
 
 def backup(path: str) -> int:
-    """Write the backup of the configured database to `path` (- for stdout); 0, or 2 on error."""
+    """Write the backup of the configured database to `path` (- for stdout); 0, or 2 on error.
+
+    Written as it is read, a game at a time; into a file beside `path` that takes its name only
+    once whole, so that a failed backup never passes for one."""
+    import os
+    import tempfile
+
     from sqlalchemy.exc import SQLAlchemyError
 
     from .web import create_app
-    from .web.services.backup import backup as backup_data
+    from .web.services.backup import backup_text
 
+    written = None
     try:
         with create_app().app_context():
-            text = json.dumps(backup_data(), ensure_ascii=False, indent=1) + "\n"
+            if path == "-":
+                for text in backup_text():
+                    sys.stdout.write(text)
+                sys.stdout.flush()
+                return 0
+            target = Path(path)
+            handle, written = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                for text in backup_text():
+                    out.write(text)
+            os.replace(written, target)
+            written = None
     except SQLAlchemyError as error:
         print(f"cannot read the database: {_one_line(error)}", file=sys.stderr)
         return 2
-    try:
-        if path == "-":
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            Path(path).write_text(text, encoding="utf-8")
     except BrokenPipeError:
         sys.stderr.close()
         return 2
     except OSError as error:
         print(f"{path}: cannot write it: {_one_line(error)}", file=sys.stderr)
         return 2
+    finally:
+        if written is not None:
+            Path(written).unlink(missing_ok=True)
     return 0
 
 
@@ -133,6 +149,33 @@ def doctor() -> int:
         print(f"cannot repair the database: {_one_line(error)}", file=sys.stderr)
         return 2
     print(f"{checkup.games} games replayed, {checkup.repaired} repaired")
+    return 0
+
+
+def clear_pin() -> int:
+    """Remove the PIN set on the settings page (forgotten, or set by a prank) and the wrong
+    guesses counted, and sign every phone out; 0, or 2 on a database error. Whoever can run
+    this holds the machine and its database: the table's owner."""
+    from alembic.util import CommandError
+    from flask import current_app
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .web.services.access import remove_stored_pin, sign_out_every_phone
+
+    try:
+        with _database():
+            removed = remove_stored_pin()
+            signed_out = sign_out_every_phone()
+            by_server = bool(current_app.config.get("PIN"))
+    except (SQLAlchemyError, CommandError) as error:
+        print(f"cannot clear the PIN: {_one_line(error)}", file=sys.stderr)
+        return 2
+    print(
+        ("The PIN set from a phone is removed" if removed else "No PIN was set from a phone")
+        + f"; {signed_out} phones signed out."
+    )
+    if by_server:
+        print("SCOREKEEPER_PIN is set: it is the table's PIN until it is unset.")
     return 0
 
 
@@ -191,6 +234,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser(
         "doctor", help="replay every game and repair stored totals that differ from the replay"
     )
+    commands.add_parser(
+        "clear-pin",
+        help="remove the PIN set from a phone (forgotten, or a prank) and sign every phone out",
+    )
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.game_file)
@@ -200,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return restore(args.file)
     if args.command == "doctor":
         return doctor()
+    if args.command == "clear-pin":
+        return clear_pin()
     if args.command == "upgrade":
         return upgrade()
     if args.command == "serve":

@@ -40,13 +40,14 @@ from .services.figures import refresh_stale
 # - poll() rather than select(): select() cannot watch a descriptor numbered above 1023.
 # - No `Server: waitress` header (an empty `ident`): naming the server and its software only helps
 #   someone looking for a known hole in it.
-class WaitressSettings(TypedDict):
+class WaitressSettings(TypedDict, total=False):
     threads: int
     connection_limit: int
     channel_timeout: int
     cleanup_interval: int
     asyncore_use_poll: bool
     ident: str
+    clear_untrusted_proxy_headers: bool
 
 
 PHONES_AT_A_CLUB_NIGHT = 100 * 5
@@ -60,6 +61,21 @@ WAITRESS: WaitressSettings = {
     "asyncore_use_poll": True,
     "ident": "",
 }
+
+
+def waitress_settings(app: Flask) -> WaitressSettings:
+    """WAITRESS, and behind a proxy (`SCOREKEEPER_PROXY_FIX`) the proxy's headers left in.
+
+    Waitress takes X-Forwarded-For and X-Forwarded-Proto out of every request from a peer it
+    was not told to trust (`clear_untrusted_proxy_headers`, on by default since waitress 3), so
+    ProxyFix would never see them: every phone would have the proxy's address (one phone's
+    wrong PINs making every other wait) and http links behind an https proxy. They are left in,
+    and ProxyFix reads them as it does under gunicorn, trusting exactly as many proxies as the
+    setting says: one place decides, whatever the server."""
+    settings = WaitressSettings(**WAITRESS)
+    if app.config["PROXY_FIX"]:
+        settings["clear_untrusted_proxy_headers"] = False
+    return settings
 
 
 def _routed_address() -> str | None:
@@ -136,5 +152,5 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     with contextlib.suppress(UnicodeEncodeError):
         print(first_phone_qr(printed), end="")
     print("Stop it with Ctrl+C.", flush=True)
-    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **WAITRESS)
+    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **waitress_settings(app))
     return 0

@@ -87,7 +87,10 @@ SETTINGS = (
         "PIN",
         "none: everything is open",
         "The table's PIN. With one, only phones that entered it (or a game's join or follow "
-        "link) see and change games; set this way, the settings page cannot change it.",
+        "link) see and change games; set this way, the settings page cannot change it (a PIN set "
+        "there before can be removed there). Every server process sharing the secret key, and "
+        "the server after a restart, lets in a phone that entered it; another PIN signs every "
+        "phone out.",
     ),
     Setting(
         "TRUSTED_HOSTS",
@@ -112,8 +115,10 @@ SETTINGS = (
         "`0`: no proxy",
         "How many reverse proxies stand in front of the app. With 1 or more, the app believes "
         "the client's address (`X-Forwarded-For`) and `https` (`X-Forwarded-Proto`) that that "
-        "many proxies add, as Werkzeug's `ProxyFix` reads them; the proxy passes `Host` as the "
-        "phone sent it. Set it only behind a proxy: without one, anyone could claim any address.",
+        "many proxies add, as Werkzeug's `ProxyFix` reads them, under any WSGI server and under "
+        "`scorekeeper serve` (waitress leaves them in); over https cookies are `Secure`. The "
+        "proxy passes `Host` as the phone sent it. Set it only behind a proxy: without one, "
+        "anyone could claim any address.",
         int,
     ),
 )

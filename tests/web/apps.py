@@ -189,7 +189,8 @@ def assert_figures_are_the_replays(app: Flask) -> None:
         assert games_differing_from_replay() == []
 
 
-ACCESS_READ = "SELECT TABLE_SETTING.VALUE"
+ACCESS_READ = "SELECT (SELECT TABLE_SETTING.VALUE"
+"""The access check's read outside a game: the stored PIN and whether the phone is signed in."""
 
 
 @contextmanager

@@ -5,6 +5,7 @@ and readers of a page's inputs, errors, sections and statistics cards."""
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -15,7 +16,8 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import TestResponse, encode_multipart
 
 from scorekeeper.rules import SYSTEMS
 from scorekeeper.web.extensions import db
@@ -237,7 +239,7 @@ def upload(client: FlaskClient, body: bytes) -> TestResponse:
     )
 
 
-# Classic, hand by hand (docs/scoring.md): Us goes out with a samba and a natural canasta and two red
+# Classic, hand by hand (docs/scoring.md): Us goes out with a samba, a natural canasta and two red
 # threes: 310 + 1500 + 500 + 200 + 200 = 2710; Them, one mixed canasta and one red three,
 # 150 − 85 + 300 − 100 = 265.
 FIRST_HAND = {
@@ -442,3 +444,12 @@ def games_of_every_kind(app: Flask, client: FlaskClient, actions: Actions) -> li
         )
         db.session.commit()
     return games
+
+
+def restored(client: FlaskClient, content: bytes, name: str = "backup.json") -> TestResponse:
+    """The restore form sent with this file (the body made here: werkzeug's own would spool a
+    large file to a temporary file that the test client leaves open)."""
+    boundary, body = encode_multipart({"backup_file": FileStorage(io.BytesIO(content), name)})
+    return client.post(
+        "/restore", data=body, content_type=f"multipart/form-data; boundary={boundary}"
+    )

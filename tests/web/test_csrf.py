@@ -327,6 +327,14 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
 }
 
 
+# POST views without a form of their own whose button shows only on a table with a PIN (where a
+# phone without its session is refused at the door: tests/web/test_access.py).
+BEHIND_A_PIN = {
+    "sharing.sign_out_every_phone": "/settings/pin/sign-out-everyone",
+    "sharing.remove_stored_pin": "/settings/pin/remove-stored",
+}
+
+
 def post_without_session(client: FlaskClient, form: Typed) -> tuple[dict[str, Any], Any]:
     """Open the page, lose the session cookie, send the form: what was sent, and the answer."""
     page = client.get(form.page).text
@@ -339,7 +347,7 @@ def test_every_post_view_is_known_with_or_without_a_form(csrf_app: Flask) -> Non
     posting = {
         rule.endpoint for rule in csrf_app.url_map.iter_rules() if "POST" in (rule.methods or ())
     }
-    assert posting == set(WITH_A_FORM) | set(WITHOUT_A_FORM)
+    assert posting == set(WITH_A_FORM) | set(WITHOUT_A_FORM) | set(BEHIND_A_PIN)
     with csrf_app.test_request_context():
         assert {endpoint for endpoint in posting if is_form_view(endpoint)} == set(WITH_A_FORM)
 
@@ -381,6 +389,19 @@ def test_a_button_sent_without_its_session_writes_nothing_and_says_so(
     assert "This form has expired" in response.text
     assert everything(csrf_app) == before
     assert "lang=" not in response.headers.get("Set-Cookie", "")
+
+
+@pytest.mark.parametrize("endpoint", BEHIND_A_PIN)
+def test_a_pin_button_sent_without_its_token_writes_nothing(
+    csrf_app: Flask, csrf_client: FlaskClient, endpoint: str
+) -> None:
+    page = csrf_client.get("/settings/pin").text
+    sent = {**dict(Forms(page).found[""]), "new": "2468", "again": "2468"}
+    assert csrf_client.post("/settings/pin", data=sent).status_code == 302
+    before = everything(csrf_app)
+    response = csrf_client.post(BEHIND_A_PIN[endpoint], data={})
+    assert response.status_code == 400
+    assert everything(csrf_app) == before
 
 
 def test_a_hand_sent_again_after_the_session_expired_is_recorded_once(

@@ -3,18 +3,15 @@ scorekeeper, or refused with the reason next to the file and nothing written."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
 
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.datastructures import FileStorage
-from werkzeug.test import TestResponse, encode_multipart
 
 from .apps import another_app, everything, stored_games
-from .helpers import Actions, errors_of
+from .helpers import Actions, errors_of, restored
 
 
 def backed_up(client: FlaskClient) -> bytes:
@@ -22,15 +19,6 @@ def backed_up(client: FlaskClient) -> bytes:
     actions = Actions(client)
     actions.new_game(names=("Ana", "Luis"))
     return client.get("/backup.json").data
-
-
-def restored(client: FlaskClient, content: bytes, name: str = "backup.json") -> TestResponse:
-    """The restore form sent with this file (the body made here: werkzeug's own would spool a
-    large file to a temporary file that the test client leaves open)."""
-    boundary, body = encode_multipart({"backup_file": FileStorage(io.BytesIO(content), name)})
-    return client.post(
-        "/restore", data=body, content_type=f"multipart/form-data; boundary={boundary}"
-    )
 
 
 def test_the_home_page_leads_to_the_settings_page_with_a_big_button(client: FlaskClient) -> None:

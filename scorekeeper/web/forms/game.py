@@ -20,7 +20,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, Optional
 
 from ... import rules
-from ..http.converters import Within, without_nul
+from ..http.converters import Within
 from ..http.i18n import number
 from ..services.games import NewSide
 from ..store.columns import one_time_token
@@ -51,14 +51,11 @@ def side_form_class(player_count: int) -> type[SideFields]:
         class Meta:
             csrf = False
 
-        name = StringField(
-            label, validators=[required, Length(max=NAME_LENGTH)], filters=[without_nul]
-        )
+        name = StringField(label, validators=[required, Length(max=NAME_LENGTH)])
         players = FieldList(
             StringField(
                 _l("Player"),
                 validators=[Optional(), Length(max=NAME_LENGTH)],
-                filters=[without_nul],
             ),
             min_entries=player_count,
             max_entries=player_count,
@@ -177,5 +174,4 @@ class RenameGameForm(FlaskForm):
     name = StringField(
         _l("Name of the game"),
         validators=[Optional(), Length(max=NAME_LENGTH)],
-        filters=[without_nul],
     )

@@ -24,7 +24,6 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, Length, Optional
 
 from ... import rules
-from ..http.converters import without_nul
 from ..http.i18n import say
 from ..store.models import NAME_LENGTH
 
@@ -163,7 +162,6 @@ def house_rule_form(system: rules.RuleSystem, rows: int) -> FlaskForm:
             field: Any = StringField(
                 _l(entry.label),
                 validators=[DataRequired(), Length(max=NAME_LENGTH)],
-                filters=[without_nul],
             )
         elif entry.kind is Kind.CHOICE:
             choices = [SelectChoice(value, _l(words)) for value, words in entry.choices.items()]

@@ -7,7 +7,6 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import DataRequired, Length
 
-from ..http.converters import without_nul
 from ..store.models import NAME_LENGTH
 
 
@@ -15,7 +14,6 @@ class RenameForm(FlaskForm):
     name = StringField(
         _l("New name"),
         validators=[DataRequired(), Length(max=NAME_LENGTH)],
-        filters=[without_nul],
         render_kw={
             "maxlength": NAME_LENGTH,
             "autocomplete": "off",

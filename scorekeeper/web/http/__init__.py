@@ -36,6 +36,5 @@ def install(app: Flask) -> None:
     converters, and the request log around the whole WSGI app."""
     for part in AROUND_EVERY_VIEW:
         part.init_app(app)
-    app.url_map.converters["id"] = converters.IdConverter
-    app.url_map.converters["player"] = converters.PlayerConverter
+    converters.install(app)
     request_log.init_app(app)

@@ -12,11 +12,26 @@ Every view says what it needs (`needs`); `check` runs before every view and hook
 door, which it comes right after, and refuses with a page that says how to get in: never a typed
 form lost, since the form's fields ride along with the PIN (`refusal`). A route without a
 decision fails `tests/web/test_access.py`.
+
+What a phone may do is in its session (a signed cookie), and counts only while the server
+keeps a row for the phone (`models.Phone`, named by the session). Why a row per signed-in phone
+rather than a list of revoked sessions: signing out deletes the row, so a copy of the cookie
+taken before is refused at once and nothing has to be remembered about it afterwards (a list of
+revoked sessions would have to keep every entry as long as a copy could be renewed, which is for
+ever); "sign every phone out" deletes them all; and the row is read in the statement that reads
+the PIN (the door's, for a game's pages), so it costs no round trip.
+
+The PIN's mark in the session is an HMAC, under the app's secret key, of the PIN set on the
+server (SCOREKEEPER_PIN) or of the stored PIN's hash: the same in every server process and
+after a restart (they share the secret key), it changes with a new PIN, and it tells a reader
+of the cookie nothing about the PIN.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import ipaddress
 import secrets
 from collections.abc import Callable
 from datetime import timedelta
@@ -25,9 +40,10 @@ from typing import TypeVar
 
 from flask import Flask, current_app, g, render_template, request, session
 from flask.typing import ResponseReturnValue
-from werkzeug.security import generate_password_hash
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..services import access as access_service
+from ..store.models import ADDRESS_LENGTH
 from . import door
 
 
@@ -47,7 +63,8 @@ class Access(IntEnum):
 View = TypeVar("View", bound=Callable[..., object])
 NEEDS = "access_needed"
 TABLE_KEY = "table"
-"""The session's mark of the PIN entered: a digest of the PIN's hash (a new PIN voids it)."""
+"""The session's mark of the PIN entered (`_mark`: a new PIN voids it)."""
+PHONE_KEY = door.PHONE_KEY
 LINKS_KEY = "links"
 """The session's share links: [game id, token] pairs, newest last (each token is compared with
 the game's, so renewing the links voids it)."""
@@ -74,28 +91,53 @@ def needed(endpoint: str) -> Access | None:
     return None if level is None else Access(level)
 
 
+def _phone() -> str:
+    phone = session.get(PHONE_KEY)
+    return phone if isinstance(phone, str) else ""
+
+
+def _table_state() -> tuple[str | None, bool]:
+    """The stored PIN's hash and whether this phone is signed in: read with the game inside its
+    door, else once per request in one statement."""
+    if door.inside():
+        return door.pin_hash(), door.phone_signed_in()
+    if "table_state" not in g:
+        g.table_state = access_service.stored_pin_and_phone(_phone())
+    state: tuple[str | None, bool] = g.table_state
+    return state
+
+
 def pin_hash() -> str | None:
     """The hash of the table's PIN, None without one: the server's, else the settings page's
     (inside a game's door it came with the game, in the door's one statement)."""
     configured: str | None = current_app.config.get("PIN_HASH")
     if configured:
         return configured
-    if door.inside():
-        return door.pin_hash()
-    if "pin_hash" not in g:
-        g.pin_hash = access_service.stored_pin_hash()
-    stored: str | None = g.pin_hash
-    return stored
+    return _table_state()[0]
 
 
-def _mark(hashed: str) -> str:
-    return hashlib.sha256(hashed.encode()).hexdigest()[:16]
+def pin_is(entered: str) -> bool:
+    """Whether `entered` is the table's PIN."""
+    hashed = pin_hash()
+    return hashed is not None and check_password_hash(hashed, entered)
+
+
+def _mark() -> str:
+    """The session's mark of the PIN now (the module says why an HMAC of it)."""
+    configured = current_app.config.get("PIN_HASH")
+    pin = f"server:{current_app.config['PIN']}" if configured else f"stored:{pin_hash()}"
+    key = str(current_app.secret_key).encode()
+    return hmac.new(key, pin.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def level() -> Access:
     """What this phone may do here."""
-    hashed = pin_hash()
-    if hashed is None or session.get(TABLE_KEY) == _mark(hashed):
+    if pin_hash() is None:
+        return Access.TABLE
+    if not _phone() or not _table_state()[1]:
+        return Access.PUBLIC  # not signed in, or signed out since: the session counts for nothing
+    mark = session.get(TABLE_KEY)
+    if isinstance(mark, str) and secrets.compare_digest(mark, _mark()):
         return Access.TABLE
     if door.inside():
         token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
@@ -117,27 +159,63 @@ def may_record_hands() -> bool:
     return may(Access.JOIN)
 
 
+def _signed_in() -> None:
+    """This phone signed in (again, if the server forgot it: what its session said before
+    counts for nothing, so it goes)."""
+    phone = _phone()
+    kept = access_service.sign_in(phone)
+    if kept != phone:
+        session.pop(TABLE_KEY, None)
+        session.pop(LINKS_KEY, None)
+        session[PHONE_KEY] = kept
+    session.permanent = True
+    g.pop("table_state", None)  # read again: this request may have just changed it
+
+
 def grant_table() -> None:
     """This phone entered (or just set) the PIN: remembered for a year."""
-    g.pop("pin_hash", None)  # read again: this request may have just set it
-    hashed = pin_hash()
-    if hashed is not None:
-        session[TABLE_KEY] = _mark(hashed)
-        session.permanent = True
+    _signed_in()
+    if pin_hash() is not None:
+        session[TABLE_KEY] = _mark()
 
 
 def grant_link(game_id: str, token: str) -> None:
     """This phone opened a game's share link."""
+    _signed_in()
     # Pairs, newest last (a session's dict would come back with its keys sorted); the oldest
     # go, so that the cookie stays small.
     links = [pair for pair in session.get(LINKS_KEY) or () if pair[0] != game_id]
     session[LINKS_KEY] = [*links, [game_id, token]][-LINKS_KEPT:]
-    session.permanent = True
 
 
 def sign_out() -> None:
-    session.pop(TABLE_KEY, None)
-    session.pop(LINKS_KEY, None)
+    """This phone forgets the PIN and its links, and the server forgets the phone: a copy of
+    its cookie taken before is refused too."""
+    access_service.sign_out(_phone())
+    for key in (PHONE_KEY, TABLE_KEY, LINKS_KEY):
+        session.pop(key, None)
+
+
+def sign_out_every_phone() -> int:
+    """Every other phone must enter the PIN (or open its link) again; this one stays in."""
+    count = access_service.sign_out_every_phone()
+    grant_table()
+    return max(0, count - 1)
+
+
+def client_address() -> str:
+    """The address PIN guesses are counted by: the client's as the server (or the proxies it
+    trusts, `SCOREKEEPER_PROXY_FIX`) says, written as the database keeps it. Any text could
+    arrive there (a forwarded address is a header), so what is not an IP address, or is longer
+    than the column, is counted under a digest of it."""
+    given = request.remote_addr or ""
+    try:
+        address = str(ipaddress.ip_address(given))
+    except ValueError:
+        address = ""
+    if address and len(address) <= ADDRESS_LENGTH:
+        return address
+    return "digest:" + hashlib.sha256(given.encode("utf-8", "replace")).hexdigest()[:40]
 
 
 def check() -> ResponseReturnValue | None:

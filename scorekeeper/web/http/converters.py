@@ -1,12 +1,22 @@
-"""What addresses and forms hold, read: in URLs only numbers the database can hold (anything
-else is a 404) and player keys whatever they hold, in forms only numbers within the bounds
-given and text without NUL."""
+"""What a request carries, read as the database can hold it, in one place for every route.
+
+PostgreSQL keeps no NUL character in text, and a query with one is an error there (a 500), not
+a row that is not found. So: in addresses, every value (a game's id, a share link's token, a
+player's key) with a NUL matches no route, a 404 (the converters below replace Werkzeug's
+`default`, `string` and `path`, which every `<name>` in a route uses); in query strings and
+forms, a NUL is taken out before anything reads them (`Request`), since no keyboard types one.
+Numbers in addresses are only those the database can hold; in forms, within the bounds given."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import quote, unquote
 
-from werkzeug.routing import BaseConverter, PathConverter, ValidationError
+from flask import Flask
+from flask import Request as FlaskRequest
+from werkzeug.datastructures import ImmutableMultiDict, MultiDict
+from werkzeug.routing import BaseConverter, PathConverter, UnicodeConverter, ValidationError
+from werkzeug.utils import cached_property
 from wtforms import Field
 from wtforms.validators import ValidationError as FieldError
 
@@ -35,14 +45,54 @@ def whole_number(text: str | None, least: int = 1, most: int = LARGEST_ID) -> in
     return number if least <= number <= most else None
 
 
-def without_nul(text: object) -> object:
-    """Typed text without NUL characters, which no keyboard means and PostgreSQL cannot keep
-    (a form field's filter, so that the schema's refusal of them never meets a typed name).
+NUL = "\x00"
 
-    >>> without_nul("U\\x00s"), without_nul(None)
-    ('Us', None)
+
+def without_nul(text: str) -> str:
+    """Text without NUL characters, which no keyboard types and PostgreSQL cannot keep.
+
+    >>> without_nul("U\\x00s")
+    'Us'
     """
-    return text.replace("\x00", "") if isinstance(text, str) else text
+    return text.replace(NUL, "")
+
+
+def _cleaned(pairs: MultiDict[str, Any]) -> ImmutableMultiDict[str, Any]:
+    return ImmutableMultiDict(
+        (without_nul(key), without_nul(value) if isinstance(value, str) else value)
+        for key, value in pairs.items(multi=True)
+    )
+
+
+class Request(FlaskRequest):
+    """Flask's request, its query string and form without NUL characters (the module says why):
+    every view, form and check reads them from here."""
+
+    @cached_property
+    def args(self) -> ImmutableMultiDict[str, str]:
+        return _cleaned(super().args)
+
+    def _load_form_data(self) -> None:
+        super()._load_form_data()
+        self.__dict__["form"] = _cleaned(self.__dict__["form"])
+
+
+class TextConverter(UnicodeConverter):
+    """`<name>`: a segment of text, as Werkzeug's own, but none with a NUL (a 404)."""
+
+    def to_python(self, value: str) -> str:
+        if NUL in value:
+            raise ValidationError()
+        return value
+
+
+class PathTextConverter(PathConverter):
+    """`<path:name>`: as Werkzeug's own, but none with a NUL (a 404)."""
+
+    def to_python(self, value: str) -> str:
+        if NUL in value:
+            raise ValidationError()
+        return value
 
 
 class IdConverter(BaseConverter):
@@ -72,7 +122,10 @@ class PlayerConverter(PathConverter):
         return quote(quote(value, safe=""), safe="")
 
     def to_python(self, value: str) -> str:
-        return unquote(value) if "%" in value else value
+        key = unquote(value) if "%" in value else value
+        if NUL in key:
+            raise ValidationError()
+        return key
 
 
 WTFORMS_RANGE = "Number must be between %(min)s and %(max)s."
@@ -96,3 +149,14 @@ class Within:
             raise FieldError(self.message)
         wording = field.gettext(WTFORMS_RANGE)
         raise FieldError(wording % {"min": self.least, "max": self.most})
+
+
+def install(app: Flask) -> None:
+    """Every text a request carries read here: the request class and the address converters
+    (before any route is added, since a route reads its converters when it is added)."""
+    app.request_class = Request
+    converters = app.url_map.converters
+    converters.update(
+        default=TextConverter, string=TextConverter, path=PathTextConverter,
+        id=IdConverter, player=PlayerConverter,
+    )  # fmt: skip

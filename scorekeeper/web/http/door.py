@@ -18,27 +18,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, abort, current_app, g, redirect, request, url_for
-from sqlalchemy import bindparam, select
+from flask import Flask, abort, current_app, g, redirect, request, session, url_for
+from sqlalchemy import bindparam, exists, select
 
 from ..extensions import db
 from ..services.access import PIN
 from ..services.errors import NotFound
 from ..services.loading import game_with_sides
-from ..store.models import Game, TableSetting
+from ..store.models import Game, Phone, TableSetting
 
 READS = frozenset({"GET", "HEAD"})
 GONE = "when_the_game_is_gone"
 GAME = Game.__table__
 SETTING = TableSetting.__table__
+PHONE = Phone.__table__
+PHONE_KEY = "phone"
+"""The session's signed-in phone (`access.py`): its id, a row of `phone` while signed in."""
 STATE = select(
     GAME.c.revision,
     GAME.c.over,
     GAME.c.follow_token,
     GAME.c.join_token,
     select(SETTING.c.value).where(SETTING.c.key == PIN).scalar_subquery().label("pin_hash"),
+    exists().where(PHONE.c.id == bindparam("phone")).label("phone_signed_in"),
 ).where(GAME.c.id == bindparam("game_id"), GAME.c.deleted_at.is_(None))
-"""What the door reads of a game, and the table's PIN, in one Core statement compiled once:
+"""What the door reads of a game, the table's PIN and whether the phone is signed in, in one
+Core statement compiled once:
 all that a 304 needs, and all that the access check needs (`access.py`). A deleted game is not
 there, as if it were gone for good (it can be brought back for a while, from the recently
 deleted games, which are not behind this door)."""
@@ -72,7 +77,9 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
 
 
 def _read(game_id: str, endpoint: str | None) -> None:
-    state = db.session.connection().execute(STATE, {"game_id": game_id}).one_or_none()
+    phone = session.get(PHONE_KEY)
+    values = {"game_id": game_id, "phone": phone if isinstance(phone, str) else ""}
+    state = db.session.connection().execute(STATE, values).one_or_none()
     if state is None:
         gone = getattr(current_app.view_functions.get(endpoint or ""), GONE, None)
         if gone is not None and request.method not in READS:
@@ -125,6 +132,11 @@ def pin_hash() -> str | None:
     """The hash of the PIN set on the settings page, read with the game."""
     hashed: str | None = g.door_state.pin_hash
     return hashed
+
+
+def phone_signed_in() -> bool:
+    """Whether the session's phone was signed in, read with the game."""
+    return bool(g.door_state.phone_signed_in)
 
 
 def game() -> Game:

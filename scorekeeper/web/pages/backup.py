@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -16,7 +24,7 @@ from ..forms.files import Unreadable, read_json
 from ..http.access import Access, needs
 from ..http.csrf import form_view
 from ..http.security import not_kept
-from ..services.backup import BackupError, DatabaseNotEmpty, backup
+from ..services.backup import BackupError, DatabaseNotEmpty, backup_text
 from ..services.backup import restore as restore_backup
 from ..store.models import now
 
@@ -68,8 +76,12 @@ def restore() -> ResponseReturnValue:
 @needs(Access.TABLE)
 @not_kept
 def download() -> Response:
-    """Every game and house rule as one file; `scorekeeper restore` loads it."""
-    response = jsonify(backup())
+    """Every game and house rule as one file; `scorekeeper restore` loads it. Sent as it is
+    read, a game at a time (services.backup says why), so not gzipped: the whole file would
+    have to be in memory first."""
+    chunks = (text.encode() for text in backup_text())
+    response = Response(stream_with_context(chunks), mimetype="application/json")
+    response.direct_passthrough = True  # bytes as they come: neither gzip nor a length
     stamp = now().strftime("%Y-%m-%d")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="samba-scorekeeper-backup-{stamp}.json"'

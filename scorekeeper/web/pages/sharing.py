@@ -8,9 +8,9 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 from sqlalchemy import select
-from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 
 from ..extensions import db
@@ -45,13 +45,16 @@ def enter_pin() -> Response | tuple[str, int]:
     form = PinForm()
     wait = access_service.Wait(0)
     if form.validate_on_submit():
-        address = request.remote_addr or "unknown"
-        wait = access_service.wait_for(address)
-        hashed = access.pin_hash()
+        address = access.client_address()
+        has_pin = access.pin_hash() is not None
+        # Counted before it is checked (count_guess says why): a guess that must wait is not
+        # even read.
+        wait = access_service.count_guess(address) if has_pin else wait
         if wait.seconds:
-            pass  # not even read: too many wrong ones lately
-        elif hashed is None or check_password_hash(hashed, form.pin.data or ""):
-            access_service.right_pin(address)
+            pass
+        elif not has_pin or access.pin_is(form.pin.data or ""):
+            if has_pin:
+                access_service.right_pin(address)
             access.grant_table()
             # A refused form came along: it is sent on as it was (307 keeps the POST and its
             # fields), so a typed hand is saved as its Save asked; a page is simply shown.
@@ -74,10 +77,34 @@ def enter_pin() -> Response | tuple[str, int]:
 @bp.post("/pin/forget")
 @needs(Access.PUBLIC)
 def sign_out() -> Response:
-    """This phone forgets the PIN and its links."""
+    """This phone forgets the PIN and its links, and the server forgets the phone."""
     access.sign_out()
     flash(_("This phone has signed out."))
     return redirect(url_for("sharing.enter_pin"))
+
+
+@bp.post("/settings/pin/sign-out-everyone")
+@needs(Access.TABLE)
+def sign_out_every_phone() -> Response:
+    """Every other phone must enter the PIN, or open its link, again."""
+    signed_out = access.sign_out_every_phone()
+    flash(
+        ngettext(
+            "%(num)s other phone was signed out.", "%(num)s other phones were signed out.",
+            signed_out,
+        )
+    )  # fmt: skip
+    return redirect(url_for("sharing.pin_settings"))
+
+
+@bp.post("/settings/pin/remove-stored")
+@needs(Access.TABLE)
+def remove_stored_pin() -> Response:
+    """Remove the PIN set on the settings page: with SCOREKEEPER_PIN set the page cannot change
+    the PIN, but one stored before (or by a prank) must not come back when the server's goes."""
+    if access_service.remove_stored_pin():
+        flash(_("The PIN set on this page is removed."))
+    return redirect(url_for("sharing.pin_settings"))
 
 
 @bp.route("/settings/pin", methods=["GET", "POST"])
@@ -88,6 +115,7 @@ def pin_settings() -> Response | tuple[str, int]:
     form = SetPinForm()
     by_server = bool(current_app.config.get("PIN_HASH"))
     has_pin = access.pin_hash() is not None
+    stored = by_server and access_service.stored_pin_hash() is not None
     if not by_server and form.validate_on_submit():
         try:
             access_service.set_pin(form.new.data or "", form.current.data)
@@ -100,7 +128,9 @@ def pin_settings() -> Response | tuple[str, int]:
             else:
                 flash(_("There is no PIN now: every phone on this network may do everything."))
             return redirect(url_for("sharing.pin_settings"))
-    page = render_template("pin_settings.html", form=form, by_server=by_server, has_pin=has_pin)
+    page = render_template(
+        "pin_settings.html", form=form, by_server=by_server, has_pin=has_pin, stored=stored
+    )
     return page, 422 if form.is_submitted() else 200
 
 

@@ -1,16 +1,27 @@
-"""The table's PIN and the games' share links: setting them, and counting wrong PINs."""
+"""The table's PIN and the games' share links: setting them, signing phones in and out, and
+counting PIN guesses."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, exists, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql import Insert
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..extensions import db
 from ..store.database import writing
-from ..store.models import PinAttempt, TableSetting, new_revision, new_share_token, now
+from ..store.models import (
+    Phone,
+    PinAttempt,
+    TableSetting,
+    new_phone_id,
+    new_revision,
+    new_share_token,
+    now,
+)
 from .loading import lock_game
 
 PIN = "pin"
@@ -27,6 +38,56 @@ class PinRefused(ValueError):
 def stored_pin_hash() -> str | None:
     """The hash of the PIN set on the settings page, if any."""
     return db.session.scalar(select(TableSetting.value).where(TableSetting.key == PIN))
+
+
+def stored_pin_and_phone(phone_id: str) -> tuple[str | None, bool]:
+    """The hash of the PIN set on the settings page (None without one) and whether the phone
+    is signed in, in one statement."""
+    pin = select(TableSetting.value).where(TableSetting.key == PIN).scalar_subquery()
+    row = db.session.execute(select(pin, exists().where(Phone.id == phone_id))).one()
+    return row[0], bool(row[1])
+
+
+def remove_stored_pin() -> bool:
+    """Remove the PIN set on the settings page, whatever it was, and forget the wrong guesses
+    counted (for whoever holds the server: `scorekeeper clear-pin`, or a phone that entered
+    SCOREKEEPER_PIN); whether there was one."""
+    with writing():
+        removed = db.session.execute(delete(TableSetting).where(TableSetting.key == PIN))
+        db.session.execute(delete(PinAttempt))
+    return bool(getattr(removed, "rowcount", 0))
+
+
+def signed_in(phone_id: str | None) -> str | None:
+    """The phone's id if it is signed in (its row is there), else None."""
+    if not phone_id:
+        return None
+    return db.session.scalar(select(Phone.id).where(Phone.id == phone_id))
+
+
+def sign_in(phone_id: str | None) -> str:
+    """The id of a signed-in phone: this one's if it is still signed in, else a new one."""
+    with writing():
+        if phone_id and db.session.get(Phone, phone_id) is not None:
+            return phone_id
+        phone = Phone(id=new_phone_id())
+        db.session.add(phone)
+    return phone.id
+
+
+def sign_out(phone_id: str | None) -> None:
+    """This phone is signed out: its session counts for nothing any more, copies included."""
+    if phone_id:
+        with writing():
+            db.session.execute(delete(Phone).where(Phone.id == phone_id))
+
+
+def sign_out_every_phone() -> int:
+    """Every phone is signed out (each must enter the PIN or open its link again); how many."""
+    with writing():
+        count = db.session.scalar(select(func.count()).select_from(Phone)) or 0
+        db.session.execute(delete(Phone))
+    return count
 
 
 def set_pin(new: str, current: str | None) -> None:
@@ -54,26 +115,58 @@ class Wait:
     seconds: int
 
 
-def wait_for(address: str, at: datetime | None = None) -> Wait:
-    """Whether this address sent too many wrong PINs lately: each one past the free tries
-    doubles the wait, up to ten minutes."""
-    attempt = db.session.get(PinAttempt, address)
+def _wait(attempt: PinAttempt | None, at: datetime) -> Wait:
+    """Whether this address sent too many guesses lately: each one past the free tries doubles
+    the wait, up to ten minutes."""
     if attempt is None or attempt.failures < FREE_TRIES:
         return Wait(0)
     wait = min(timedelta(seconds=2 ** (attempt.failures - FREE_TRIES + 1)), LONGEST_WAIT)
-    left = attempt.last_at + wait - (at or now())
+    left = attempt.last_at + wait - at
     return Wait(max(0, int(left.total_seconds() + 0.999)))
 
 
+def wait_for(address: str, at: datetime | None = None) -> Wait:
+    """How long this address must wait before its next guess is read (a page that says so)."""
+    return _wait(db.session.get(PinAttempt, address), at or now())
+
+
+def _insert_if_new(values: dict[str, object]) -> Insert:
+    """An INSERT of a PIN guess's row that does nothing when the address has one already: two
+    first guesses at once from one address both find a row, neither fails on the key."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(PinAttempt).values(values).on_conflict_do_nothing()
+    return sqlite.insert(PinAttempt).values(values).on_conflict_do_nothing()
+
+
+def count_guess(address: str, at: datetime | None = None) -> Wait:
+    """Count a PIN guess from this address BEFORE it is checked; Wait(0): now check it, else
+    it is not even read.
+
+    Counted first, as a wrong one, in one transaction holding the address's row: of forty
+    guesses sent at once, the first takes the row, and each next one finds the count the ones
+    before it left, so only the free tries are checked, then one per wait. A right PIN
+    forgets the count afterwards (`right_pin`). Kept in the database, so every server process
+    counts the same.
+    """
+    at = at or now()
+    with writing():
+        db.session.execute(_insert_if_new({"address": address, "failures": 0, "last_at": at}))
+        attempt = db.session.get(PinAttempt, address, with_for_update=True, populate_existing=True)
+        assert attempt is not None  # inserted above, or there already
+        wait = _wait(attempt, at)
+        if not wait.seconds:
+            attempt.failures += 1
+            attempt.last_at = at
+    return wait
+
+
 def wrong_pin(address: str) -> None:
-    """Count a wrong PIN from this address (in the database: every server process sees it)."""
+    """The guess counted was wrong: the wait runs from now, when the phone hears so (checking a
+    PIN takes a while on a small machine, and the wait is for the phone to sit out)."""
     with writing():
         attempt = db.session.get(PinAttempt, address, with_for_update=True)
-        if attempt is None:
-            db.session.add(PinAttempt(address=address, failures=1, last_at=now()))
-        else:
-            attempt.failures += 1
-            attempt.last_at = now()
+        if attempt is not None:
+            attempt.last_at = max(attempt.last_at, now())
 
 
 def right_pin(address: str) -> None:

@@ -8,17 +8,29 @@ through the rules engine, so the file cannot smuggle in a score the rules would 
 
 Restoring runs from the command line (`scorekeeper restore`), outside any request, so its
 messages are in English, as `scorekeeper check`'s are.
+
+A club's backup holds tens of thousands of hands, so neither way goes row by row through the
+ORM (which read each game's hands, entries and corrections lazily, four statements a hand):
+the backup reads each table once, in one snapshot, all in the order the file nests them, and
+walks the seven ordered reads side by side, writing the file one game at a time while it reads
+(`backup_text`); the restore checks and replays the file before it takes the write lock, then
+inserts each table's rows in one statement. Both make the same number of statements whatever
+the number of hands (tests/web/test_backup_size.py counts them; benchmarks/backup.py times
+them).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import partial
+from itertools import count
 from typing import Any
 
-from sqlalchemy import DateTime, Integer, func, select
+from sqlalchemy import DateTime, Integer, Select, func, insert, select
+from sqlalchemy.engine import RowMapping
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..extensions import db
@@ -35,6 +47,7 @@ from ..store.models import (
     Player,
     PlayerMerge,
     Side,
+    new_game_id,
 )
 from .engine import replay
 from .figures import store_figures
@@ -61,6 +74,20 @@ CHILDREN: Mapping[type[Any], tuple[tuple[str, type[Any]], ...]] = {
     Side: (("players", Player),),
     Hand: (("entries", Entry), ("corrections", Correction)),
 }
+# The columns a backup may leave out though they hold something: added after backups were first
+# written, a backup made before has none, and a restore gives them what a new row gets (a game
+# dealt first by the first player, new share links). Every other column that holds something
+# is in every backup this app writes, and a file without it is refused, not guessed at.
+ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
+    Game: frozenset({"first_dealer", "follow_token", "join_token"}),
+    Side: frozenset(),
+    Player: frozenset(),
+    Hand: frozenset(),
+    Entry: frozenset(),
+    Correction: frozenset(),
+    HouseRule: frozenset(),
+    PlayerMerge: frozenset(),
+}
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
 ORDER = {Side: "position", Player: "position", Hand: "position", Entry: "side_position"}
 
@@ -77,31 +104,143 @@ def _columns(model: type[Any]) -> list[Any]:
     return [c for c in model.__table__.columns if c.key not in LEFT_OUT[model]]
 
 
-def _row(record: Any) -> dict[str, Any]:
-    """A row's recorded columns (dates as ISO strings), with the rows it holds nested in it."""
-    model = type(record)
+STREAMED = 1000
+"""Rows fetched from the database at a time while a backup is written."""
+PARENT = {
+    Side: "game_id",
+    Player: "side_id",
+    Hand: "game_id",
+    Entry: "hand_id",
+    Correction: "hand_id",
+}
+"""The column naming the row a row is nested in (left out of the file: the nesting says it)."""
+
+
+def _ordered(model: type[Any]) -> Select[Any]:
+    """Every row of a table a game holds, in the order the backup nests them: by game (as the
+    games are listed), then by their parent's place, then their own."""
+    columns = [*_columns(model), model.__table__.c[PARENT[model]]]
+    game_order = [Game.created_at, Game.id]
+    if model in (Side, Hand):
+        statement = select(*columns).join(Game, Game.id == model.game_id)
+        return statement.order_by(*game_order, model.position, model.id)
+    if model is Player:
+        statement = select(*columns).join(Side, Side.id == Player.side_id)
+        statement = statement.join(Game, Game.id == Side.game_id)
+        return statement.order_by(*game_order, Side.position, Side.id, Player.position, Player.id)
+    statement = select(*columns).join(Hand, Hand.id == model.hand_id)
+    statement = statement.join(Game, Game.id == Hand.game_id)
+    own = (Entry.side_position, Entry.id) if model is Entry else (Correction.id,)
+    return statement.order_by(*game_order, Hand.position, Hand.id, *own)
+
+
+class _Rows:
+    """One table's rows read in order, a batch at a time; `of(parent)` takes the next ones that
+    belong to `parent` (the reads are all in the same order, so each one's rows come next)."""
+
+    def __init__(self, model: type[Any], statement: Select[Any]) -> None:
+        self.model = model
+        self.columns = _columns(model)
+        self.parent = PARENT.get(model)
+        self.result = db.session.execute(statement, execution_options={"yield_per": STREAMED})
+        self.rows: Iterator[RowMapping] = iter(self.result.mappings())
+        self.next: RowMapping | None = next(self.rows, None)
+
+    def of(self, parent: object) -> Iterator[RowMapping]:
+        while self.next is not None and (self.parent is None or self.next[self.parent] == parent):
+            row, self.next = self.next, next(self.rows, None)
+            yield row
+
+
+def _data(columns: list[Any], row: RowMapping) -> dict[str, Any]:
+    """A row's recorded columns, dates as ISO strings."""
     data: dict[str, Any] = {}
-    for column in _columns(model):
-        value = getattr(record, column.key)
+    for column in columns:
+        value = row[column.key]
         data[column.key] = value.isoformat() if isinstance(value, datetime) else value
-    for name, _child in CHILDREN.get(model, ()):
-        data[name] = [_row(child) for child in getattr(record, name)]
     return data
+
+
+@contextmanager
+def _games() -> Iterator[Iterator[dict[str, Any]]]:
+    """Every game, with the rows it holds nested in it, one at a time: seven reads walked side
+    by side (each table read once, whatever the number of games and hands). The reads begin
+    on entering, so a database that cannot be read fails before anything is written, and are
+    closed on leaving, read to their end or not (a phone that stops a download halfway)."""
+    _snapshot()
+    reads: list[_Rows] = []
+    try:
+        reads.append(_Rows(Game, select(*_columns(Game)).order_by(Game.created_at, Game.id)))
+        reads.extend(_Rows(model, _ordered(model)) for model in PARENT)
+        yield _nested(reads[0], {rows.model: rows for rows in reads[1:]})
+    finally:
+        for rows in reads:
+            rows.result.close()
+        db.session.rollback()
+
+
+def _nested(games: _Rows, reads: Mapping[type[Any], _Rows]) -> Iterator[dict[str, Any]]:
+    for game_row in games.of(None):
+        game = _data(games.columns, game_row)
+        sides = []
+        for side_row in reads[Side].of(game_row["id"]):
+            side = _data(reads[Side].columns, side_row)
+            players = reads[Player].of(side_row["id"])
+            side["players"] = [_data(reads[Player].columns, row) for row in players]
+            sides.append(side)
+        hands = []
+        for hand_row in reads[Hand].of(game_row["id"]):
+            hand = _data(reads[Hand].columns, hand_row)
+            for name, model in (("entries", Entry), ("corrections", Correction)):
+                hand[name] = [
+                    _data(reads[model].columns, row) for row in reads[model].of(hand_row["id"])
+                ]
+            hands.append(hand)
+        game["sides"], game["hands"] = sides, hands
+        yield game
+
+
+def _others(model: type[Any]) -> list[dict[str, Any]]:
+    """Every house rule, or every merge of players."""
+    columns = _columns(model)
+    rows = db.session.execute(select(*columns).order_by(model.id)).mappings()
+    return [_data(columns, row) for row in rows]
+
+
+def _snapshot() -> None:
+    """The backup reads one state of the database: on PostgreSQL a REPEATABLE READ transaction
+    (its reads are statements apart, and a hand saved between two of them would be half in
+    the file); SQLite's transaction reads one snapshot already (WAL)."""
+    db.session.rollback()
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.connection(
+            execution_options={"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
+        )
 
 
 def backup() -> dict[str, Any]:
     """Every game (deleted ones, deleted hands and corrections too), every house rule and every
     merge of players, as plain data."""
-    games = db.session.scalars(select(Game).order_by(Game.created_at, Game.id)).all()
-    house_rules = db.session.scalars(select(HouseRule).order_by(HouseRule.id)).all()
-    merges = db.session.scalars(select(PlayerMerge).order_by(PlayerMerge.id)).all()
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "games": [_row(game) for game in games],
-        "house_rules": [_row(rule) for rule in house_rules],
-        "player_merges": [_row(merge) for merge in merges],
-    }
+    with _games() as games:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "games": list(games),
+            "house_rules": _others(HouseRule),
+            "player_merges": _others(PlayerMerge),
+        }
+
+
+def backup_text() -> Iterator[str]:
+    """The backup as JSON text, written one game at a time as it is read: a club's backup is
+    never whole in memory, and the first bytes leave before the last game is read."""
+    with _games() as games:
+        yield f'{{"format": {json.dumps(FORMAT)}, "version": {VERSION}, "games": [\n'
+        for index, game in enumerate(games):
+            yield ("" if index == 0 else ",\n") + json.dumps(game, ensure_ascii=False)
+        house_rules = json.dumps(_others(HouseRule), ensure_ascii=False)
+        merges = json.dumps(_others(PlayerMerge), ensure_ascii=False)
+        yield f'\n],\n"house_rules": {house_rules},\n"player_merges": {merges}}}\n'
 
 
 def _value(column: Any, value: object) -> object:
@@ -139,7 +278,7 @@ class _Reader:
         for column in _columns(model):
             if column.key in data:
                 values[column.key] = _value(column, data[column.key])
-            elif not (column.nullable or column.default is not None or column.primary_key):
+            elif not (column.nullable or column.primary_key or column.key in ADDED_LATER[model]):
                 raise BackupError(f"{where}: missing {column.key!r}")
         for name, child in children.items():
             rows = data.get(name, [])
@@ -239,12 +378,78 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerM
     return games, house_rules, merges
 
 
+KEPT = (Game, HouseRule, Player, PlayerMerge)
+"""What a restore must not overwrite or mix with: games (and so their sides, hands and players),
+house rules and merges of players. The table's PIN, its wrong guesses and its signed-in phones
+are the server's own, not the scores: a new server with a PIN is empty."""
+
+
 def is_empty() -> bool:
-    """Whether the database holds no row of any table."""
-    return all(
-        db.session.execute(select(table).limit(1)).first() is None
-        for table in db.metadata.sorted_tables
-    )
+    """Whether the database holds no game, house rule or player."""
+    return all(db.session.execute(select(model.id).limit(1)).first() is None for model in KEPT)
+
+
+def _default(column: Any) -> object:
+    """What the database would take for a column the file leaves out or gives as null."""
+    default = column.default
+    if default is None:
+        return None
+    return default.arg(None) if default.is_callable else default.arg
+
+
+TABLES: tuple[type[Any], ...] = (
+    HouseRule, Game, Side, Player, Hand, Entry, Correction, PlayerMerge
+)  # fmt: skip
+"""The tables a backup fills, each before the ones that name its rows."""
+
+
+class _Writer:
+    """The rows of a checked backup as each table's list of values, parents' ids filled in."""
+
+    def __init__(self) -> None:
+        self.rows: dict[type[Any], list[dict[str, Any]]] = {}
+        self.next_id: dict[type[Any], Iterator[int]] = {}
+
+    def add(self, record: Any, parent: dict[str, Any] | None = None) -> None:
+        model = type(record)
+        values: dict[str, Any] = {}
+        for column in model.__table__.columns:
+            value = getattr(record, column.key, None)
+            values[column.key] = _default(column) if value is None else value
+        if parent is not None:
+            values[PARENT[model]] = parent["id"]
+        if values["id"] is None:  # a row the file gave no id: the next after the largest given
+            values["id"] = next(self.next_id[model])
+        self.rows.setdefault(model, []).append(values)
+        for name, _child in CHILDREN.get(model, ()):
+            for child in getattr(record, name):
+                self.add(child, values)
+
+    def number(self, records: list[Any]) -> None:
+        """Ids for the rows the file gave none, past the largest it gave, table by table."""
+        largest: dict[type[Any], int] = {}
+
+        def visit(record: Any) -> None:
+            model = type(record)
+            if isinstance(record.id, int):
+                largest[model] = max(largest.get(model, 0), record.id)
+            for name, _child in CHILDREN.get(model, ()):
+                for child in getattr(record, name):
+                    visit(child)
+
+        for record in records:
+            visit(record)
+        for model in TABLES:
+            self.next_id[model] = count(largest.get(model, 0) + 1)
+
+    def insert(self) -> None:
+        """Each table's rows in one statement, parents first."""
+        for model in TABLES:
+            rows = self.rows.get(model)
+            if rows:
+                # The table's Core INSERT, one executemany (the ORM's bulk insert would split the
+                # rows into batches by which values are null).
+                db.session.execute(insert(model.__table__), rows)
 
 
 def _sequences_past_largest_ids() -> None:
@@ -266,14 +471,19 @@ def _sequences_past_largest_ids() -> None:
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
     games, house_rules, merges = read_backup(data)
+    writer = _Writer()
+    writer.number([*house_rules, *games, *merges])
+    for record in (*house_rules, *games, *merges):
+        if isinstance(record, Game) and record.id is None:
+            record.id = new_game_id()
+        writer.add(record)
     try:
         with writing():
             if not is_empty():
                 raise DatabaseNotEmpty(
                     "The database is not empty: a backup is restored only into an empty one."
                 )
-            db.session.add_all([*house_rules, *games, *merges])
-            db.session.flush()
+            writer.insert()
             _sequences_past_largest_ids()
     except (SQLAlchemyError, ValueError, OverflowError) as error:  # the schema let it through
         if isinstance(error, BackupError):

@@ -15,8 +15,10 @@ from ... import rules
 from ...rules.fields import ENTRY_FIELDS, EntryField, FieldKind
 from ...rules.house import LARGEST
 from .models import (
+    ADDRESS_LENGTH,
     KEY_LENGTH,
     NAME_LENGTH,
+    PHONE_ID_LENGTH,
     REVISION_LENGTH,
     SET_COLUMNS,
     SHARE_TOKEN_LENGTH,
@@ -27,6 +29,7 @@ from .models import (
     Game,
     Hand,
     HouseRule,
+    Phone,
     PinAttempt,
     Player,
     PlayerMerge,
@@ -305,7 +308,8 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "updated_at": when(),
     },
     TableSetting: {"key": text(40, empty=False), "value": text(400)},
-    PinAttempt: {"address": text(64), "failures": whole(0, LARGEST), "last_at": when()},
+    PinAttempt: {"address": text(ADDRESS_LENGTH), "failures": whole(0, LARGEST), "last_at": when()},
+    Phone: {"id": text(PHONE_ID_LENGTH, empty=False), "signed_in_at": when()},
 }
 """Every column of every model, and what a value of it may be on its own."""
 

@@ -24,6 +24,9 @@ KEY_LENGTH = 3 * NAME_LENGTH
 TOKEN_LENGTH = 40
 REVISION_LENGTH = 16
 SHARE_TOKEN_LENGTH = 24
+PHONE_ID_LENGTH = 24
+ADDRESS_LENGTH = 64
+"""The longest client address a PIN guess is counted under (`http.access.client_address`)."""
 START_SCORE_LIMIT = 100_000
 """A score carried over from paper is within ± this; a larger one is a typing slip."""
 SCORE = BigInteger
@@ -56,6 +59,12 @@ def new_token() -> str:
 
 def new_share_token() -> str:
     """A follow or join link's token: unguessable, and not the game's id (which lists show)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_phone_id() -> str:
+    """A signed-in phone's id, kept in its session: unguessable, so a phone cannot borrow
+    another's sign-in."""
     return secrets.token_urlsafe(16)
 
 
@@ -279,9 +288,19 @@ class TableSetting(Model):
 class PinAttempt(Model):
     """Wrong PINs sent from one address, and when the last came: the next try waits longer."""
 
-    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(ADDRESS_LENGTH), primary_key=True)
     failures: Mapped[int]
     last_at: Mapped[datetime]
+
+
+class Phone(Model):
+    """A phone signed in at this table: what its session says it may do (the PIN entered, its
+    share links) counts only while its row is here (`http/access.py` says why a row per phone).
+    Signing the phone out deletes the row, so a copy of its cookie taken before is worth nothing;
+    signing every phone out deletes them all."""
+
+    id: Mapped[str] = mapped_column(String(PHONE_ID_LENGTH), primary_key=True)
+    signed_in_at: Mapped[datetime] = mapped_column(default=now)
 
 
 class PlayerMerge(Model):
