@@ -379,7 +379,10 @@ def _check_across(game: Game, hand: Hand, unreadable: Sequence[frozenset[str]]) 
         report(
             "went-out-but-stock-ended",
             "going-out",
-            N_("The hand ended with the stock exhausted, so nobody went out"),
+            N_(
+                "Nobody went out is chosen, yet a side is marked as going out: a side that went "
+                "out after the stock ran out went out"
+            ),
         )
     if hand.ended_by is EndedBy.STOCK_EXHAUSTED and system.book:
         # Super-samba's text stops a hand on an empty stock only while no side has its book.
