@@ -433,6 +433,28 @@ def _check_across(game: Game, hand: Hand, unreadable: Sequence[frozenset[str]]) 
     return found
 
 
+def canastas_beside_sambas(deck: Deck, sambas: int) -> int:
+    """The most natural canastas (of sevens too) the cards leave beside `sambas` sambas and
+    super sambas (RULES.md, `too-many-sets`).
+
+    Every samba takes one 8, 9 and 10 of its suit, and one card of each rank pair 4/J, 5/Q, 6/K
+    and 7/A (a samba from 4 takes the 4, one to the ace the J): of the S sambas, k take the low
+    card of each pair and S − k the high one, and the best k is the one that leaves most.
+
+    >>> canastas_beside_sambas(Deck(3, 6), 0), canastas_beside_sambas(Deck(3, 6), 12)
+    (11, 4)
+    """
+    per_rank = 4 * deck.decks
+    if sambas > per_rank:
+        return 0  # more sambas than eights of a suit: `too-many-sets` says so already
+    middle = 3 * ((per_rank - sambas) // 7)
+    pairs = max(
+        (per_rank - k) // 7 + (per_rank - sambas + k) // 7
+        for k in range(max(0, sambas - per_rank), min(sambas, per_rank) + 1)
+    )
+    return middle + 4 * pairs
+
+
 def _impossible_sets(
     system: RuleSystem, hand: Hand, deck: Deck, unreadable: Sequence[frozenset[str]]
 ) -> list[tuple[str, dict[str, str | int | Text]]]:
@@ -459,7 +481,30 @@ def _impossible_sets(
                 {"count": sambas, "decks": decks, "most": 4 * decks},
             )
         )
+    # Every samba holds one 8, 9 and 10 of its suit, a black samba at least two of them.
+    eights_to_tens = 3 * sambas + 2 * total(SetKind.BLACK_SAMBA)
+    if eights_to_tens > 12 * decks:
+        problems.append(
+            (
+                N_(
+                    "These sambas need at least %(needed)s eights, nines and tens; "
+                    "%(decks)s decks hold %(have)s"
+                ),
+                {"needed": eights_to_tens, "decks": decks, "have": 12 * decks},
+            )
+        )
     naturals = total(SetKind.NATURAL_CANASTA, SetKind.SEVENS_CANASTA)
+    room = canastas_beside_sambas(deck, sambas)
+    if 0 < sambas <= 4 * decks and room < naturals <= 11 * canastas_per_rank:
+        problems.append(
+            (
+                N_(
+                    "%(count)s natural canastas recorded beside %(sambas)s sambas; "
+                    "%(decks)s decks leave room for at most %(most)s"
+                ),
+                {"count": naturals, "sambas": sambas, "decks": decks, "most": room},
+            )
+        )
     if naturals > 11 * canastas_per_rank:
         problems.append(
             (

@@ -19,6 +19,7 @@ from flask import get_template_attribute, render_template
 from markupsafe import Markup
 
 from ... import rules
+from ...rules.checks import canastas_beside_sambas
 from ...rules.play import Play, PlayRule, cite_play, play_of
 from ...rules.readings import Reading, readings_of
 from ...rules.words import N_
@@ -125,6 +126,7 @@ class Page:
     wild_canasta: bool
     super_samba: bool
     variations: list[str]  # what the text offers besides, chosen when a game starts
+    samba_room: list[tuple[rules.Deck, int, int]]  # (deck, most sambas, canastas left beside)
     play: Play  # the rules of play: the deal, the pile, going out…
     play_rules: dict[str, list[tuple[PlayRule, rules.Rule]]]  # by topic, each with its place
 
@@ -162,6 +164,9 @@ def page(system: rules.RuleSystem) -> Page:
         wild_canasta=system.has(rules.SetKind.WILD_CANASTA),
         super_samba=system.has(rules.SetKind.SUPER_SAMBA),
         variations=[say(rules.OPTIONS[o].label) for o in system.options],
+        samba_room=[
+            (deck, 4 * deck.decks, canastas_beside_sambas(deck, 4 * deck.decks)) for deck in decks
+        ],
         play=play,
         play_rules=play_rules,
     )
