@@ -29,6 +29,11 @@
     var field = form.elements.q;
     var timer = null;
     var asked = 0;
+    // On a phone the keyboard takes the lower half of the screen: the field goes to the top, so
+    // that the answers under it are seen above the keyboard.
+    field.addEventListener("focus", function () {
+      form.scrollIntoView({ block: "start" });
+    });
     field.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(function () {

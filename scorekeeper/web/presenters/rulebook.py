@@ -386,4 +386,6 @@ def render_rules(system: rules.RuleSystem, game: Game | None = None) -> str:
         differences=differences(system),
         options=[say(rules.OPTIONS[o].label) for o in sorted(system.options_on)],
         questions=questions(system),
+        search_system=system,
+        search_game=game.id if game else None,
     )
