@@ -92,7 +92,7 @@ NUMBERS = {
             ("eight", "eights", "ocho", "ochos"),
             ("nine", "nines", "nueve", "nueves"),
             ("ten", "tens", "diez", "dieces"),
-            ("eleven", "once"),
+            ("eleven",),  # not Spanish "once": English has it too
             ("twelve", "doce"),
         ]
     )
@@ -164,12 +164,20 @@ def folded(text: str) -> str:
 
 
 def token(word: str) -> str:
-    """A folded word as the search matches it: a number as digits, a plural as its singular
-    (endings s and e dropped, so "threes" and "three", "comodines" and "comodín" meet)."""
+    """A folded word as the search matches it: a number as digits, a word without the endings
+    that make it plural, past or ongoing (so "threes" and "three", "comodines" and "comodín",
+    "melded" and "meld", "sola" and "solo" meet)."""
     number = NUMBERS.get(word)
     if number is not None:
         return number
-    while len(word) > 3 and word[-1] in "se" and not word.isdigit():
+    if word.isdigit():
+        return word
+    for ending in ("ing", "ed"):
+        if len(word) >= len(ending) + 2 and word.endswith(ending):
+            word = word[: -len(ending)]
+            break
+    # Plurals and, in Spanish, gender too: "sola" and "solo", "canastas" and "canasta".
+    while len(word) > 3 and word[-1] in "seao":
         word = word[:-1]
     return word
 
@@ -192,6 +200,7 @@ class _Places(HTMLParser):
         self._title: list[str] = []
         self._text: list[str] = []
         self._in_title = False
+        self._skip_depth: int | None = None  # how deep the play-rules list being passed opens
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.VOID:
@@ -203,6 +212,8 @@ class _Places(HTMLParser):
         elif not self._open:
             return
         self._open.append(tag)
+        if "play-rules" in classes and self._skip_depth is None:
+            self._skip_depth = len(self._open) - 1
         if tag in ("dt", "h2") and len(self._open) == 2:
             self._in_title = True
 
@@ -210,6 +221,8 @@ class _Places(HTMLParser):
         if not self._open or tag in self.VOID:
             return
         self._open.pop()
+        if self._skip_depth is not None and len(self._open) <= self._skip_depth:
+            self._skip_depth = None
         if tag in ("dt", "h2"):
             self._in_title = False
         if not self._open:
@@ -217,8 +230,13 @@ class _Places(HTMLParser):
             self.found.append((self._anchor, title, " ".join(text.split())))
 
     def handle_data(self, data: str) -> None:
-        if self._open:
+        if self._open and not self._skipping:
             (self._title if self._in_title else self._text).append(data)
+
+    @property
+    def _skipping(self) -> bool:
+        """Inside a section's list of the rules of play: each is found as its own answer."""
+        return self._skip_depth is not None and len(self._open) > self._skip_depth
 
 
 PLACES: dict[tuple[str, str], list[Place]] = {}
@@ -240,7 +258,9 @@ def places(language: str) -> list[Place]:
                 reader.feed(render_rules(system))
                 name = say(system.name)
                 for anchor, title, text in reader.found:
-                    excerpt = text if len(text) <= 280 else text[:280].rsplit(" ", 1)[0] + " …"
+                    # An answer is one sentence and its citation, shown whole; a section is cut.
+                    short = anchor.startswith("q-") or len(text) <= 280
+                    excerpt = text if short else text[:280].rsplit(" ", 1)[0] + " …"
                     said = tokens(f"{title} {text}")
                     found.append(
                         Place(
@@ -276,14 +296,15 @@ def search_rules(query: str, system_id: str | None = None, game_id: str | None =
     phrase = " " + " ".join(asked) + " "
     language = str(get_locale())
     shown = {(p.system_id, p.anchor): p for p in places(language)}
-    best: dict[tuple[str, str], tuple[int, bool, int, bool, int]] = {}
+    best: dict[tuple[str, str], tuple[bool, int, bool, int]] = {}
     for other in (language, *(lang for lang in LANGUAGES if lang != language)):
         for order, place in enumerate(places(other)):
             matched = sum(w in place.words for w in asked)
             if matched < needed:
                 continue
             title_hits = sum(w in place.title_words for w in asked)
-            rank = (-matched, not place.answer, -title_hits, phrase not in place.text, order)
+            # Words of the question itself count twice: it is what the player is asking.
+            rank = (not place.answer, -matched - title_hits, phrase not in place.text, order)
             where = (place.system_id, place.anchor)
             if where in shown and (where not in best or rank < best[where]):
                 best[where] = rank
