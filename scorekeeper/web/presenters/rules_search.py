@@ -317,5 +317,6 @@ def search_rules(query: str, system_id: str | None = None, game_id: str | None =
 
     ours = [Found(p, url(p)) for p in ordered if p.system_id == system_id][:SHOWN]
     others = [Found(p, url(p)) for p in ordered if p.system_id != system_id][:SHOWN]
-    name = say(rules.SYSTEMS[system_id].name) if system_id in rules.SYSTEMS else None
+    searched = rules.SYSTEMS.get(system_id or "")
+    name = say(searched.name) if searched else None
     return Results(ours, others, name)
