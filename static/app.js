@@ -40,7 +40,9 @@
         var query = field.value.trim();
         var mine = ++asked;
         if (!query) { results.innerHTML = ""; return; }
-        fetch(form.action + "?q=" + encodeURIComponent(query), { credentials: "same-origin" })
+        // The whole form: from a system's page it also names the system (and the game).
+        var asking = new URLSearchParams(new FormData(form)).toString();
+        fetch(form.action + "?" + asking, { credentials: "same-origin" })
           .then(function (response) { return response.ok ? response.text() : null; })
           .then(function (text) {
             if (text === null || mine !== asked) return;  // an older answer arriving late
