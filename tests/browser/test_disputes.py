@@ -56,7 +56,7 @@ def test_each_dispute_is_settled_within_two_taps_of_the_scoreboard(
             "item => { const box = item.getBoundingClientRect(); return [box.top, box.bottom]; }"
         )
         height = PHONES["360x740"][1]
-        assert 0 <= top and bottom <= height - KEYBOARD, (dispute.typed[said], top, bottom)
+        assert top >= 0 and bottom <= height - KEYBOARD, (dispute.typed[said], top, bottom)
         assert player.interactions == 2
         if number == 0:
             screenshot(page, f"dispute-{system_id}-{said}")
