@@ -212,6 +212,10 @@ def test_a_game_searches_its_own_system_first_and_links_to_its_own_rules(
 def test_an_answer_comes_before_a_section_that_merely_holds_the_words(
     client: FlaskClient,
 ) -> None:
-    hrefs = [href for href, _ in found(search(client, "red threes", "denexa").text)]
-    assert "#q-" in hrefs[0]
-    assert hrefs.index("/rules/denexa#red-threes") > hrefs.index("/rules/denexa#q-red-three")
+    for query in ("red threes", "frozen"):
+        hrefs = [href for href, _ in found(search(client, query, "denexa").text)]
+        answers = ["#q-" in href for href in hrefs]
+        assert answers[0] and answers == sorted(answers, reverse=True), hrefs
+    # A section is found when no answer holds the words.
+    hrefs = [href for href, _ in found(search(client, "decks hold natural cards", "denexa").text)]
+    assert "/rules/denexa#sets" in hrefs
