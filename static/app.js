@@ -29,13 +29,20 @@
     var field = form.elements.q;
     var timer = null;
     var asked = 0;
+    // On a phone the keyboard takes the lower half of the screen: the field goes to the top, so
+    // that the answers under it are seen above the keyboard.
+    field.addEventListener("focus", function () {
+      form.scrollIntoView({ block: "start" });
+    });
     field.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(function () {
         var query = field.value.trim();
         var mine = ++asked;
         if (!query) { results.innerHTML = ""; return; }
-        fetch(form.action + "?q=" + encodeURIComponent(query), { credentials: "same-origin" })
+        // The whole form: from a system's page it also names the system (and the game).
+        var asking = new URLSearchParams(new FormData(form)).toString();
+        fetch(form.action + "?" + asking, { credentials: "same-origin" })
           .then(function (response) { return response.ok ? response.text() : null; })
           .then(function (text) {
             if (text === null || mine !== asked) return;  // an older answer arriving late

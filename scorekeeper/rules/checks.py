@@ -16,7 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from .fields import ENTRY_FIELDS, NUMBER_FIELDS, POINTS_FIELDS, FieldRef
 from .hands import BadNumber, EndedBy, Entry, Game, Hand, Side
 from .scoring import HOLDERS
-from .systems import Penalty, RuleSystem, SetKind, kinds_text
+from .systems import Deck, Penalty, RuleSystem, SetKind, kinds_text
 from .words import N_, P_, Plural, Rule, Text, join, number
 
 
@@ -388,7 +388,12 @@ def _nobody_went_out(seen: InHand) -> Iterator[Found]:
 def _went_out_but_stock_ended(seen: InHand) -> Iterator[Found]:
     """A hand that ended with the stock exhausted has no side that went out."""
     if seen.hand.ended_by is EndedBy.STOCK_EXHAUSTED and seen.hand.went_out():
-        yield Found(N_("The hand ended with the stock exhausted, so nobody went out"))
+        yield Found(
+            N_(
+                "Nobody went out is chosen, yet a side is marked as going out: a side that went "
+                "out after the stock ran out went out"
+            )
+        )
 
 
 @hand_check("stock-ended-with-book-complete", "going-out")
@@ -478,6 +483,61 @@ def _too_many_sambas(seen: InHand) -> Found | None:
     )
 
 
+def _eights_to_tens_short(seen: InHand) -> Found | None:
+    """Every samba holds one 8, 9 and 10 of its suit, a black samba at least two of them."""
+    sambas = seen.total(SetKind.SAMBA, SetKind.SUPER_SAMBA)
+    needed = 3 * sambas + 2 * seen.total(SetKind.BLACK_SAMBA)
+    decks = seen.game.deck.decks
+    if needed <= 12 * decks:
+        return None
+    return Found(
+        N_(
+            "These sambas need at least %(needed)s eights, nines and tens; "
+            "%(decks)s decks hold %(have)s"
+        ),
+        {"needed": needed, "decks": decks, "have": 12 * decks},
+    )
+
+
+def canastas_beside_sambas(deck: Deck, sambas: int) -> int:
+    """The most natural canastas (of sevens too) the cards leave beside `sambas` sambas and
+    super sambas (docs/violations.md, *too-many-sets*).
+
+    Every samba takes one 8, 9 and 10 of its suit, and one card of each rank pair 4/J, 5/Q, 6/K
+    and 7/A (a samba from 4 takes the 4, one to the ace the J): of the S sambas, k take the low
+    card of each pair and S − k the high one, and the best k is the one that leaves most.
+
+    >>> canastas_beside_sambas(Deck(3, 6), 0), canastas_beside_sambas(Deck(3, 6), 12)
+    (11, 4)
+    """
+    per_rank = 4 * deck.decks
+    if sambas > per_rank:
+        return 0  # more sambas than eights of a suit: `_too_many_sambas` says so already
+    middle = 3 * ((per_rank - sambas) // 7)
+    pairs = max(
+        (per_rank - k) // 7 + (per_rank - sambas + k) // 7
+        for k in range(max(0, sambas - per_rank), min(sambas, per_rank) + 1)
+    )
+    return middle + 4 * pairs
+
+
+def _natural_canastas_beside_sambas(seen: InHand) -> Found | None:
+    """The sambas take cards of the ranks natural canastas need: so many canastas are left."""
+    deck = seen.game.deck
+    sambas = seen.total(SetKind.SAMBA, SetKind.SUPER_SAMBA)
+    count = seen.total(SetKind.NATURAL_CANASTA, SetKind.SEVENS_CANASTA)
+    room = canastas_beside_sambas(deck, sambas)
+    if not (0 < sambas <= 4 * deck.decks and room < count <= 11 * deck.canastas_per_rank):
+        return None
+    return Found(
+        N_(
+            "%(count)s natural canastas recorded beside %(sambas)s sambas; "
+            "%(decks)s decks leave room for at most %(most)s"
+        ),
+        {"count": count, "sambas": sambas, "decks": deck.decks, "most": room},
+    )
+
+
 def _too_many_natural_canastas(seen: InHand) -> Found | None:
     """Eleven ranks (4 up to Ace), each making so many canastas."""
     deck = seen.game.deck
@@ -526,6 +586,8 @@ def _cards_short(seen: InHand) -> Found | None:
 SET_LIMITS: tuple[Callable[[InHand], Found | None], ...] = (
     _wild_cards_short,
     _too_many_sambas,
+    _eights_to_tens_short,
+    _natural_canastas_beside_sambas,
     _too_many_natural_canastas,
     _too_many_sevens_canastas,
     _red_three_canasta_short,

@@ -62,6 +62,33 @@ READINGS: tuple[Reading, ...] = (
         {"samba": 1500},
     ),
     Reading(
+        "denexa",
+        "first-meld",
+        "opening_minimums",
+        N_(
+            "It asks a side's first meld to go beyond the figure in its table, while the table "
+            "itself calls each figure a minimum."
+        ),
+        N_("Reaching the figure is enough: at 0 to 1,495 a first meld of exactly 50 will do."),
+        N_("The first meld must be worth more than the figure: at least 5 more, 55 instead of 50."),
+        [[-5, 20], [0, 55], [1500, 95], [3000, 125], [7000, 165]],
+    ),
+    Reading(
+        "black-samba",
+        "red-threes",
+        "red_three_values",
+        N_(
+            "It says a side that has not melded scores its red threes negative, without saying "
+            "how much."
+        ),
+        N_(
+            "The plus values turned negative: −100 each, and all six −1,200 as they would be "
+            "+1,200."
+        ),
+        N_("−100 each, all six too: −600, with no doubled value for the six."),
+        {"all_minus": 600},
+    ),
+    Reading(
         "super-samba",
         "sets",
         "set_bonuses",

@@ -267,10 +267,19 @@ class RuleSystem:
     tie_at_target: str = "play_on"  # or "shared": a tie at the top past the target ends the game
     melded_points_for: str = "every_side"  # or "side_that_went_out" (house rule)
     house_rules: HouseRules | None = None
+    canasta_grows: bool = True  # natural cards may be added to a finished canasta
+    card_values: str | None = None  # where the text gives card values; None: it gives none
 
     def cite(self, topic: str) -> Rule:
         """The section of this system's source that a topic comes from."""
         return Rule(self.id, self.source, self.sections[topic], topic)
+
+    def cite_card_values(self) -> Rule | None:
+        """Where the text values the cards (a black three among them); None where it does not,
+        and the values every other text agrees on are our reading."""
+        if self.card_values is None:
+            return None
+        return Rule(self.id, self.source, self.card_values, "scoring")
 
     def has(self, kind: SetKind) -> bool:
         return kind in self.set_bonuses
@@ -384,6 +393,8 @@ CLASSIC = RuleSystem(
     source="Samba Rules (classic)",
     sections={
         "table": "“Samba is a three pack card game”",
+        "deal": "“When there are 2, 3, 4, or 5 players”",
+        "discard-pile": "“Instead of drawing two cards”",
         "melds": "“There are two types of meld”",
         "first-meld": "“The minimum points required for the first Meld”",
         "sets": "Scoring",
@@ -415,6 +426,8 @@ DENEXA = RuleSystem(
     source="Denexa Games, Samba",
     sections={
         "table": "Setup",
+        "deal": "Play of the hand",
+        "discard-pile": "Freezing the discard pile",
         "melds": "Melding",
         "first-meld": "The initial meld",
         "sets": "Scoring",
@@ -439,6 +452,8 @@ DENEXA = RuleSystem(
         Penalty.COULD_NOT_GO_OUT_AFTER_ASKING: 100,
         Penalty.TOOK_UNUSABLE_UPCARD: 50,
     },
+    canasta_grows=False,
+    card_values="Card ranks and scoring, “Black 3s”",
 )
 
 BLACK_SAMBA = RuleSystem(
@@ -452,6 +467,8 @@ BLACK_SAMBA = RuleSystem(
     source="The Rules of Black Samba (D. Mallen, V17)",
     sections={
         "table": "Teams; 2- & 3-Player Games",
+        "deal": "The Deal; Your Turn",
+        "discard-pile": "To Qualify to take cards from the Discard Pile",
         "melds": "Melds",
         "first-meld": "Initial Meld Points",
         "sets": "Sets & Bonus Points",
@@ -472,6 +489,7 @@ BLACK_SAMBA = RuleSystem(
         kept_in_hand=False,
     ),
     options=("low_samba_bonus", "one_red_set_to_go_out", "nine_jokers"),
+    card_values="Initial Meld Points, “Card Points”",
 )
 
 SUPER_SAMBA = RuleSystem(
@@ -484,6 +502,8 @@ SUPER_SAMBA = RuleSystem(
     source="Samba with Super Sambas rule sheet",
     sections={
         "table": "Cards/Players",
+        "deal": "GAME PLAY, “Each player is dealt 2 stacks”",
+        "discard-pile": "PICKING UP THE DISCARD PILE",
         "melds": "Sambas, Super Sambas, and Canastas; Restrictions",
         "first-meld": "Game Play, “A game consists of 4 hands”",
         "sets": "Sambas, Super Sambas, and Canastas",
@@ -520,6 +540,8 @@ SUPER_SAMBA = RuleSystem(
     hands_in_game=4,
     all_sambas_bonus=2000,
     samba_limit=(4, 1),
+    canasta_grows=False,
+    card_values="Individual Point Values",
 )
 
 FOURNIER = RuleSystem(
@@ -533,6 +555,8 @@ FOURNIER = RuleSystem(
     source="Fournier, Reglamento de la Samba",
     sections={
         "table": "“Pueden participar de dos a seis jugadores”",
+        "deal": "“El jugador anterior al”",
+        "discard-pile": "“También es suficiente, para poder tomar un pozo”",
         "melds": "“Cualquier combinación podrá iniciarse”",
         "first-meld": "“El valor mínimo de cartas necesario”",
         "sets": "“Los jugadores pueden anotarse puntos”",
@@ -558,6 +582,7 @@ FOURNIER = RuleSystem(
         Penalty.TOOK_PILE_OUT_OF_TURN: 100,
         Penalty.MELDED_OUT_OF_TURN: 100,
     },
+    card_values="“Cada Tres Negro”",
 )
 
 SYSTEMS: Mapping[str, RuleSystem] = {

@@ -19,6 +19,10 @@ def player(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterato
     page.context.close()
 
 
+# Play went on after the stock ran out, and stopped with nobody out (docs/readings.md and the going-out rules of scorekeeper/rules/play.py).
+NOBODY_OUT = "Nobody went out (play stopped after the stock ran out)"
+
+
 def hands_recorded(player: Player, scoreboard: str) -> int:
     result = player.page.request.get(player.base_url + scoreboard + "/result.json").json()
     return len(result["hands"])
@@ -28,15 +32,15 @@ def test_back_after_save_then_save_again_records_nothing_more(player: Player) ->
     page = player.page
     scoreboard = player.start_game("Samba (classic, 2–6 players)", "2 teams of 2")
     player.tap(player.link("Record hand 1"))
-    player.tap(page.get_by_label("The stock ran out"), navigates=False)
+    player.tap(page.get_by_label(NOBODY_OUT), navigates=False)
     player.fill(page.locator("#sides-0-melded_points"), "60")
     player.tap(player.button("Save hand"))
     expect(page.locator(".notice")).to_have_text("Hand 1 saved.")
 
     page.go_back()  # the browser loads the hand form again
     expect(page.locator("h1")).to_have_text("Hand 2")
-    # It used to tick "The stock ran out" again by itself: Save recorded an empty hand 2.
-    expect(page.get_by_label("The stock ran out")).not_to_be_checked()
+    # It used to tick "Nobody went out" again by itself: Save recorded an empty hand 2.
+    expect(page.get_by_label(NOBODY_OUT)).not_to_be_checked()
     if player.javascript:  # the refusal is shown in place
         player.button("Save hand").tap()
     else:
@@ -50,7 +54,7 @@ def test_deleting_a_hand_asks_first_and_the_hand_can_come_back(player: Player) -
     page = player.page
     scoreboard = player.start_game("Samba (classic, 2–6 players)", "2 teams of 2")
     player.tap(player.link("Record hand 1"))
-    player.tap(page.get_by_label("The stock ran out"), navigates=False)
+    player.tap(page.get_by_label(NOBODY_OUT), navigates=False)
     player.fill(page.locator("#sides-0-melded_points"), "60")
     player.tap(player.button("Save hand"))
 

@@ -208,6 +208,10 @@ def test_a_game_to_10000_is_refused_fixed_corrected_and_won_on_a_phone(
     expect(total(player, 1)).to_have_text(number(THEM_START + 2 * THEM_HAND))
 
 
+# Super-samba stops a hand on an empty stock, while no side has its book (docs/readings.md and the going-out rules of scorekeeper/rules/play.py).
+NOBODY_OUT_WITHOUT_BOOK = "Nobody went out (the stock ran out before any side had its book)"
+
+
 def test_a_super_samba_game_is_refused_fixed_corrected_and_won_after_four_hands_on_a_phone(
     player: Player,
 ) -> None:
@@ -218,7 +222,7 @@ def test_a_super_samba_game_is_refused_fixed_corrected_and_won_after_four_hands_
 
     # Hand 1: a natural canasta recorded with fewer card points than it holds.
     player.tap(player.link("Record hand 1"))
-    player.tap(page.get_by_label("The stock ran out"), navigates=False)
+    player.tap(page.get_by_label(NOBODY_OUT_WITHOUT_BOOK), navigates=False)
     one_more(player, "Natural canasta")
     player.fill(page.locator("#sides-0-melded_points"), "20")
     player.fill(page.locator("#sides-1-melded_points"), "50")
@@ -229,7 +233,7 @@ def test_a_super_samba_game_is_refused_fixed_corrected_and_won_after_four_hands_
         "Us: the sets recorded hold at least 35 card points, but melded points are 20"
     )
     expect(page.locator("#ending-errors")).to_have_count(0)
-    expect(page.get_by_label("The stock ran out")).to_be_checked()
+    expect(page.get_by_label(NOBODY_OUT_WITHOUT_BOOK)).to_be_checked()
     expect(page.locator("#sides-0-set_natural_canasta")).to_have_value("1")
     expect(page.locator("#sides-0-melded_points")).to_have_value("20")
     expect(page.locator("#sides-1-melded_points")).to_have_value("50")
@@ -257,7 +261,7 @@ def test_a_super_samba_game_is_refused_fixed_corrected_and_won_after_four_hands_
     # Hands 2 to 4: the stock runs out each time, a few points each.
     for hand in (2, 3, 4):
         player.tap(player.link(f"Record hand {hand}"))
-        player.tap(page.get_by_label("The stock ran out"), navigates=False)
+        player.tap(page.get_by_label(NOBODY_OUT_WITHOUT_BOOK), navigates=False)
         player.fill(page.locator("#sides-0-melded_points"), "100")
         player.fill(page.locator("#sides-1-melded_points"), "50")
         player.tap(player.button("Save hand"))

@@ -212,7 +212,7 @@ SET_COUNTS = [
         "classic",
         2,
         {},
-        [_sets(natural_canasta=6, samba=6), _sets(natural_canasta=5, samba=6)],
+        [_sets(natural_canasta=3, mixed_canasta=9), _sets(natural_canasta=2, mixed_canasta=9)],
         False,
     ),
     (
@@ -317,8 +317,8 @@ SET_COUNTS = [
         2,
         {},
         [
-            _sets(natural_canasta=17, samba=4, mixed_canasta=3),
-            _sets(natural_canasta=16, samba=4, mixed_canasta=2),
+            _sets(natural_canasta=5, samba=4, mixed_canasta=15),
+            _sets(natural_canasta=4, samba=4, mixed_canasta=14),
         ],
         False,
     ),
@@ -379,8 +379,8 @@ SET_COUNTS = [
         3,
         {},
         [
-            _sets(natural_canasta=22, samba=4, mixed_canasta=1),
-            _sets(natural_canasta=22, samba=4, mixed_canasta=1),
+            _sets(natural_canasta=22, mixed_canasta=5),
+            _sets(natural_canasta=22, mixed_canasta=5),
         ],
         False,
     ),
@@ -390,8 +390,8 @@ SET_COUNTS = [
         3,
         {},
         [
-            _sets(natural_canasta=22, samba=4, mixed_canasta=1),
-            _sets(natural_canasta=22, samba=4, mixed_canasta=2),
+            _sets(natural_canasta=22, mixed_canasta=5),
+            _sets(natural_canasta=22, mixed_canasta=6),
         ],
         True,
     ),
@@ -515,7 +515,13 @@ NATURAL_CARDS = [
         [_sets(natural_canasta=11), _sets(black_samba=9, mixed_canasta=1)],
         True,
     ),
-    ("denexa 133", "denexa", 2, [_sets(samba=12), _sets(natural_canasta=7)], True),
+    (
+        "denexa 137",
+        "denexa",
+        2,
+        [_sets(samba=12), _sets(natural_canasta=4, mixed_canasta=5)],
+        True,
+    ),
     # Six decks hold 264; a super samba needs eleven, a canasta of wild cards none.
     (
         "super-samba 264",
@@ -523,7 +529,7 @@ NATURAL_CARDS = [
         2,
         [
             _sets(super_samba=1, samba=3, natural_canasta=18, wild_canasta=1),
-            _sets(natural_canasta=13, mixed_canasta=3),
+            _sets(natural_canasta=8, mixed_canasta=10),
         ],
         False,
     ),
@@ -533,7 +539,7 @@ NATURAL_CARDS = [
         2,
         [
             _sets(super_samba=1, samba=3, natural_canasta=18, wild_canasta=1),
-            _sets(natural_canasta=13, mixed_canasta=4),
+            _sets(natural_canasta=8, mixed_canasta=11),
         ],
         True,
     ),
@@ -542,14 +548,20 @@ NATURAL_CARDS = [
         "super-samba 7 decks 308",
         "super-samba",
         3,
-        [_sets(samba=4, natural_canasta=18), _sets(samba=4, natural_canasta=18)],
+        [
+            _sets(samba=4, natural_canasta=13, mixed_canasta=7),
+            _sets(samba=4, natural_canasta=13, mixed_canasta=7),
+        ],
         False,
     ),
     (
         "super-samba 7 decks 313",
         "super-samba",
         3,
-        [_sets(samba=4, natural_canasta=18), _sets(samba=4, natural_canasta=18, mixed_canasta=1)],
+        [
+            _sets(samba=4, natural_canasta=13, mixed_canasta=7),
+            _sets(samba=4, natural_canasta=13, mixed_canasta=8),
+        ],
         True,
     ),
 ]

@@ -16,6 +16,7 @@ import pytest
 from scorekeeper.rules import SYSTEMS, Game, Penalty, Side, get_system
 from scorekeeper.rules.checks import check_hand
 from scorekeeper.rules.hands import EndedBy, Entry, Hand
+from scorekeeper.rules.play import PLAY
 from tests.helpers import SEEDS
 
 # A phrase that only that system's text holds, to tell the seed files apart.
@@ -53,8 +54,13 @@ def is_heading(lines: list[str], heading: str) -> bool:
     )
 
 
+LIST_MARK = re.compile(r"^(?:[-*·•]+\s*|\d+\.\s+)+")
+
+
 def opens_a_paragraph(lines: list[str], words: str) -> bool:
-    return any(line.startswith(words) for line in lines)
+    """A line begins with the words, once list marks ("- ", "· ", "4. ") and bold marks are
+    left out."""
+    return any(LIST_MARK.sub("", line.replace("**", "")).startswith(words) for line in lines)
 
 
 def unfound(lines: list[str], section: str) -> list[str]:
@@ -77,6 +83,30 @@ TOPICS = [(s.id, topic) for s in SYSTEMS.values() for topic in s.sections]
 def test_every_topic_cites_a_place_found_in_the_text(system_id, topic):
     section = SYSTEMS[system_id].sections[topic]
     assert unfound(seed(system_id), section) == []
+
+
+PLAY_RULES = [(system_id, rule) for system_id, play in PLAY.items() for rule in play.rules]
+
+
+@pytest.mark.parametrize(
+    ("system_id", "rule"), PLAY_RULES, ids=[f"{s}-{r.id}" for s, r in PLAY_RULES]
+)
+def test_every_rule_of_play_cites_a_place_found_in_the_text(system_id, rule):
+    assert unfound(seed(system_id), rule.place) == []
+
+
+@pytest.mark.parametrize("system_id", [s for s in SYSTEMS if s != "classic"])
+def test_card_values_are_cited_where_the_text_gives_them(system_id):
+    cited = SYSTEMS[system_id].cite_card_values()
+    assert cited is not None
+    assert unfound(seed(system_id), cited.section) == []
+
+
+def test_classic_gives_no_card_values_to_cite():
+    assert SYSTEMS["classic"].cite_card_values() is None
+    names_a_card_value = re.compile(r"\b(jokers?|aces?|black threes?|twos)\b.*\b\d+ points", re.I)
+    assert not any(names_a_card_value.search(line) for line in seed("classic"))
+    assert any(names_a_card_value.search(line) for line in seed("denexa"))
 
 
 def _violations_of(system_id: str, entry: Entry) -> list:
@@ -117,6 +147,9 @@ def test_going_out_after_a_refusal_cites_what_the_text_says_of_going_out(system_
         ("introduction", False),
         ("The winning score", False),
         ("Red Threes, “Every melded red three is worth 100”", False),
+        ("“The Discard pile may NOT”", True),
+        ("“take whole of the rest of the discard pile”", True),
+        ("“15 cards”", False),
     ],
 )
 def test_the_check_tells_a_heading_or_an_opening_from_anything_else(place, found):

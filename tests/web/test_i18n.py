@@ -214,7 +214,7 @@ def test_form_messages_of_wtforms_are_spanish(es_client: FlaskClient, es_actions
     assert "El número debe estar entre 0 y 99999." in response.text
     assert english_left(response.text) == []
     no_ending = es_client.post(f"/games/{game_id}/hands/new", data={"sides-0-melded_points": "0"})
-    assert "Elige quién cerró, o que se acabó el mazo." in no_ending.text
+    assert "Elige quién cerró, o que nadie cerró." in no_ending.text
 
 
 @pytest.mark.parametrize(("language", "written"), [("en", "10,260"), ("es", "10.260")])

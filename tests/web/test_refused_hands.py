@@ -196,6 +196,6 @@ def test_a_hand_without_an_ending_is_refused(client: FlaskClient, actions: Actio
     del data["ending"]
     response = client.post(f"/games/{game_id}/hands/new", data=data)
     assert response.status_code == 422
-    assert "Choose who went out, or that the stock ran out." in errors_of(response.text, "ending")
+    assert "Choose who went out, or that nobody did." in errors_of(response.text, "ending")
     assert input_value(response.text, "sides-0-melded_points") == "100"
     assert actions.result(game_id)["hands"] == []

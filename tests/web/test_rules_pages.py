@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
 from flask.testing import FlaskClient
+from scorekeeper.web.presenters.rulebook import TOPICS
 
 from scorekeeper import rules
-from scorekeeper.web.presenters.rulebook import TOPICS
 
 from .helpers import Actions, section
 
@@ -105,3 +106,76 @@ def test_the_natural_cards_a_set_takes_are_said_in_spanish(client: FlaskClient) 
     sets = section(page, "sets")
     assert "6 barajas tienen 264 cartas naturales" in sets
     assert "Canasta de comodines" not in sets.split("como mínimo:")[1]
+
+
+def answer(page: str, question_id: str) -> str:
+    """The text of one answer of "Questions tables ask", tags removed, its citation included."""
+    found = re.search(rf'<div class="question" id="q-{question_id}">.*?</div>', page, re.S)
+    assert found is not None, question_id
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(0))).split())
+
+
+@pytest.mark.parametrize(
+    ("system_id", "cited"),
+    [
+        ("denexa", "Denexa Games, Samba, Card ranks and scoring, “Black 3s”"),
+        ("black-samba", "Initial Meld Points, “Card Points”"),
+        ("super-samba", "Samba with Super Sambas rule sheet, Individual Point Values"),
+        ("fournier", "Fournier, Reglamento de la Samba, “Cada Tres Negro”"),
+    ],
+)
+def test_the_black_threes_value_cites_the_passage_that_gives_it(
+    client: FlaskClient, system_id: str, cited: str
+) -> None:
+    said = answer(client.get(f"/rules/{system_id}").text, "black-three")
+    assert cited in said
+    assert "Our reading" not in said
+
+
+def test_classic_says_it_gives_no_card_values_and_marks_ours_as_a_reading(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/rules/classic").text
+    for question_id in ("black-three", "card-in-hand"):
+        said = answer(page, question_id)
+        assert said.startswith(
+            f"{said.split('?')[0]}? Our reading: This text gives no card values at all"
+        )
+
+
+@pytest.mark.parametrize(
+    ("system_id", "question_id", "words"),
+    [
+        ("denexa", "all-six-undeclared", "Our reading: The text pays 1,000 when all six are held"),
+        ("denexa", "black-threes-meld", "when going out (our reading"),
+        ("super-samba", "pile-how-much", "Our reading: The text says only that there must be 7"),
+        ("classic", "pile-black-three", "Our reading: The text mentions only in passing"),
+        ("denexa", "canasta-size", "Exactly seven: a meld stops there"),
+        ("super-samba", "canasta-size", "Exactly seven: a meld stops there"),
+        ("classic", "canasta-size", "a finished canasta may take more natural cards"),
+        ("black-samba", "canasta-size", "a finished canasta may take more natural cards"),
+        ("fournier", "canasta-size", "a finished canasta may take more natural cards"),
+        ("denexa", "drawn", "1 card a turn"),
+        ("super-samba", "drawn", "3 a turn; with six players, 2."),
+        ("classic", "dealt", "15 each; with six players, 13 each."),
+        ("super-samba", "dealt", "Two piles of 25 each"),
+        ("black-samba", "pile-how-much", "and then 4 more"),
+        ("super-samba", "seven-discard", "Only when it is the last card in your hand."),
+    ],
+)
+def test_a_question_of_play_is_answered_with_the_engines_numbers_and_readings_marked(
+    client: FlaskClient, system_id: str, question_id: str, words: str
+) -> None:
+    assert words in answer(client.get(f"/rules/{system_id}").text, question_id)
+
+
+@pytest.mark.parametrize("system_id", list(rules.SYSTEMS))
+def test_every_system_answers_at_least_25_questions_each_with_its_own_citation(
+    client: FlaskClient, system_id: str
+) -> None:
+    page = client.get(f"/rules/{system_id}").text
+    ids = re.findall(r'<div class="question" id="q-([\w-]+)">', page)
+    assert len(ids) >= 25
+    source = rules.SYSTEMS[system_id].source
+    for question_id in ids:
+        assert f"{source}, " in answer(page, question_id), question_id

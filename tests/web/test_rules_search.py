@@ -122,3 +122,100 @@ def test_an_empty_search_is_the_form_alone(client: FlaskClient) -> None:
 def test_every_rules_page_has_the_search_form(client: FlaskClient) -> None:
     for path in ["/rules", *(f"/rules/{s}" for s in rules.SYSTEMS)]:
         assert 'action="/rules/search"' in client.get(path).text, path
+
+
+def search(client: FlaskClient, query: str, system: str | None = None, language: str = "en"):
+    """The places found, from a system's page (its own first) or from anywhere."""
+    args = {"q": query, **({"system": system} if system else {})}
+    return client.get("/rules/search", query_string=args, headers={"Accept-Language": language})
+
+
+def other_systems(page: str) -> list[str]:
+    """The addresses listed under "the other systems", one tap away."""
+    block = re.search(r'<details class="other-systems".*?</details>', page, re.S)
+    return re.findall(r'<a href="([^"]+)">', block.group(0)) if block else []
+
+
+@pytest.mark.parametrize(
+    ("system_id", "query", "language", "first"),
+    [
+        ("black-samba", "six red threes", "en", "q-all-six-undeclared"),
+        ("classic", "concealed", "en", "q-concealed"),
+        ("black-samba", "concealed", "en", "q-concealed"),
+        ("super-samba", "discard a seven", "en", "q-seven-discard"),
+        (
+            "classic",
+            "take the pile with one natural and a wild card",
+            "en",
+            "q-pile-one-natural-and-wild",
+        ),
+        ("fournier", "comodín en una canasta terminada", "es", "q-wild-to-finished"),
+        ("denexa", "pozo congelado", "es", "q-pile-frozen"),
+        ("denexa", "frozen pile", "es", "q-pile-frozen"),  # English words, a Spanish page
+        ("classic", "stock runs out go out", "en", "q-stock-empty"),
+        ("black-samba", "black three on top", "en", "q-pile-black-three"),
+    ],
+)
+def test_a_search_from_a_systems_page_answers_for_that_system_first(
+    client: FlaskClient, system_id: str, query: str, language: str, first: str
+) -> None:
+    page = search(client, query, system_id, language).text
+    href, _ = found(page)[0]
+    assert href == f"/rules/{system_id}#{first}"
+    assert all(f"/rules/{system_id}#" not in other for other in other_systems(page))
+
+
+def test_the_other_systems_are_one_tap_away_and_marked_as_such(client: FlaskClient) -> None:
+    page = search(client, "concealed", "black-samba").text
+    others = other_systems(page)
+    assert "/rules/fournier#q-concealed" in others
+    assert '<details class="other-systems"' in page and "other system</span>" in page
+
+
+@pytest.mark.parametrize(
+    ("typed", "same_as"),
+    [
+        ("five players", "5 players"),
+        ("6 red threes", "six red three"),
+        ("seis treses rojos", "6 tres rojo"),
+        ("comodines", "comodín"),
+        ("canastas", "canasta"),
+        ("1500", "1,500"),
+    ],
+)
+def test_numbers_as_words_or_digits_and_plurals_find_the_same_places(
+    client: FlaskClient, typed: str, same_as: str
+) -> None:
+    language = "es" if any(c in typed for c in "íñ") or "treses" in typed else "en"
+    first = found(search(client, typed, "classic", language).text)
+    assert first and first == found(search(client, same_as, "classic", language).text)
+
+
+def test_a_game_searches_its_own_system_first_and_links_to_its_own_rules(
+    client: FlaskClient,
+) -> None:
+    game = {
+        "variant": "fournier",
+        "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    }
+    location = client.post("/games/import", json=game).headers["Location"]
+    rules_page = client.get(location + "/rules").text
+    game_id = location.rsplit("/", 1)[1]
+    assert '<input type="hidden" name="system" value="fournier">' in rules_page
+    assert f'<input type="hidden" name="game" value="{game_id}">' in rules_page
+    page = client.get(
+        "/rules/search", query_string={"q": "concealed", "system": "fournier", "game": game_id}
+    ).text
+    assert found(page)[0][0] == f"/games/{game_id}/rules#q-concealed"
+
+
+def test_an_answer_comes_before_a_section_that_merely_holds_the_words(
+    client: FlaskClient,
+) -> None:
+    for query in ("red threes", "frozen"):
+        hrefs = [href for href, _ in found(search(client, query, "denexa").text)]
+        answers = ["#q-" in href for href in hrefs]
+        assert answers[0] and answers == sorted(answers, reverse=True), hrefs
+    # A section is found when no answer holds the words.
+    hrefs = [href for href, _ in found(search(client, "decks hold natural cards", "denexa").text)]
+    assert "/rules/denexa#sets" in hrefs

@@ -92,10 +92,18 @@ def test_the_comparison_opens_with_a_jump_list_and_names_systems_shortly(
         ("es", "super-samba", "sets", "como mucho 4 sambas, nunca dos del mismo palo"),
         *(
             (language, system_id, "sets", words)
-            for system_id in rules.SYSTEMS
+            for system_id in ("classic", "black-samba", "fournier")
             for language, words in (
-                ("en", "a canasta (seven or more cards of one rank)"),
-                ("es", "una canasta (siete cartas o más de un mismo valor)"),
+                ("en", "a canasta (seven cards of one rank, to which more natural cards may"),
+                ("es", "una canasta (siete cartas de un mismo valor, a la que pueden añadirse"),
+            )
+        ),
+        *(
+            (language, system_id, "sets", words)
+            for system_id in ("denexa", "super-samba")
+            for language, words in (
+                ("en", "a canasta (exactly seven cards of one rank; a meld stops at seven"),
+                ("es", "una canasta (exactamente siete cartas de un mismo valor; una combinación"),
             )
         ),
         ("en", "classic", "red-threes", "Laying a red three down is up to the player"),

@@ -241,7 +241,7 @@ def _hand_form_class(
         ending = RadioField(
             _l("How did the hand end?"),
             choices=[SelectChoice(value, label) for value, label in endings],
-            validators=[InputRequired(_l("Choose who went out, or that the stock ran out."))],
+            validators=[InputRequired(_l("Choose who went out, or that nobody did."))],
         )
         token = HiddenField(
             validators=[

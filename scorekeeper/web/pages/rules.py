@@ -27,7 +27,16 @@ def index() -> str:
 def search() -> str:
     """The rules search without JavaScript; app.js asks it as one types and shows its results."""
     query = request.args.get("q", "")[:200].strip()
-    return render_template("rules/search.html", query=query, results=search_rules(query))
+    system = rules.SYSTEMS.get(request.args.get("system", ""))
+    game_id = request.args.get("game", "")[:64] or None
+    system_id = system.id if system else None
+    return render_template(
+        "rules/search.html",
+        query=query,
+        results=search_rules(query, system_id, game_id if system_id else None),
+        search_system=system,
+        search_game=game_id if system else None,
+    )
 
 
 @bp.get("/rules/<system_id>")

@@ -19,6 +19,8 @@ from flask import get_template_attribute, render_template
 from markupsafe import Markup
 
 from ... import rules
+from ...rules.checks import canastas_beside_sambas
+from ...rules.play import Play, PlayRule, cite_play, play_of
 from ...rules.readings import Reading, readings_of
 from ...rules.words import N_
 from ..http.i18n import number, say
@@ -26,6 +28,8 @@ from ..store.models import Game
 
 TOPICS = (
     "table",
+    "deal",
+    "discard-pile",
     "melds",
     "sets",
     "first-meld",
@@ -122,6 +126,9 @@ class Page:
     wild_canasta: bool
     super_samba: bool
     variations: list[str]  # what the text offers besides, chosen when a game starts
+    samba_room: list[tuple[rules.Deck, int, int]]  # (deck, most sambas, canastas left beside)
+    play: Play  # the rules of play: the deal, the pile, going out…
+    play_rules: dict[str, list[tuple[PlayRule, rules.Rule]]]  # by topic, each with its place
 
 
 def page(system: rules.RuleSystem) -> Page:
@@ -131,6 +138,10 @@ def page(system: rules.RuleSystem) -> Page:
         readings[reading.topic].append(shown(reading, system))
     players_at = {s * p for s, p in system.tables}
     decks = sorted({system.deck(n) for n in players_at}, key=lambda deck: deck.decks)
+    play = play_of(system)
+    play_rules: dict[str, list[tuple[PlayRule, rules.Rule]]] = {topic: [] for topic in TOPICS}
+    for rule in play.rules:
+        play_rules[rule.topic].append((rule, cite_play(system, rule)))
     return Page(
         sources={topic: str(system.cite(topic)) for topic in TOPICS},
         readings=readings,
@@ -153,6 +164,11 @@ def page(system: rules.RuleSystem) -> Page:
         wild_canasta=system.has(rules.SetKind.WILD_CANASTA),
         super_samba=system.has(rules.SetKind.SUPER_SAMBA),
         variations=[say(rules.OPTIONS[o].label) for o in system.options],
+        samba_room=[
+            (deck, 4 * deck.decks, canastas_beside_sambas(deck, 4 * deck.decks)) for deck in decks
+        ],
+        play=play,
+        play_rules=play_rules,
     )
 
 
@@ -289,6 +305,9 @@ class Question:
     id: str
     topic: str
     values: dict[str, Any]
+    cite: rules.Rule | None = None  # where the answer comes from, when not the topic's section
+    reading: bool = False  # the text is silent or unclear: the answer is our reading
+    play: PlayRule | None = None  # a question of play, worded by rules/_play.html
 
 
 def questions(system: rules.RuleSystem) -> list[Question]:
@@ -335,10 +354,19 @@ def questions(system: rules.RuleSystem) -> list[Question]:
             },
         ),
         Question("red-three-in-hand", "red-threes", {"cost": red_three_in_hand(system)}),
-        Question(
-            "black-three", "penalties", {"points": -rules.CARD_POINTS[rules.Card.BLACK_THREE]}
-        ),
-        Question("card-in-hand", "scoring", {"cards": ", ".join(c.label for c in card_values())}),
+    ]
+    # Card values: where the text gives them, cited there; classic gives none, and the values
+    # the other four share are our reading.
+    values_cited = system.cite_card_values()
+    cards = {"cards": ", ".join(c.label for c in card_values())}
+    black_three = {"points": -rules.CARD_POINTS[rules.Card.BLACK_THREE]}
+    found += [
+        Question("black-three", "scoring", black_three, values_cited, values_cited is None),
+        Question("card-in-hand", "scoring", cards, values_cited, values_cited is None),
+    ]
+    found += [
+        Question(rule.id, rule.topic, {}, cite_play(system, rule), rule.reading, rule)
+        for rule in play_of(system).rules
     ]
     return found
 
@@ -358,4 +386,6 @@ def render_rules(system: rules.RuleSystem, game: Game | None = None) -> str:
         differences=differences(system),
         options=[say(rules.OPTIONS[o].label) for o in sorted(system.options_on)],
         questions=questions(system),
+        search_system=system,
+        search_game=game.id if game else None,
     )
