@@ -19,7 +19,7 @@ def player(request: pytest.FixtureRequest, browser: Any, server: str) -> Iterato
     page.context.close()
 
 
-# Play went on after the stock ran out, and stopped with nobody out (docs/readings.md and the going-out rules of scorekeeper/rules/play.py).
+# Play went on after the stock ran out, and stopped with nobody out (rules/play.py, going out).
 NOBODY_OUT = "Nobody went out (play stopped after the stock ran out)"
 
 

@@ -208,7 +208,7 @@ def test_a_game_to_10000_is_refused_fixed_corrected_and_won_on_a_phone(
     expect(total(player, 1)).to_have_text(number(THEM_START + 2 * THEM_HAND))
 
 
-# Super-samba stops a hand on an empty stock, while no side has its book (docs/readings.md and the going-out rules of scorekeeper/rules/play.py).
+# Super-samba stops a hand on an empty stock, while no side has its book (rules/play.py, going out).
 NOBODY_OUT_WITHOUT_BOOK = "Nobody went out (the stock ran out before any side had its book)"
 
 

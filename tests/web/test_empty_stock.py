@@ -1,7 +1,7 @@
 """An empty stock, as the pages and the hand form say it (issue 27): in classic, denexa,
 black-samba and fournier play goes on after the stock ran out, and a side that then goes out has
-gone out and earns the bonus; only in super-samba does the stock stop a hand (docs/readings.md, *Going
-out*)."""
+gone out and earns the bonus; only in super-samba does the stock stop a hand (rules/play.py,
+going out)."""
 
 from __future__ import annotations
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
-from scorekeeper.web.presenters.rulebook import TOPICS
 
 from scorekeeper import rules
+from scorekeeper.web.presenters.rulebook import TOPICS
 
 from .helpers import Actions, section
 

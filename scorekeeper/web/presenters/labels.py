@@ -20,7 +20,7 @@ def label_of(ref: FieldRef) -> str:
 
 def ending_label(ending: Ending, game: Game) -> str:
     """An ending in words: who went out, or that nobody did, said as the game's system ends a
-    hand on an empty stock (docs/readings.md and the going-out rules of scorekeeper/rules/play.py): in all but super-samba, play goes on after
+    hand on an empty stock (rules/play.py, going out): in all but super-samba, play goes on after
     the stock ran out, and a side may still go out."""
     if ending.side is None:
         stock = play_of(rules.SYSTEMS[game.system_id]).rule("stock-empty")
