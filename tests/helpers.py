@@ -54,5 +54,6 @@ def wait_until_answering(
         except OSError:  # not listening yet, or not yet answering 200
             pass
         if time.monotonic() > deadline:
-            pytest.fail(f"{process.args} did not answer in {STARTING_AT_MOST:.0f} s{said}")
+            answered = f"did not answer in {STARTING_AT_MOST:.0f} s"
+            pytest.fail(f"{process.args} {answered}{said}", pytrace=False)
         time.sleep(0.1)

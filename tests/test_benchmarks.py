@@ -24,6 +24,7 @@ A_SHORT_CLUB_NIGHT = [
 ]  # fmt: skip
 
 TINY = {
+    "backup.py": ["--sizes", "25", "--setup", "sqlite"],
     "bounds.py": ["--rounds", "1"],
     "club_night.py": ["--setup", "sqlite", *A_SHORT_CLUB_NIGHT],
     "doctor.py": ["3"],
@@ -31,6 +32,7 @@ TINY = {
     "history.py": ["12"],
     "page_weight.py": [],
     "pages.py": ["0", "--runs", "1", "--hands", "5"],
+    "pin_guesses.py": ["--seconds", "1", "--threads", "1"],
     "save_floor.py": ["--runs", "1"],
     "slow_clients.py": ["1", "--clients", "5"],
 }
