@@ -280,27 +280,40 @@
   }
 
   keepAwake();
-  // Following the game from another phone: every ~2 s while the page is visible (at once when
-  // it is shown again) the page asks for its own address, or the hand form for the game's state,
-  // with the ETag of what it has, so an unchanged game costs the server a 304 and nothing more.
-  // A changed scoreboard or hand is swapped in ([data-poll]); a deleted game says so (#gone).
+  // Following the game from another phone. While the page is visible it holds one event stream
+  // (#live's data-stream) that names the game's revision at once and at each change; on a change
+  // the page asks for its own address, or the hand form for the game's state, with the ETag of
+  // what it has, as the poll does. Where no stream can be held (an old browser, the server's cap
+  // answered 204, a proxy holding events back) it polls every ~2 s instead; an unchanged game
+  // costs the server a 304. A changed scoreboard or hand is swapped in ([data-poll]) and says
+  // what changed ([data-announce]); a deleted game says so (#gone); a phone out of reach says
+  // since when (#offline) and catches up when it is back.
   var EVERY = 2000;
-  var polling = null; // the poll of the page shown now (a page swapped by Save gets a new one)
+  var ANNOUNCED = 90000; // how long "Hand 4: Abuelos +1,530" stays up
+  var polling = null; // the following of the page shown now (a page swapped by Save gets a new one)
 
   function follow() {
     var live = document.querySelector("[data-poll]");
     var elsewhere = document.getElementById("elsewhere");
+    var hub = document.getElementById("live");
     if (polling) polling.stop();
     polling = null;
     if (!window.fetch || !(live || elsewhere)) return;
     var url = live ? location.href.split("#")[0] : elsewhere.dataset.state;
+    var known = hub ? hub.dataset.revision : "";
     var etag = null;
     var timer = null;
     var asking = false;
+    var again = false;
     var stopped = false;
+    var source = null; // the event stream, while the page is visible
+    var streaming = false; // an event came on it: no poll needed
+    var noStream = !hub || !window.EventSource;
+    var offlineSince = null;
     function poll() {
       clearTimeout(timer);
-      if (stopped || asking || document.visibilityState === "hidden") return;
+      if (stopped || document.visibilityState === "hidden") return;
+      if (asking) { again = true; return; }
       asking = true;
       // The first time, the browser revalidates the page it holds with that page's own ETag.
       var options = etag
@@ -308,32 +321,96 @@
         : { cache: "no-cache", credentials: "same-origin" };
       fetch(url, options)
         .then(function (response) {
+          online();
           if (response.status === 404) return gone();
           if (response.status !== 200) return;
           etag = response.headers.get("ETag") || etag;
           return live ? response.text().then(swap) : response.json().then(told);
         })
-        .catch(function () { /* offline for a moment: the next poll tries again */ })
+        .catch(offline)
         .then(function () {
           asking = false;
-          if (!stopped) timer = setTimeout(poll, EVERY);
+          if (again) { again = false; poll(); } else schedule();
         });
+    }
+    function schedule() {
+      clearTimeout(timer);
+      if (!stopped && !streaming) timer = setTimeout(poll, EVERY);
+    }
+    function open() {
+      if (noStream || source || stopped || document.visibilityState === "hidden") return;
+      var heard = false;
+      source = new EventSource(hub.dataset.stream + "?since=" + encodeURIComponent(known));
+      // A proxy that holds events back never lets the first one through: poll instead.
+      var waited = setTimeout(function () { if (!heard) refuse(); }, 10000);
+      source.onmessage = function (event) {
+        heard = true;
+        clearTimeout(waited);
+        streaming = true;
+        clearTimeout(timer);
+        online();
+        if (event.data !== known) { known = event.data; poll(); }
+      };
+      source.addEventListener("gone", function () { close(); gone(); });
+      // This phone may no longer follow the game (its link renewed, another PIN): the page
+      // shows why and how to get in again.
+      source.addEventListener("refused", function () { close(); stopped = true; location.reload(); });
+      source.onerror = function () {
+        streaming = false;
+        if (!source) return;
+        if (source.readyState === 2) refuse(); // refused for good (over the cap: 204)
+        else poll(); // coming back by itself; meanwhile the poll says whether we are online
+      };
+    }
+    function refuse() {
+      close();
+      noStream = true;
+      schedule();
+    }
+    function close() {
+      if (source) source.close();
+      source = null;
+      streaming = false;
     }
     function gone() {
       stopped = true;
+      close();
       var notice = document.getElementById("gone");
       if (notice) notice.hidden = false;
+    }
+    function offline() {
+      var notice = document.getElementById("offline");
+      if (offlineSince || !notice) return;
+      offlineSince = new Date();
+      var at = offlineSince.toLocaleTimeString(document.documentElement.lang || undefined,
+        { hour: "2-digit", minute: "2-digit" });
+      notice.textContent = notice.dataset.text.replace("{time}", at);
+      notice.hidden = false;
+    }
+    function online() {
+      var notice = document.getElementById("offline");
+      if (!offlineSince || !notice) return;
+      offlineSince = null;
+      notice.hidden = true;
     }
     function swap(html) {
       var page = new DOMParser().parseFromString(html, "text/html");
       var fresh = page.querySelector("[data-poll]");
+      var freshHub = page.getElementById("live");
+      if (freshHub) known = freshHub.dataset.revision;
       if (fresh) localTimes(fresh); // as the page shown has them, or every poll would differ
       if (!fresh || !live.isConnected || fresh.innerHTML === live.innerHTML) return;
       var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
       live.innerHTML = fresh.innerHTML;
       document.title = page.title;
-      var again = focused && document.getElementById(focused);
-      if (again) again.focus({ preventScroll: true });
+      // The hand this phone saved is no news once the game moved on: its address forgets it.
+      if (/[?&]saved=/.test(location.search) && window.history && history.replaceState) {
+        url = location.pathname;
+        history.replaceState(null, "", url + location.hash);
+      }
+      announce();
+      var back = focused && document.getElementById(focused);
+      if (back) back.focus({ preventScroll: true });
     }
     function told(state) {
       var after = document.querySelector("form.hand-form input[name=after]");
@@ -359,17 +436,35 @@
       }
     }
     function shown() {
-      if (document.visibilityState !== "hidden") poll();
+      if (document.visibilityState === "hidden") {
+        close(); // a hidden page holds no stream
+        clearTimeout(timer);
+      } else {
+        poll();
+        open();
+      }
     }
     document.addEventListener("visibilitychange", shown);
     polling = {
       stop: function () {
         stopped = true;
+        close();
         clearTimeout(timer);
         document.removeEventListener("visibilitychange", shown);
       },
     };
-    timer = setTimeout(poll, EVERY);
+    if (noStream) schedule(); else open();
+  }
+
+  // What another phone's hand changed, in one line big enough to read across the table, for a
+  // while; the next change replaces it, and the game's end takes its place.
+  var announced = null;
+  function announce() {
+    var line = document.querySelector("[data-announce]");
+    if (!line) return;
+    line.hidden = false;
+    clearTimeout(announced);
+    announced = setTimeout(function () { if (line.isConnected) line.hidden = true; }, ANNOUNCED);
   }
 
   // Send the result (result.html): the phone's share sheet where there is one, with the

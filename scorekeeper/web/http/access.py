@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Callable
 from datetime import timedelta
 from enum import IntEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from flask import Flask, current_app, g, render_template, request, session
 from flask.typing import ResponseReturnValue
@@ -94,16 +94,41 @@ def _mark(hashed: str) -> str:
 
 def level() -> Access:
     """What this phone may do here."""
-    hashed = pin_hash()
-    if hashed is None or session.get(TABLE_KEY) == _mark(hashed):
+    if not door.inside():
+        return _level(pin_hash(), session.get(TABLE_KEY), "", None)
+    token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
+    return _level(pin_hash(), session.get(TABLE_KEY), token, door.state())
+
+
+def _level(hashed: str | None, table: object, token: str, game: Any) -> Access:
+    """What a phone may do: with the PIN's `hashed` and its session's mark of it (`table`),
+    and in a `game` (its links, as the door reads them) with its share link's `token`."""
+    if hashed is None or table == _mark(hashed):
         return Access.TABLE
-    if door.inside():
-        token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
-        if token and secrets.compare_digest(token, door.join_token()):
+    if game is not None and token:
+        if secrets.compare_digest(token, game.join_token):
             return Access.JOIN
-        if token and secrets.compare_digest(token, door.follow_token()):
+        if secrets.compare_digest(token, game.follow_token):
             return Access.FOLLOW
     return Access.PUBLIC
+
+
+def still_may(wanted: Access) -> Callable[[], bool]:
+    """Whether this phone may still do what needs `wanted` in this game, asked again later,
+    outside this request (an event stream): its session as it is now, against the game's links
+    and the table's PIN as they will be then."""
+    game_id = door.game_id()
+    table = session.get(TABLE_KEY)
+    token = dict(session.get(LINKS_KEY) or ()).get(game_id, "")
+    configured: str | None = current_app.config.get("PIN_HASH")
+
+    def asked_again() -> bool:
+        game = door.read_again(game_id)
+        if game is None:
+            return False
+        return _level(configured or game.pin_hash, table, token, game) >= wanted
+
+    return asked_again
 
 
 def may(wanted: Access) -> bool:

@@ -11,6 +11,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..extensions import db
 from ..store.database import writing
 from ..store.models import PinAttempt, TableSetting, new_revision, new_share_token, now
+from . import live
 from .loading import lock_game
 
 PIN = "pin"
@@ -45,6 +46,7 @@ def set_pin(new: str, current: str | None) -> None:
             db.session.add(TableSetting(key=PIN, value=generate_password_hash(new)))
         else:
             stored.value = generate_password_hash(new)
+        live.changed_access()
 
 
 @dataclass(frozen=True)
