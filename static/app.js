@@ -347,6 +347,7 @@
         heard = true;
         clearTimeout(waited);
         streaming = true;
+        hub.dataset.by = "stream"; // how the page follows the game, for whoever looks
         clearTimeout(timer);
         online();
         if (event.data !== known) { known = event.data; poll(); }
@@ -365,6 +366,7 @@
     function refuse() {
       close();
       noStream = true;
+      if (hub) hub.dataset.by = "poll";
       schedule();
     }
     function close() {

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -293,3 +294,42 @@ def test_a_waiter_wakes_for_its_own_key_only() -> None:
         hub.heard("*")
         assert hub.wait("game:b", "2", 0, 0.01) == ("2", 1)
     assert hub.followed() == {}
+
+
+def test_on_postgresql_another_process_is_told_by_notify(
+    postgresql_url: str, opened: list[Stream], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two apps (two server processes) on one PostgreSQL: a hand saved by one reaches the
+    other's stream by LISTEN/NOTIFY, with the watcher out of the way."""
+    monkeypatch.setattr(live, "WATCH_EVERY", 3600.0)
+    config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": postgresql_url, "STREAMS": 2}
+    here, there = _built({**config, "STREAM_SECONDS": 30}), _built(config)
+    game_id = Actions(there.test_client()).new_game()
+    stream = open_stream(opened, here.test_client(), game_id)
+    assert stream.next() is not None
+    with here.app_context():
+        listening = wait_for(lambda: _listening(here))
+    assert listening, "no LISTEN on the server"
+    Actions(there.test_client()).record_hand(game_id, [GOES_OUT, STAYS_IN])
+    changed = stream.next_event(timeout=2.0)
+    assert changed is not None and changed["data"] == revision_of(there.test_client(), game_id)
+
+
+def _listening(app: Flask) -> bool:
+    from sqlalchemy import text
+
+    from scorekeeper.web.extensions import db
+
+    query = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'"
+    with db.engine.connect() as connection:
+        return bool(connection.scalar(text(query)))
+
+
+def wait_for(condition: Any, timeout: float = WITHIN) -> bool:
+    """Whether `condition()` holds within `timeout` seconds (asked every 50 ms)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return bool(condition())
