@@ -147,8 +147,35 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     with contextlib.suppress(UnicodeEncodeError):
         print(first_phone_qr(printed), end="")
     print("Stop it with Ctrl+C.", flush=True)
-    streams = SERVED_STREAMS if app.config["STREAMS"] is None else app.config["STREAMS"]
-    stream.allow(app, streams)
-    settings: WaitressSettings = {**WAITRESS, "threads": PAGE_THREADS + streams}
-    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **settings)
+    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **holding_streams(app))
     return 0
+
+
+def holding_streams(app: Flask) -> WaitressSettings:
+    """Waitress's settings for the app with its streams (`STREAMS`, else SERVED_STREAMS): a
+    thread and a connection for each on top of those of pages, and descriptors for them all."""
+    streams = SERVED_STREAMS if app.config["STREAMS"] is None else int(app.config["STREAMS"])
+    stream.allow(app, streams)
+    settings: WaitressSettings = {
+        **WAITRESS,
+        "threads": PAGE_THREADS + streams,
+        "connection_limit": WAITRESS["connection_limit"] + streams,
+    }
+    _room_for(settings["connection_limit"])
+    return settings
+
+
+def _room_for(connections: int) -> None:
+    """Let this process open a descriptor for each connection and the database's files: its
+    soft limit raised as far as the hard one allows (where the system has such limits)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 100
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
