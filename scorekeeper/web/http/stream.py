@@ -1,7 +1,7 @@
 """An event stream that tells a page the revision of what it shows, as it changes.
 
 A live page (the scoreboard, the follow page, the table display, a hand, the hand form's
-notice) opens one stream while it is visible (static/app.js) and fetches itself when an event
+notice) opens one stream while it is visible (static/live.js) and fetches itself when an event
 names another revision than the one it was drawn at, as its poll does. What is sent:
 
 - at once, `retry:` (a few seconds, spread at random so that phones do not come back in step
