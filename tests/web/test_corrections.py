@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from scorekeeper.web.pages import hands
 from scorekeeper.web.services import hands as hand_service
 
-from .conftest import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value
+from .conftest import GOES_OUT, STAYS_IN, Actions, errors_of, hand_fields, hidden, input_value
 
 
 def edit_url(game_id: str, hand_id: int) -> str:
@@ -67,6 +67,9 @@ def test_the_second_of_two_concurrent_corrections_is_shown_both_versions(
     assert "Their version" in clash.text
     assert "+2,500" in clash.text  # theirs, scored
     assert input_value(clash.text, "sides-0-melded_points") == "280"  # mine, still typed
+    # Both values beside the field that differs, and beside no other.
+    assert "they 300 / you 280" in errors_of(clash.text, "sides-0-melded_points")
+    assert clash.text.count(" / you ") == clash.text.count("they 300 / you 280")
     assert hidden(clash.text, "version") == "2"
     assert actions.result(game_id)["totals"][0] == 2500
 

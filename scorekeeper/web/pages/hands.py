@@ -24,6 +24,7 @@ from ..forms.hand import (
     form_data,
     hand_form,
     hand_from_form,
+    place_conflicts,
     place_violations,
 )
 from ..http import caching, door
@@ -143,6 +144,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         if current.deleted:
             return _deleted_meanwhile(game, system, form, hand)
         theirs = _preview(game, current.hand, index)
+        place_conflicts(form, current.hand, engine, system)
         return _form_page(
             game, system, form, hand=hand, loose=loose, theirs=theirs, refused=True, status=409
         )
