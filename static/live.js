@@ -16,24 +16,31 @@
     });
   }
 
-  // The scoreboard's "Keep the screen on" switch: shown only where the browser offers the Screen
+  // "Keep the screen on" (_live.html): a switch shown only where the browser offers the Screen
   // Wake Lock API (a secure context: the phone running the server, or HTTPS), off until switched
-  // on, and remembered by this phone. The browser drops the lock whenever the page is hidden, so
-  // it is asked for again each time the page is shown.
+  // on, and remembered by this phone; the table display keeps itself on without a switch. The
+  // browser drops the lock whenever the page is hidden, so it is asked for again each time the
+  // page is shown. Over plain http:// the page names the phone's own setting instead.
   function keepAwake() {
     var toggle = document.getElementById("keep-awake");
-    if (!toggle || !("wakeLock" in navigator)) return;
+    if (!toggle) return;
+    if (!("wakeLock" in navigator)) {
+      var hint = document.querySelector(".keep-awake-hint");
+      if (hint && !window.isSecureContext) hint.hidden = false;
+      return;
+    }
+    var display = !!document.querySelector(".table-display");
     var key = "scorekeeper.keep-awake";
     var lock = null;
     var asking = false;
     function acquire() {
-      if (!toggle.checked || lock || asking || document.visibilityState !== "visible") return;
+      if (!(display || toggle.checked) || lock || asking || document.visibilityState !== "visible") return;
       asking = true;
       navigator.wakeLock.request("screen").then(function (sentinel) {
         asking = false;
         lock = sentinel;
         sentinel.addEventListener("release", function () { if (lock === sentinel) lock = null; });
-        if (!toggle.checked) release(); // switched off while the browser was asked
+        if (!display && !toggle.checked) release(); // switched off while the browser was asked
       }, function () {
         asking = false; // refused (a battery saver, say): the screen sleeps as it always did
       });
@@ -45,7 +52,7 @@
     try {
       toggle.checked = localStorage.getItem(key) === "on";
     } catch (blocked) { /* no storage (a private window): the switch starts off */ }
-    toggle.closest(".keep-awake").hidden = false;
+    toggle.closest(".keep-awake").hidden = display;
     toggle.addEventListener("change", function () {
       try {
         if (toggle.checked) localStorage.setItem(key, "on"); else localStorage.removeItem(key);
