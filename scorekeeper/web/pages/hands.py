@@ -31,6 +31,7 @@ from ..http import caching, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
+from ..presenters.game import hand_in_words
 from ..presenters.hand_form import hand_form_page
 from ..services.engine import engine_game, engine_hand, replay_of, system_of
 from ..services.errors import HandChanged, HandRefused, HandSaved, HandTaken
@@ -261,8 +262,19 @@ def show(hand_id: int) -> str:
     hand = _hand(game, hand_id)
     number = live_number(hand, with_hands(game).live_hands)
     scored = replay_of(game).hands[number - 1] if number is not None else None
+    # What each correction found and left, in words (a deleted hand's "What it was").
+    in_words = {
+        c.id: [hand_in_words(game, kept) if kept else [] for kept in (c.before, c.after)]
+        for c in hand.corrections
+    }
     return render_template(
-        "hand.html", game=game, system=system, hand=hand, number=number, scored=scored
+        "hand.html",
+        game=game,
+        system=system,
+        hand=hand,
+        number=number,
+        scored=scored,
+        in_words=in_words,
     )
 
 
