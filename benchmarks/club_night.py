@@ -15,7 +15,7 @@ beside the server's, the database's and the proxy's, read from /proc, so a busy 
 
 Set-ups, each started here and stopped after: SQLite + `scorekeeper serve` (waitress, its own
 settings), and PostgreSQL + gunicorn behind the README's nginx (`--workers`; `--worker-class
-gevent` or `gthread` with `--threads`; a throw-away cluster in a temporary folder, run as the
+gthread` with `--threads`, as the README runs it, or `gevent`; a throw-away cluster in a temporary folder, run as the
 `postgres` user when this runs as root, since PostgreSQL refuses root). For each, a step search
 grows the number of tables until a kind of request has its p99 at 200 ms or more, or the save →
 every follower's new page p99 reaches 1 s, or errors, or the time is up (`--max-minutes`), and
@@ -686,7 +686,7 @@ def main() -> None:
     )
     parser.add_argument("--pollers", type=int, default=1, help="of the four followers a table")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn's")
-    parser.add_argument("--worker-class", choices=("gevent", "gthread", "sync"), default="gevent")
+    parser.add_argument("--worker-class", choices=("gevent", "gthread", "sync"), default="gthread")
     parser.add_argument("--threads", type=int, default=600, help="gunicorn's gthread, per worker")
     parser.add_argument("--streams", type=int, help="SCOREKEEPER_STREAMS under gunicorn")
     parser.add_argument("--no-proxy", action="store_true", help="gunicorn without nginx")
