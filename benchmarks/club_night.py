@@ -15,8 +15,9 @@ beside the server's, the database's and the proxy's, read from /proc, so a busy 
 
 Set-ups, each started here and stopped after: SQLite + `scorekeeper serve` (waitress, its own
 settings), and PostgreSQL + gunicorn behind the README's nginx (`--workers`; `--worker-class
-gthread` with `--threads`, as the README runs it, or `gevent`; a throw-away cluster in a temporary folder, run as the
-`postgres` user when this runs as root, since PostgreSQL refuses root). For each, a step search
+gthread` with `--threads`, as the README runs it, or `gevent`; a throw-away cluster in a
+temporary folder, run as the `postgres` user when this runs as root, since PostgreSQL refuses
+root). For each, a step search
 grows the number of tables until a kind of request has its p99 at 200 ms or more, or the save →
 every follower's new page p99 reaches 1 s, or errors, or the time is up (`--max-minutes`), and
 prints for every step the p50 and p99 of polls (304s), scoreboards drawn (200s), hand forms,
