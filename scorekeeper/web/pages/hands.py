@@ -262,11 +262,6 @@ def show(hand_id: int) -> str:
     hand = _hand(game, hand_id)
     number = live_number(hand, with_hands(game).live_hands)
     scored = replay_of(game).hands[number - 1] if number is not None else None
-    # What each correction found and left, in words (a deleted hand's "What it was").
-    in_words = {
-        c.id: [hand_in_words(game, kept) if kept else [] for kept in (c.before, c.after)]
-        for c in hand.corrections
-    }
     return render_template(
         "hand.html",
         game=game,
@@ -274,8 +269,17 @@ def show(hand_id: int) -> str:
         hand=hand,
         number=number,
         scored=scored,
-        in_words=in_words,
+        in_words=_in_words(game, hand),
     )
+
+
+def _in_words(game: Game, hand: Hand) -> dict[int, list[list[tuple[str, str]]]]:
+    """What each correction of the hand found and left, in words (a deleted hand's "What it
+    was"), by the correction's id."""
+    return {
+        c.id: [hand_in_words(game, kept) if kept else [] for kept in (c.before, c.after)]
+        for c in hand.corrections
+    }
 
 
 @bp.route("/<id:hand_id>/delete", methods=["GET", "POST"])
@@ -311,7 +315,14 @@ def restore(hand_id: int) -> Response | tuple[str, int]:
     except HandRefused as refused:
         loose = [cited(v, game.id) for v in refused.violations]
         page = render_template(
-            "hand.html", game=game, system=system, hand=hand, number=None, scored=None, loose=loose
+            "hand.html",
+            game=game,
+            system=system,
+            hand=hand,
+            number=None,
+            scored=None,
+            loose=loose,
+            in_words=_in_words(game, hand),
         )
         return page, 422
     return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{hand_id}"))
