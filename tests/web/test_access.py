@@ -192,6 +192,9 @@ def test_new_links_make_the_old_ones_stop_working(pin_app: Flask) -> None:
     share = table.get(f"/games/{game_id}/share").text
     assert f'data-share="join" href="http://localhost/join/{join}"' in share
     assert 'data-share="follow"' in share and "<svg" in share
+    # One code on screen at a time: join's first, follow's folded under it.
+    assert share.index('data-share="join"') < share.index('<details class="share-fold">')
+    assert share.index('<details class="share-fold">') < share.index('data-share="follow"')
     assert table.post(f"/games/{game_id}/share/renew").status_code == 302
     assert phone.get(f"/games/{game_id}/hands/new").status_code == 403
     assert phone.get(f"/join/{join}").status_code == 404

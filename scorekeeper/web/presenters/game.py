@@ -214,13 +214,15 @@ def _shown(game: Game, value: object) -> str:
 
 def hand_in_words(game: Game, recorded: dict[str, Any]) -> list[tuple[str, str]]:
     """A hand as a correction kept it (what a deleted hand was), line by line in words: how it
-    ended, then each side's values as the hand form asks them, those left empty left out."""
+    ended, then each side's values as the hand form asks them, those empty, 0 or no left out."""
     hand = read_hand(recorded)
     lines = [(_("How the hand ended"), _shown(game, hand.ending))]
     order = list(refs(system_of(game), every=True))
     for side, entry in zip(game.sides, hand.entries, strict=False):
         for ref in sorted(held(entry), key=order.index):
-            lines.append((f"{side.name} · {label_of(ref)}", _shown(game, value_of(entry, ref))))
+            value = value_of(entry, ref)
+            if value:
+                lines.append((f"{side.name} · {label_of(ref)}", _shown(game, value)))
     return lines
 
 
