@@ -15,7 +15,7 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.http.access import LINKS_KEPT, Access, needed
 from scorekeeper.web.store.models import PinAttempt
 
-from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, _built, hand_fields, hidden
+from .conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, _built, hand_fields, hidden
 from .test_queries import ACCESS_READ, game_of, statements
 
 PIN = "2468"
@@ -287,3 +287,37 @@ def test_a_phone_remembers_its_newest_share_links(pin_app: Flask) -> None:
     assert phone.get(f"/games/{games[0]}/hands/new").status_code == 403  # the oldest went
     assert phone.get(f"/games/{games[-1]}/hands/new").status_code == 200
     assert phone.get(f"/games/{games[1]}/hands/new").status_code == 200
+
+
+def test_a_joined_phone_sees_no_control_it_cannot_use_and_can_leave(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    game_id = imported(table)
+    follow, join = tokens(pin_app, game_id)
+    mine = table.get(f"/games/{game_id}").text
+    assert "Play again" in mine and "Manage this game" in mine and "Share this game" in mine
+    assert "Leave this game" not in mine and ">Sign out<" in mine  # one tap, in the header
+    joined = pin_app.test_client()
+    joined.get(f"/join/{join}")
+    theirs = joined.get(f"/games/{game_id}").text
+    assert "Record hand 2" in theirs
+    for needs_the_pin in ("Play again", "Manage this game", "Share this game", "export.json"):
+        assert needs_the_pin not in theirs, needs_the_pin
+    assert "Leave this game on this phone" in theirs
+    # The table's phone still gets its own controls (the two are kept apart, not mixed up).
+    assert "Play again" in table.get(f"/games/{game_id}").text
+    left = joined.post("/pin/forget")
+    assert left.status_code == 302
+    assert joined.get(f"/games/{game_id}").status_code == 403
+    # A follower leaves by the header's Sign out (its page has no form: it changes nothing).
+    follower = pin_app.test_client()
+    follower.get(f"/follow/{follow}")
+    assert ">Sign out<" in follower.get(f"/games/{game_id}/follow").text
+
+
+def test_without_a_pin_there_is_nothing_to_sign_out_of(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    page = client.get(f"/games/{game_id}").text
+    assert ">Sign out<" not in page and "Leave this game" not in page
+    assert "Play again" in page

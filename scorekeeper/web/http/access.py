@@ -142,6 +142,14 @@ def may_record_hands() -> bool:
     return may(Access.JOIN)
 
 
+def signed_in() -> bool:
+    """Whether this phone got in with the PIN or a share link that a table with a PIN asks for
+    (what signing out undoes); never without a PIN, where there is nothing to sign out of."""
+    if pin_hash() is None:
+        return False
+    return level() is Access.TABLE or bool(session.get(LINKS_KEY))
+
+
 def grant_table() -> None:
     """This phone entered (or just set) the PIN: remembered for a year."""
     g.pop("pin_hash", None)  # read again: this request may have just set it

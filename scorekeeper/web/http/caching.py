@@ -116,9 +116,10 @@ class Parts:
         self.lock = Lock()
 
 
-def part(draw: Callable[[], Drawn]) -> Drawn:
-    """What `draw` draws of this game's page, kept under the game's revision, the language and
-    the address; only a read is kept (a posted form is drawn as it was sent)."""
+def part(draw: Callable[[], Drawn], variant: str = "") -> Drawn:
+    """What `draw` draws of this game's page, kept under the game's revision, the language, the
+    address and the `variant` it was drawn in (what the phone may do there: never who it is);
+    only a read is kept (a posted form is drawn as it was sent)."""
     if request.method not in door.READS or not door.inside():
         return draw()
     key = (
@@ -127,6 +128,7 @@ def part(draw: Callable[[], Drawn]) -> Drawn:
         door.revision(),
         str(get_locale()),
         request.query_string.decode("latin-1"),
+        variant,
     )
     return kept(key, draw)
 
