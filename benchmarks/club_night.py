@@ -2,26 +2,32 @@
 """A club night under load: N tables of five phones against a real server, on loopback.
 
 Each table is a game. Four phones follow it as `static/app.js` does: they GET the scoreboard,
-then every 2 s ask again with the ETag they hold (`If-None-Match`), so an unchanged game costs a
-304. The fifth phone records a hand every 20 s (a minute or so at a real table, compressed)
-through the real form: it GETs the hand form, POSTs the hand with the form's CSRF and one-time
-tokens, and follows the redirect to the scoreboard. Every phone keeps its own cookies and one
-HTTP/1.1 connection, kept alive while the server keeps it (gunicorn's sync workers close each).
-The phones are asyncio tasks on raw sockets in this one process, so that the client costs
-little next to the server; its CPU is printed beside the server's (and the database's), read
-from /proc, so a busy client shows.
+then hold the game's event stream (`/games/<id>/events`) and, when it names a new revision, ask
+for the scoreboard again with the ETag they hold (`If-None-Match`); a share of them (`--pollers`
+per table, and every phone whose stream is refused with 204) ask every 2 s instead, so an
+unchanged game costs a 304. The fifth phone records a hand every `--hand-every` seconds, spread at
+random from half of it to all of it (a real table's one to two minutes, compressed), through the
+real form: it GETs the hand form, POSTs the hand with the form's CSRF and one-time tokens, and
+follows the redirect to the scoreboard. Every phone keeps its own cookies and one HTTP/1.1
+connection for pages (a stream has one of its own). The phones are asyncio tasks on raw sockets
+in this one process, so that the client costs little next to the server; its CPU is printed
+beside the server's, the database's and the proxy's, read from /proc, so a busy client shows.
 
-Two set-ups, each started here and stopped after: SQLite + waitress (`scorekeeper serve`), and
-PostgreSQL + gunicorn (the `server` and `postgres` extras; a throw-away cluster in a temporary
-folder, run as the `postgres` user when this runs as root, since PostgreSQL refuses root). For
-each, a step search grows the number of tables until a kind of request has its p99 at 200 ms or
-more, or errors, or the time is up (`--max-minutes`), and prints for every step the p50 and p99
-of polls (304s), scoreboards drawn (200s), hand forms and saves, the errors and the CPU used.
-Goal (issue 20): 300 tables on PostgreSQL + gunicorn, 100 on SQLite + waitress. It prints, it
-never asserts.
+Set-ups, each started here and stopped after: SQLite + `scorekeeper serve` (waitress, its own
+settings), and PostgreSQL + gunicorn behind the README's nginx (`--workers`; `--worker-class
+gthread` with `--threads`, as the README runs it, or `gevent`; a throw-away cluster in a
+temporary folder, run as the `postgres` user when this runs as root, since PostgreSQL refuses
+root). For each, a step search
+grows the number of tables until a kind of request has its p99 at 200 ms or more, or the save →
+every follower's new page p99 reaches 1 s, or errors, or the time is up (`--max-minutes`), and
+prints for every step the p50 and p99 of polls (304s), scoreboards drawn (200s), hand forms,
+saves and streams opened, of save → each follower's page, the errors, the CPU used and the
+server's memory per stream. Goal (issue 28): 1,000 tables on PostgreSQL behind nginx, 100 on
+SQLite + `scorekeeper serve`. It prints, it never asserts.
 
 Run: `.venv/bin/python benchmarks/club_night.py [--setup sqlite|postgres|both] [--start 25]
-[--step 25] [--seconds 30] [--max-minutes 15]`; `--tables N` runs one step of N tables.
+[--step 25] [--seconds 60] [--max-minutes 15] [--worker-class gevent|gthread|sync]`;
+`--tables N` runs one step of N tables.
 """
 
 from __future__ import annotations
@@ -49,15 +55,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's tests/
-from tests import postgres  # the throw-away cluster the tests start
+from tests import (
+    postgres,  # the throw-away cluster the tests start
+    reverse_proxy,  # the README's nginx
+)
 
 HELD_MS = 200.0
 """A step holds when every kind of request has its p99 under this, and nothing failed."""
 TIMEOUT = 30.0
 """A request unanswered this long is an error (and its connection is dropped)."""
-KINDS = ("poll", "scoreboard", "hand form", "save")
+KINDS = ("poll", "scoreboard", "hand form", "save", "stream")
 """poll: a scoreboard asked with its ETag and answered 304; scoreboard: one drawn (200, the
-first look, a changed game, or the page after Save); hand form: its GET; save: the POST."""
+first look, a changed game, or the page after Save); hand form: its GET; save: the POST;
+stream: an event stream opened, until its first event."""
+TOLD_MS = 1000.0
+"""A step holds only when save → every follower's new page has its p99 under this."""
 BIN = Path(sys.executable).parent
 
 # Us goes out, Them are caught with many points in hand; then the other way round (as
@@ -193,6 +205,17 @@ class Figures:
 
     times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
     errors: Counter[str] = field(default_factory=Counter)
+    told: list[float] = field(default_factory=list)
+    """Save → a streaming follower's new scoreboard, in ms, for every such follower of every
+    save."""
+    told_polled: list[float] = field(default_factory=list)
+    """The same for the followers that poll."""
+    streams: int = 0
+    """Streams open now."""
+    most_streams: int = 0
+    """The most streams open at once."""
+    refused: int = 0
+    """Streams answered 204 (the phone polls instead)."""
     measuring: bool = False
 
     def note(self, kind: str, answer: Answer, *expected: int) -> None:
@@ -208,8 +231,10 @@ class Figures:
             self.errors[f"{kind} {type(error).__name__}"] += 1
 
     def held(self) -> bool:
-        return not self.errors and all(
-            percentile(times, 99) < HELD_MS for times in self.times.values() if times
+        return (
+            not self.errors
+            and all(percentile(times, 99) < HELD_MS for times in self.times.values() if times)
+            and percentile(self.told, 99) < TOLD_MS
         )
 
 
@@ -225,27 +250,108 @@ class Table:
 
     path: str
     hands: int = 0
+    saved_at: float = 0.0
+    """When its last save was answered (the loop's clock)."""
+    seen: int = 0
+    """The hands its last save left, as a follower's page shows them."""
+
+
+class Follower:
+    """What a following phone has: its page's ETag, and which save it has seen."""
+
+    def __init__(self, phone: Phone, table: Table, figures: Figures, streaming: bool) -> None:
+        self.told = figures.told if streaming else figures.told_polled
+        self.phone = phone
+        self.table = table
+        self.figures = figures
+        self.etag = ""
+        self.hands = 0
+
+    async def look(self) -> None:
+        """Ask for the scoreboard with the ETag held; a new one after a save counts its delay."""
+        kind = "poll" if self.etag else "scoreboard"
+        headers = {"If-None-Match": self.etag} if self.etag else {}
+        hands = self.table.hands
+        try:
+            answer = await self.phone.ask("GET", self.table.path, headers)
+        except Exception as error:
+            self.figures.failed(kind, error)
+            return
+        if answer.status == 304:
+            self.figures.note("poll", answer, 304)
+            return
+        self.figures.note("scoreboard", answer, 200)
+        self.etag = answer.headers.get("etag", "") if answer.status == 200 else ""
+        if answer.status == 200 and hands > self.hands:
+            if self.hands and self.figures.measuring:
+                loop = asyncio.get_running_loop()
+                self.told.append((loop.time() - self.table.saved_at) * 1000)
+            self.hands = hands
 
 
 async def follow(phone: Phone, table: Table, figures: Figures, every: float, until: float) -> None:
-    """A phone watching the scoreboard: drawn once, then asked with its ETag every `every` s."""
+    """A phone watching the scoreboard by polling: drawn once, then asked with its ETag every
+    `every` s."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(random.uniform(0, every))
-    etag = ""
+    follower = Follower(phone, table, figures, streaming=False)
     while loop.time() < until:
-        kind = "poll" if etag else "scoreboard"
-        try:
-            answer = await phone.ask("GET", table.path, {"If-None-Match": etag} if etag else {})
-        except Exception as error:
-            figures.failed(kind, error)
-        else:
-            if answer.status == 304:
-                figures.note("poll", answer, 304)
-            else:
-                figures.note("scoreboard", answer, 200)
-                etag = answer.headers.get("etag", "") if answer.status == 200 else ""
+        await follower.look()
         # app.js asks again 2 s after the answer, not every 2 s on the clock.
         await asyncio.sleep(every)
+
+
+async def stream(
+    port: int, phone: Phone, table: Table, figures: Figures, every: float, until: float
+) -> None:
+    """A phone watching the scoreboard by its event stream: drawn once, then asked again each
+    time the stream names a new revision; polling instead while the stream is refused."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(random.uniform(0, every))
+    follower = Follower(phone, table, figures, streaming=True)
+    await follower.look()
+    while loop.time() < until:
+        writer = None
+        began = time.perf_counter()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(
+                f"GET {table.path}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                "Accept: text/event-stream\r\n\r\n".encode()
+            )
+            status = int((await asyncio.wait_for(reader.readline(), TIMEOUT)).split()[1])
+            if status != 200:
+                figures.refused += status == 204
+                follower.told = figures.told_polled
+                writer.close()
+                while loop.time() < until:  # app.js polls once the stream is refused
+                    await asyncio.sleep(every)
+                    await follower.look()
+                return
+            figures.streams += 1
+            figures.most_streams = max(figures.most_streams, figures.streams)
+            first = True
+            try:
+                while loop.time() < until:
+                    line = await asyncio.wait_for(reader.readline(), max(0.1, until - loop.time()))
+                    if not line:
+                        break  # its lifetime is over: app.js's EventSource comes back
+                    if line.startswith(b"data: "):
+                        if first:
+                            first = False
+                            opened = (time.perf_counter() - began) * 1000
+                            figures.note("stream", Answer(200, {}, b"", opened), 200)
+                        await follower.look()
+            finally:
+                figures.streams -= 1
+        except TimeoutError:
+            pass
+        except Exception as error:
+            figures.failed("stream", error)
+            await asyncio.sleep(random.uniform(2, 6))  # the stream's retry
+        finally:
+            if writer is not None:
+                writer.close()
 
 
 FIELD = re.compile(r'<input[^>]*name="(csrf_token|token|after)"[^>]*value="([^"]*)"')
@@ -268,6 +374,7 @@ async def record(phone: Phone, table: Table, figures: Figures, every: float, unt
                 saved = await phone.ask("POST", f"{table.path}/hands/new", body=body)
                 figures.note(kind, saved, 302, 303)
                 if saved.status in (302, 303):
+                    table.saved_at = loop.time()
                     table.hands += 1
                     kind = "scoreboard"
                     location = urllib.parse.urlsplit(saved.headers["location"])
@@ -275,7 +382,7 @@ async def record(phone: Phone, table: Table, figures: Figures, every: float, unt
                     figures.note(kind, await phone.ask("GET", where), 200)
         except Exception as error:
             figures.failed(kind, error)
-        await asyncio.sleep(max(0.0, every - (loop.time() - began)))
+        await asyncio.sleep(max(0.0, random.uniform(every / 2, every) - (loop.time() - began)))
 
 
 async def create_tables(port: int, tables: list[Table], wanted: int) -> None:
@@ -337,6 +444,8 @@ class Setup:
     """The server's pid (with its workers, its children)."""
     database: int | None = None
     """PostgreSQL's postmaster pid (with its backends)."""
+    proxy: int | None = None
+    """nginx's master pid (with its workers)."""
     tables: list[Table] = field(default_factory=list)
 
 
@@ -348,16 +457,25 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     until = loop.time() + options.warm_up + options.seconds
     phones: list[Phone] = []
     tasks = []
+    resident = rss(setup.server)
     for table in setup.tables[:count]:
-        for _ in range(4):
+        for index in range(4):
             phones.append(Phone(setup.port))
-            tasks.append(follow(phones[-1], table, figures, options.poll_every, until))
+            if index < options.pollers:
+                tasks.append(follow(phones[-1], table, figures, options.poll_every, until))
+            else:
+                tasks.append(
+                    stream(setup.port, phones[-1], table, figures, options.poll_every, until)
+                )
         phones.append(Phone(setup.port))
         tasks.append(record(phones[-1], table, figures, options.hand_every, until))
     running = asyncio.gather(*tasks)
     await asyncio.sleep(options.warm_up)
     figures.measuring = True
+    per_stream = (rss(setup.server) - resident) / max(figures.streams, 1)
+    # (what the server holds for its followers' streams and kept-alive connections, by stream)
     server, database = cpu_ticks(setup.server), cpu_ticks(setup.database or setup.server)
+    proxy = cpu_ticks(setup.proxy) if setup.proxy is not None else None
     client = os.times()
     began = time.perf_counter()
     await asyncio.sleep(options.seconds)
@@ -368,12 +486,41 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     database_cores = (
         cores(database, cpu_ticks(setup.database), took) if setup.database is not None else None
     )
+    proxy_cores = (
+        cores(proxy, cpu_ticks(setup.proxy), took)
+        if proxy is not None and setup.proxy is not None
+        else None
+    )
     client_cores = (mine.user + mine.system - client.user - client.system) / took
+    streams, refused = figures.most_streams, figures.refused
     await running
     for phone in phones:
         phone.close()
     show(setup.name, count, figures, server_cores, database_cores, client_cores, took)
+    told = [
+        f"{name} {percentile(times, 50):.0f}/{percentile(times, 99):.0f} ms ({len(times)})"
+        for name, times in (("by stream", figures.told), ("by poll", figures.told_polled))
+        if times
+    ]
+    print(
+        f"    save -> each follower's new page p50/p99: {', '.join(told) or 'no save seen'}; "
+        f"streams open {streams}, refused {refused}; server memory per stream "
+        f"{per_stream / 1024:.0f} KiB"
+        + ("" if proxy_cores is None else f"; proxy CPU {proxy_cores:.2f} cores"),
+        flush=True,
+    )
     return figures
+
+
+def rss(root: int) -> int:
+    """The resident memory of a process and its descendants, in bytes."""
+    total = 0
+    for pid in cpu_ticks(root):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
 
 
 def show(
@@ -495,21 +642,35 @@ def postgresql() -> Iterator[tuple[str, int]]:
 
 @contextlib.contextmanager
 def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Setup]:
-    """gunicorn with `--workers` sync workers, as the README hosts a club, on PostgreSQL."""
+    """gunicorn with `--workers` workers of `--worker-class`, as the README hosts a club, on
+    PostgreSQL, behind the README's nginx (plain HTTP on loopback)."""
+    name = f"PostgreSQL + gunicorn {options.worker_class} + nginx"
     binary = shutil.which("gunicorn", path=str(BIN))
     if binary is None or postgres.binaries() is None:
-        print("PostgreSQL + gunicorn: skipped (needs Debian's postgresql and the server extra)")
-        yield Setup("PostgreSQL + gunicorn", 0, 0)
+        print(f"{name}: skipped (needs Debian's postgresql and the server extra)")
+        yield Setup(name, 0, 0)
         return
+    streams = {"gevent": 3000, "gthread": max(0, options.threads - 50), "sync": 0}
     with postgresql() as (url, database):
-        env = app_env(folder, url, options)
+        env = {
+            **app_env(folder, url, options),
+            "SCOREKEEPER_STREAMS": str(options.streams or streams[options.worker_class]),
+        }
         port = free_port()
         command = [binary, "-w", str(options.workers), "-b", f"127.0.0.1:{port}"]
-        if options.threads > 1:  # gthread workers: kept-alive connections, a thread each
+        command += ["-k", options.worker_class]
+        if options.worker_class == "gthread":
             command += ["--threads", str(options.threads)]
+        if options.worker_class == "gevent":
+            command += ["--worker-connections", "4000"]
         command += ["scorekeeper.web:create_app()"]
         with server(command, env, folder, port) as process:
-            yield Setup("PostgreSQL + gunicorn", port, process.pid, database)
+            if options.no_proxy:
+                yield Setup(name, port, process.pid, database)
+                return
+            with reverse_proxy.nginx_in_front(port, folder / "nginx", tls=False) as proxied:
+                proxy = int((folder / "nginx" / "nginx.pid").read_text().split()[0])
+                yield Setup(name, proxied, process.pid, database, proxy)
 
 
 def main() -> None:
@@ -518,13 +679,19 @@ def main() -> None:
     parser.add_argument("--tables", type=int, help="one step of this many tables, no search")
     parser.add_argument("--start", type=int, default=25, help="tables of the first step")
     parser.add_argument("--step", type=int, default=25, help="tables added at each step")
-    parser.add_argument("--seconds", type=float, default=30.0, help="measured, per step")
-    parser.add_argument("--warm-up", type=float, default=5.0, help="unmeasured, per step")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured, per step")
+    parser.add_argument("--warm-up", type=float, default=15.0, help="unmeasured, per step")
     parser.add_argument("--max-minutes", type=float, default=15.0, help="per set-up")
     parser.add_argument("--poll-every", type=float, default=2.0)
-    parser.add_argument("--hand-every", type=float, default=20.0)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn's")
-    parser.add_argument("--threads", type=int, default=1, help="gunicorn's, per worker")
+    parser.add_argument(
+        "--hand-every", type=float, default=60.0, help="a hand per table every half to all of it"
+    )
+    parser.add_argument("--pollers", type=int, default=1, help="of the four followers a table")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's")
+    parser.add_argument("--worker-class", choices=("gevent", "gthread", "sync"), default="gthread")
+    parser.add_argument("--threads", type=int, default=600, help="gunicorn's gthread, per worker")
+    parser.add_argument("--streams", type=int, help="SCOREKEEPER_STREAMS under gunicorn")
+    parser.add_argument("--no-proxy", action="store_true", help="gunicorn without nginx")
     parser.add_argument("--log-level", default="INFO", help="the app's (a line per request)")
     options = parser.parse_args()
     # A phone is a socket here and one in the server: 500 tables are 2,500 of each.

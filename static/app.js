@@ -1,4 +1,6 @@
-// Samba Scorekeeper: niceties only. Every form works without this file.
+// Samba Scorekeeper: the forms' niceties only. Every form works without this file. Loaded after
+// static/live.js (local times, following the game), whose `follow` it calls again when Save's
+// answer takes the page's place.
 (function () {
   "use strict";
 
@@ -8,9 +10,7 @@
   }
 
   function setUp() {
-    localTimes(document);
     dealerNames();
-    follow();
     searchAsYouType();
     var form = document.querySelector("form.hand-form");
     if (!form) return;
@@ -52,18 +52,6 @@
           })
           .catch(function () { /* offline: the form still works once the Wi-Fi is back */ });
       }, 200);
-    });
-  }
-
-  // The server writes times in UTC and says so; the phone shows them in its own time zone, in
-  // the page's language.
-  function localTimes(root) {
-    if (!window.Intl || !Intl.DateTimeFormat) return;
-    var format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
-      { dateStyle: "medium", timeStyle: "short" });
-    root.querySelectorAll("time[datetime]").forEach(function (time) {
-      var when = new Date(time.getAttribute("datetime"));
-      if (!isNaN(when.getTime())) time.textContent = format.format(when);
     });
   }
 
@@ -243,140 +231,12 @@
     document.title = page.title;
     document.body.replaceWith(page.body);
     window.scrollTo(0, 0);
+    var live = window.scorekeeper;
+    if (live) {
+      live.localTimes(document);
+      live.follow();
+    }
     setUp();
-  }
-
-  // The scoreboard's "Keep the screen on" switch: shown only where the browser offers the Screen
-  // Wake Lock API (a secure context: the phone running the server, or HTTPS), off until switched
-  // on, and remembered by this phone. The browser drops the lock whenever the page is hidden, so
-  // it is asked for again each time the page is shown.
-  function keepAwake() {
-    var toggle = document.getElementById("keep-awake");
-    if (!toggle || !("wakeLock" in navigator)) return;
-    var key = "scorekeeper.keep-awake";
-    var lock = null;
-    var asking = false;
-    function acquire() {
-      if (!toggle.checked || lock || asking || document.visibilityState !== "visible") return;
-      asking = true;
-      navigator.wakeLock.request("screen").then(function (sentinel) {
-        asking = false;
-        lock = sentinel;
-        sentinel.addEventListener("release", function () { if (lock === sentinel) lock = null; });
-        if (!toggle.checked) release(); // switched off while the browser was asked
-      }, function () {
-        asking = false; // refused (a battery saver, say): the screen sleeps as it always did
-      });
-    }
-    function release() {
-      if (lock) lock.release();
-      lock = null;
-    }
-    try {
-      toggle.checked = localStorage.getItem(key) === "on";
-    } catch (blocked) { /* no storage (a private window): the switch starts off */ }
-    toggle.closest(".keep-awake").hidden = false;
-    toggle.addEventListener("change", function () {
-      try {
-        if (toggle.checked) localStorage.setItem(key, "on"); else localStorage.removeItem(key);
-      } catch (blocked) { /* not remembered, still switched */ }
-      if (toggle.checked) acquire(); else release();
-    });
-    document.addEventListener("visibilitychange", acquire);
-    acquire();
-  }
-
-  keepAwake();
-  // Following the game from another phone: every ~2 s while the page is visible (at once when
-  // it is shown again) the page asks for its own address, or the hand form for the game's state,
-  // with the ETag of what it has, so an unchanged game costs the server a 304 and nothing more.
-  // A changed scoreboard or hand is swapped in ([data-poll]); a deleted game says so (#gone).
-  var EVERY = 2000;
-  var polling = null; // the poll of the page shown now (a page swapped by Save gets a new one)
-
-  function follow() {
-    var live = document.querySelector("[data-poll]");
-    var elsewhere = document.getElementById("elsewhere");
-    if (polling) polling.stop();
-    polling = null;
-    if (!window.fetch || !(live || elsewhere)) return;
-    var url = live ? location.href.split("#")[0] : elsewhere.dataset.state;
-    var etag = null;
-    var timer = null;
-    var asking = false;
-    var stopped = false;
-    function poll() {
-      clearTimeout(timer);
-      if (stopped || asking || document.visibilityState === "hidden") return;
-      asking = true;
-      // The first time, the browser revalidates the page it holds with that page's own ETag.
-      var options = etag
-        ? { headers: { "If-None-Match": etag }, cache: "no-store", credentials: "same-origin" }
-        : { cache: "no-cache", credentials: "same-origin" };
-      fetch(url, options)
-        .then(function (response) {
-          if (response.status === 404) return gone();
-          if (response.status !== 200) return;
-          etag = response.headers.get("ETag") || etag;
-          return live ? response.text().then(swap) : response.json().then(told);
-        })
-        .catch(function () { /* offline for a moment: the next poll tries again */ })
-        .then(function () {
-          asking = false;
-          if (!stopped) timer = setTimeout(poll, EVERY);
-        });
-    }
-    function gone() {
-      stopped = true;
-      var notice = document.getElementById("gone");
-      if (notice) notice.hidden = false;
-    }
-    function swap(html) {
-      var page = new DOMParser().parseFromString(html, "text/html");
-      var fresh = page.querySelector("[data-poll]");
-      if (fresh) localTimes(fresh); // as the page shown has them, or every poll would differ
-      if (!fresh || !live.isConnected || fresh.innerHTML === live.innerHTML) return;
-      var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
-      live.innerHTML = fresh.innerHTML;
-      document.title = page.title;
-      var again = focused && document.getElementById(focused);
-      if (again) again.focus({ preventScroll: true });
-    }
-    function told(state) {
-      var after = document.querySelector("form.hand-form input[name=after]");
-      if (!after || after.value === "" || !elsewhere.isConnected) return;
-      if (state.last <= parseInt(after.value, 10)) {
-        elsewhere.textContent = "";
-        delete elsewhere.dataset.shown;
-        return;
-      }
-      var number = String(state.hands);
-      var text = elsewhere.dataset.text.replace("{number}", number).replace("{next}", String(state.hands + 1));
-      if (elsewhere.dataset.shown === text) return;
-      elsewhere.dataset.shown = text;
-      elsewhere.textContent = text + " ";
-      if (state.see) {
-        // In a new tab, so that what is typed here stays.
-        var see = document.createElement("a");
-        see.href = state.see;
-        see.target = "_blank";
-        see.rel = "noopener";
-        see.textContent = elsewhere.dataset.see.replace("{number}", number);
-        elsewhere.appendChild(see);
-      }
-    }
-    function shown() {
-      if (document.visibilityState !== "hidden") poll();
-    }
-    document.addEventListener("visibilitychange", shown);
-    polling = {
-      stop: function () {
-        stopped = true;
-        clearTimeout(timer);
-        document.removeEventListener("visibilitychange", shown);
-      },
-    };
-    timer = setTimeout(poll, EVERY);
   }
 
   // Send the result (result.html): the phone's share sheet where there is one, with the
@@ -435,16 +295,6 @@
     image.src = address;
   }
 
-  // The installable app (issue 21): pages already seen stay readable when the Wi-Fi drops
-  // (static/sw.js). Browsers allow a worker only over HTTPS or from this machine.
-  function offline() {
-    var script = document.querySelector("script[data-worker]");
-    var worker = script && script.dataset.worker;
-    if (!worker || !("serviceWorker" in navigator) || !window.isSecureContext) return;
-    navigator.serviceWorker.register(worker).catch(function () { /* then simply none */ });
-  }
-
   shareResult();
-  offline();
   setUp();
 })();

@@ -3,8 +3,9 @@
 The server block is read from the README's "Host it for a club" as printed there; only what
 cannot be the same on a test machine is changed (the address it listens on, a self-signed
 certificate, the app's port), and a README that no longer has those lines fails loudly. Around
-it goes what Debian's own `nginx.conf` sets (`worker_processes auto`, 768 connections each), with
-its pid, logs and temporary files in a folder of its own.
+it goes what Debian's own `nginx.conf` sets (`worker_processes auto`) with what the README adds to
+it (`worker_rlimit_nofile`, `worker_connections`), and its pid, logs and temporary files in a
+folder of its own.
 """
 
 from __future__ import annotations
@@ -39,6 +40,22 @@ def readme_nginx_server() -> str:
         elif line.strip() and block:
             break
     return "\n".join(block).strip()
+
+
+def readme_nginx_main() -> tuple[str, str]:
+    """What the README's "Host it for a club" puts in nginx.conf: the lines of its main context,
+    and the body of its `events` block."""
+    section = (ROOT / "README.md").read_text().split("### Host it for a club", 1)[1]
+    lines = section.split("in `/etc/nginx/nginx.conf`", 1)[1].splitlines()[1:]
+    block: list[str] = []
+    for line in lines:
+        if line.startswith("    "):
+            block.append(line[4:])
+        elif line.strip() and block:
+            break
+    text = "\n".join(block)
+    main, _, events = text.partition("events {")
+    return main.strip(), events.rsplit("}", 1)[0].strip()
 
 
 def _replaced(text: str, old: str, new: str) -> str:
@@ -85,10 +102,11 @@ def nginx_in_front(app_port: int, folder: Path, tls: bool = True) -> Iterator[in
     # As root, nginx would run its workers as `nobody`, who cannot write in this folder.
     user = "user root;\n" if os.geteuid() == 0 else ""
     config = folder / "nginx.conf"
+    main, events = readme_nginx_main()
     config.write_text(
         f"{user}worker_processes auto;\ndaemon off;\npid {folder / 'nginx.pid'};\n"
-        f"error_log {folder / 'error.log'};\n"
-        "events {\n    worker_connections 768;\n}\n"
+        f"error_log {folder / 'error.log'};\n{main}\n"
+        f"events {{\n    {events}\n}}\n"
         f"http {{\n    access_log off;\n{temporary}\n"
         f"{local_server_block(app_port, port, folder, tls)}\n}}\n"
     )

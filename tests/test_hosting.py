@@ -16,6 +16,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 @pytest.fixture
 def gunicorn(tmp_path: Path, database_url: str) -> Iterator[str]:
-    """gunicorn with three workers on 127.0.0.1, as the README runs it; its address."""
+    """gunicorn with three gthread workers on 127.0.0.1, holding streams as the README runs it;
+    its address."""
     binary = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
     if binary is None:
         unavailable("gunicorn is not installed (the server extra)")
@@ -66,6 +68,7 @@ def gunicorn(tmp_path: Path, database_url: str) -> Iterator[str]:
         "SCOREKEEPER_DATABASE_URL": database_url,
         "SCOREKEEPER_SECRET_KEY": "one key for every worker",
         "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
+        "SCOREKEEPER_STREAMS": "10",
     }
     scorekeeper = Path(sys.executable).parent / "scorekeeper"
     subprocess.run([str(scorekeeper), "upgrade"], env=env, check=True, capture_output=True)
@@ -73,7 +76,12 @@ def gunicorn(tmp_path: Path, database_url: str) -> Iterator[str]:
     log = tmp_path / "gunicorn.log"  # a file, not a pipe: a full pipe would stop the server
     with log.open("wb") as written:
         server = subprocess.Popen(
-            [binary, "-w", "3", "-b", f"127.0.0.1:{port}", "scorekeeper.web:create_app()"],
+            [
+                *(binary, "-w", "3", "--worker-class", "gthread", "--threads", "16"),
+                # A stream ends only with its lifetime: a stop waits 3 s for them, not 30.
+                *("--graceful-timeout", "3"),
+                *("-b", f"127.0.0.1:{port}", "scorekeeper.web:create_app()"),
+            ],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=written,
@@ -98,6 +106,10 @@ def test_gunicorn_serves_a_table_that_plays_a_hand(gunicorn: str) -> None:
     )
     with phone.open(request) as answer:
         scoreboard = json.load(answer)["location"]
+    # Another phone follows the game by its stream, held by whichever worker it reached.
+    follower = urllib.request.urlopen(f"{gunicorn}{scoreboard}/events", timeout=30)
+    assert follower.headers["Content-Type"].startswith("text/event-stream")
+    first = next_revision(follower)
     # Each request may reach another worker: the session and the CSRF token hold across them.
     with phone.open(f"{gunicorn}{scoreboard}/hands/new") as answer:
         form = answer.read().decode()
@@ -109,4 +121,16 @@ def test_gunicorn_serves_a_table_that_plays_a_hand(gunicorn: str) -> None:
     with phone.open(f"{gunicorn}{scoreboard}/hands/new", data=body) as answer:
         page = answer.read().decode()
     assert "Hand 1 saved." in page
+    # The save reached the stream, from whichever worker saved it (NOTIFY, or the watcher).
+    assert next_revision(follower) != first
+    follower.close()
     assert answer.headers["Content-Security-Policy"].startswith("default-src 'self'")
+
+
+def next_revision(stream: Any) -> str:
+    """The revision the stream's next event names."""
+    while True:
+        line = stream.readline()
+        assert line, "the stream ended"
+        if line.startswith(b"data: "):
+            return str(line.removeprefix(b"data: ").strip().decode())

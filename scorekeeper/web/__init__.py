@@ -21,6 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import http, settings, templating
 from .extensions import db, migrate
+from .services import live
 from .store import database, schema
 
 PACKAGE = settings.PACKAGE
@@ -31,6 +32,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config = settings.read(test_config)
     app = _flask_app(config)
     _bind_database(app)
+    live.init_app(app)
     http.install(app)
     templating.install(app)
     _trust_proxies(app)
@@ -93,6 +95,7 @@ def _register_pages(app: Flask) -> None:
         history,
         house_rules,
         install,
+        live,
         result,
         rules,
         sharing,
@@ -114,5 +117,6 @@ def _register_pages(app: Flask) -> None:
         health,
         result,
         install,
+        live,
     ):
         app.register_blueprint(page.bp)

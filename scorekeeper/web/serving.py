@@ -15,6 +15,7 @@ from flask import Flask
 from flask_migrate import upgrade as run_migrations
 
 from . import create_app
+from .http import stream
 from .services.figures import refresh_stale
 
 
@@ -37,6 +38,11 @@ from .services.figures import refresh_stale
 #   sits behind a reverse proxy, which holds slow clients off the app (README, "Run it").
 # - Threads run requests. SQLite writes one at a time anyway; several threads let pages be
 #   read while a hand is saved, and a slow page does not hold up the table.
+# - An event stream (a live page's push) holds a thread for as long as it is open, so `serve`
+#   gives waitress a thread per stream it may hold (`STREAMS`, 400 unless set) on top of the
+#   eight for pages: streams never take the threads that answer a save. A stream over the cap
+#   is answered at once (204) and that page polls. An idle stream's thread waits on a condition
+#   and costs no CPU; waitress notices a phone that left when the next heartbeat (15 s) fails.
 # - poll() rather than select(): select() cannot watch a descriptor numbered above 1023.
 # - No `Server: waitress` header (an empty `ident`): naming the server and its software only helps
 #   someone looking for a known hole in it.
@@ -52,9 +58,14 @@ class WaitressSettings(TypedDict, total=False):
 
 PHONES_AT_A_CLUB_NIGHT = 100 * 5
 """100 tables of five phones, each with a connection open: what the connection limit serves."""
+PAGE_THREADS = 8
+"""The threads that answer pages and saves, whatever the streams hold."""
+SERVED_STREAMS = 400
+"""The streams `scorekeeper serve` holds unless `SCOREKEEPER_STREAMS` says: four phones of
+each of 100 tables (the fifth polls), within the connection limit."""
 
 WAITRESS: WaitressSettings = {
-    "threads": 8,
+    "threads": PAGE_THREADS,
     "connection_limit": 750,
     "channel_timeout": 20,
     "cleanup_interval": 5,
@@ -64,7 +75,10 @@ WAITRESS: WaitressSettings = {
 
 
 def waitress_settings(app: Flask) -> WaitressSettings:
-    """WAITRESS, and behind a proxy (`SCOREKEEPER_PROXY_FIX`) the proxy's headers left in.
+    """What `scorekeeper serve` gives waitress for the app: WAITRESS with a thread and a
+    connection for each stream the app may hold (`STREAMS`, else SERVED_STREAMS; the app's cap
+    is set here, so that the two agree), and behind a proxy (`SCOREKEEPER_PROXY_FIX`) the
+    proxy's headers left in.
 
     Waitress takes X-Forwarded-For and X-Forwarded-Proto out of every request from a peer it
     was not told to trust (`clear_untrusted_proxy_headers`, on by default since waitress 3), so
@@ -72,7 +86,11 @@ def waitress_settings(app: Flask) -> WaitressSettings:
     wrong PINs making every other wait) and http links behind an https proxy. They are left in,
     and ProxyFix reads them as it does under gunicorn, trusting exactly as many proxies as the
     setting says: one place decides, whatever the server."""
+    streams = SERVED_STREAMS if app.config["STREAMS"] is None else int(app.config["STREAMS"])
+    stream.allow(app, streams)
     settings = WaitressSettings(**WAITRESS)
+    settings["threads"] = PAGE_THREADS + streams
+    settings["connection_limit"] = WAITRESS["connection_limit"] + streams
     if app.config["PROXY_FIX"]:
         settings["clear_untrusted_proxy_headers"] = False
     return settings
@@ -152,5 +170,23 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     with contextlib.suppress(UnicodeEncodeError):
         print(first_phone_qr(printed), end="")
     print("Stop it with Ctrl+C.", flush=True)
-    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **waitress_settings(app))
+    settings = waitress_settings(app)
+    _room_for(settings["connection_limit"])
+    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **settings)
     return 0
+
+
+def _room_for(connections: int) -> None:
+    """Let this process open a descriptor for each connection and the database's files: its
+    soft limit raised as far as the hard one allows (where the system has such limits)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 100
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))

@@ -121,6 +121,22 @@ SETTINGS = (
         "anyone could claim any address.",
         int,
     ),
+    Setting(
+        "STREAMS",
+        "under `scorekeeper serve`: 400; under another WSGI server: 0",
+        "How many event streams (a live page's push of each new hand) one server process holds "
+        "at once; each holds a thread under waitress and gunicorn's gthread workers. Over it, "
+        "or with 0, a page asks every 2 s instead (as with sync workers, which cannot hold a "
+        "stream).",
+        int,
+    ),
+    Setting(
+        "STREAM_SECONDS",
+        "`600`",
+        "The longest a stream lasts (each one ends at random between half of it and all of "
+        "it, and the page opens another): a phone frozen in a pocket gives back its stream.",
+        int,
+    ),
 )
 
 
@@ -153,6 +169,8 @@ def read(test_config: Mapping[str, Any] | None = None) -> Config:
         PORT=5000,
         LOG_LEVEL="INFO",
         PROXY_FIX=0,
+        STREAMS=None,
+        STREAM_SECONDS=600,
     )
     if test_config is None:
         config.from_prefixed_env(PREFIX)

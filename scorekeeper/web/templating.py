@@ -14,7 +14,7 @@ from .. import rules
 from ..rules.readings import Reading
 from .forms.house_rule import field_name
 from .http import door
-from .http.access import may_record_hands
+from .http.access import may_record_hands, signed_in
 from .http.i18n import LANGUAGES, number, say, signed
 from .presenters.rulebook import card_values
 
@@ -53,6 +53,7 @@ def install(app: Flask) -> None:
         LANGUAGES=LANGUAGES,
         get_locale=get_locale,
         may_record_hands=may_record_hands,  # a phone that may only follow sees no controls
+        signed_in=signed_in,  # the header's one-tap "Sign out"
         rules_url=rules_url,
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,

@@ -11,69 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import expect_as_typed, new_page, type_a_hand
+from .helpers import EVERY, HIDE, Phones, expect_as_typed, new_page, totals_on, type_a_hand
 from .pages import game_file, import_game
-
-EVERY = 2_000
-"""Milliseconds between a following page's polls (static/app.js): within the issue's "3 seconds"
-of a hand recorded on another phone. A test runs the page's clock that far (Playwright's clock,
-which otherwise keeps time with the real one) and then waits for what the poll brings, however
-long a busy machine takes to answer it: one poll, not a number of seconds, is what it asserts."""
-
-POLLS = """() => {
-  window.polls = {made: 0, answered: 0};
-  const fetch = window.fetch;
-  window.fetch = (...args) => {
-    window.polls.made += 1;
-    return fetch(...args).finally(() => { window.polls.answered += 1; });
-  };
-}"""
-"""The page's polls (its fetches), counted as the page makes them and as they are answered."""
-
-HIDE = """hidden => {
-  const state = hidden ? "hidden" : "visible";
-  Object.defineProperty(document, "visibilityState", {configurable: true, get: () => state});
-  document.dispatchEvent(new Event("visibilitychange"));
-}"""
-"""Put the page away (another tab, the phone locked) or bring it back, as the browser says so."""
-
-
-class Phones:
-    """Phones at one table, each a browser context of its own, and the game they play."""
-
-    def __init__(self, browser: Any, server: str) -> None:
-        self.browser = browser
-        self.server = server
-        self.pages: list[Any] = []
-        self.recorder = self.phone()
-        self.game = import_game(self.recorder, server, game_file())
-
-    def phone(self) -> Any:
-        page = new_page(self.browser)
-        self.pages.append(page)
-        return page
-
-    def watching(self, suffix: str) -> Any:
-        """A phone with one of the game's pages open, its clock Playwright's and its polls
-        counted (`POLLS`)."""
-        page = self.phone()
-        page.clock.install()
-        page.add_init_script(script=f"({POLLS})()")
-        page.goto(self.server + self.game + suffix)
-        return page
-
-    def record_a_hand(self) -> list[str]:
-        """Hand 3, typed and saved on the recording phone; the totals its scoreboard shows."""
-        page = self.recorder
-        page.goto(self.server + self.game + "/hands/new")
-        type_a_hand(page)
-        with page.expect_navigation():
-            page.get_by_role("button", name="Save hand", exact=True).tap()
-        return [str(t) for t in page.locator(".totals .big-number").all_inner_texts()]
-
-    def close(self) -> None:
-        for page in self.pages:
-            page.context.close()
 
 
 @pytest.fixture
@@ -81,10 +20,6 @@ def phones(browser: Any, server: str) -> Iterator[Phones]:
     table = Phones(browser, server)
     yield table
     table.close()
-
-
-def totals_on(page: Any) -> Any:
-    return page.locator(".totals .big-number, .table-total")
 
 
 def test_every_phone_sees_a_hand_recorded_elsewhere_without_reloading(phones: Phones) -> None:

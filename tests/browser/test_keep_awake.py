@@ -1,6 +1,7 @@
-"""Keep the screen on: a switch on the scoreboard, off until this phone switches it on, kept by
-this phone, asked for again whenever the page is shown; hidden where the browser cannot keep a
-screen on and without JavaScript."""
+"""Keep the screen on: a switch near the top of every live page, off until this phone switches it
+on, kept by this phone, asked for again whenever the page is shown; the table display keeps
+itself on; hidden where the browser cannot keep a screen on (over plain http:// the page names
+the phone's own setting instead) and without JavaScript."""
 
 from __future__ import annotations
 
@@ -28,11 +29,13 @@ Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get:
 NO_WAKE_LOCK = 'delete Navigator.prototype.wakeLock; delete Navigator.prototype["wakeLock"];'
 
 
-def scoreboard(browser: Any, server: str, script: str | None, javascript: bool = True) -> Any:
+def scoreboard(
+    browser: Any, server: str, script: str | None, javascript: bool = True, suffix: str = ""
+) -> Any:
     page = new_page(browser, javascript=javascript)
     if script:
         page.context.add_init_script(script=script)
-    page.goto(server + import_game(page, server, game_file()))
+    page.goto(server + import_game(page, server, game_file()) + suffix)
     return page
 
 
@@ -95,4 +98,35 @@ def test_chromium_on_this_machine_offers_the_switch_as_its_api_allows(
     page = scoreboard(browser, server, None)
     supported = page.evaluate("'wakeLock' in navigator && window.isSecureContext")
     assert page.locator("#keep-awake").is_visible() is supported
+    page.context.close()
+
+
+def test_the_switch_is_near_the_top_of_every_live_page(browser: Any, server: str) -> None:
+    for suffix in ("", "/follow", "/hands/new"):
+        page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix=suffix)
+        switch = page.get_by_role("switch", name="Keep the screen on")
+        box = switch.bounding_box()
+        assert box is not None and box["y"] < 300, (suffix, box)  # on the first screen, high
+        page.context.close()
+
+
+def test_the_table_display_keeps_itself_on(browser: Any, server: str) -> None:
+    page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix="/table")
+    page.wait_for_function("locks.asked === 1")
+    assert not page.get_by_role("switch").is_visible()  # nothing to switch: it stays on
+    page.evaluate("locks.held[0].release()")
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("locks.asked === 2")
+    page.context.close()
+
+
+def test_over_plain_http_the_page_names_the_phones_own_setting(browser: Any, server: str) -> None:
+    """No browser offers the Wake Lock API to a page that is not a secure context (a family's
+    server on its Wi-Fi, http://192.168.…); the test makes 127.0.0.1 look like one."""
+    insecure = NO_WAKE_LOCK + "Object.defineProperty(window, 'isSecureContext', {value: false});"
+    page = scoreboard(browser, server, insecure)
+    hint = page.locator(".keep-awake-hint")
+    assert hint.is_visible()
+    assert "screen timeout" in hint.inner_text()
+    assert not page.locator("#keep-awake").is_visible()
     page.context.close()

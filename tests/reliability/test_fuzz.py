@@ -44,6 +44,8 @@ CONFIG = {
     "SECRET_KEY": "fuzz",
     "SQLALCHEMY_DATABASE_URI": "sqlite://",
     "WTF_CSRF_ENABLED": False,
+    "STREAMS": 4,  # a game's event stream is opened, and read to its end:
+    "STREAM_SECONDS": 0,  # it ends at once, after the revision
 }
 
 # --- values --------------------------------------------------------------------------------------
@@ -641,6 +643,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "games.follow": (by_game("/follow"), 40),
     "games.display": (by_game("/table"), 40),
     "games.state": (by_game("/state.json"), 40),
+    "live.game_events": (by_game("/events"), 40),
     "hands.new": (lambda d, w: hand_form(d, w, "new"), 240),
     "hands.edit": (lambda d, w: hand_form(d, w, "edit"), 200),
     "hands.show": (hand_page, 60),

@@ -16,7 +16,7 @@ from scorekeeper.web.http.access import LINKS_KEPT, Access, needed
 from scorekeeper.web.store.models import PinAttempt
 
 from .apps import ACCESS_READ, TEST_CONFIG, built_app, statements
-from .helpers import GOES_OUT, STAYS_IN, game_of, hand_fields, hidden
+from .helpers import GOES_OUT, STAYS_IN, Actions, game_of, hand_fields, hidden
 
 PIN = "2468"
 
@@ -50,6 +50,9 @@ def tokens(app: Flask, game_id: str) -> tuple[str, str]:
 
 NOTHING_THERE = {"house_rules.rules_page", "house_rules.edit", "history.player"}
 """Pages whose sample address (`sample`) names a house rule or a player that is not there."""
+NO_CONTENT = {"live.game_events"}
+"""Addresses answered 204 under the tests' app: a game's event stream, since the app was told
+of no thread to hold one on (`STREAMS`), so that the page polls."""
 PUBLIC_ANSWERS = {
     ("POST", "sharing.enter_pin"): 422,  # sent without a PIN
     ("POST", "sharing.sign_out"): 302,
@@ -89,6 +92,7 @@ def test_without_a_pin_every_page_is_open_as_before(app: Flask, client: FlaskCli
             response = client.get(sample(rule.rule, game_id, hand_id))
             response.close()  # a static file is sent from an open file
             expected = 404 if rule.endpoint in NOTHING_THERE else 200
+            expected = 204 if rule.endpoint in NO_CONTENT else expected
             assert response.status_code == expected, (rule.rule, response.status_code)
 
 
@@ -206,6 +210,9 @@ def test_new_links_make_the_old_ones_stop_working(pin_app: Flask) -> None:
     share = table.get(f"/games/{game_id}/share").text
     assert f'data-share="join" href="http://localhost/join/{join}"' in share
     assert 'data-share="follow"' in share and "<svg" in share
+    # One code on screen at a time: join's first, follow's folded under it.
+    assert share.index('data-share="join"') < share.index('<details class="share-fold">')
+    assert share.index('<details class="share-fold">') < share.index('data-share="follow"')
     assert table.post(f"/games/{game_id}/share/renew").status_code == 302
     assert phone.get(f"/games/{game_id}/hands/new").status_code == 403
     assert phone.get(f"/join/{join}").status_code == 404
@@ -298,3 +305,37 @@ def test_a_phone_remembers_its_newest_share_links(pin_app: Flask) -> None:
     assert phone.get(f"/games/{games[0]}/hands/new").status_code == 403  # the oldest went
     assert phone.get(f"/games/{games[-1]}/hands/new").status_code == 200
     assert phone.get(f"/games/{games[1]}/hands/new").status_code == 200
+
+
+def test_a_joined_phone_sees_no_control_it_cannot_use_and_can_leave(pin_app: Flask) -> None:
+    table = at_the_table(pin_app)
+    game_id = imported(table)
+    follow, join = tokens(pin_app, game_id)
+    mine = table.get(f"/games/{game_id}").text
+    assert "Play again" in mine and "Manage this game" in mine and "Share this game" in mine
+    assert "Leave this game" not in mine and ">Sign out<" in mine  # one tap, in the header
+    joined = pin_app.test_client()
+    joined.get(f"/join/{join}")
+    theirs = joined.get(f"/games/{game_id}").text
+    assert "Record hand 2" in theirs
+    for needs_the_pin in ("Play again", "Manage this game", "Share this game", "export.json"):
+        assert needs_the_pin not in theirs, needs_the_pin
+    assert "Leave this game on this phone" in theirs
+    # The table's phone still gets its own controls (the two are kept apart, not mixed up).
+    assert "Play again" in table.get(f"/games/{game_id}").text
+    left = joined.post("/pin/forget")
+    assert left.status_code == 302
+    assert joined.get(f"/games/{game_id}").status_code == 403
+    # A follower leaves by the header's Sign out (its page has no form: it changes nothing).
+    follower = pin_app.test_client()
+    follower.get(f"/follow/{follow}")
+    assert ">Sign out<" in follower.get(f"/games/{game_id}/follow").text
+
+
+def test_without_a_pin_there_is_nothing_to_sign_out_of(
+    client: FlaskClient, actions: Actions
+) -> None:
+    game_id = actions.new_game()
+    page = client.get(f"/games/{game_id}").text
+    assert ">Sign out<" not in page and "Leave this game" not in page
+    assert "Play again" in page

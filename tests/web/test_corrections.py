@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from scorekeeper.web.pages import hands
 from scorekeeper.web.services import hands as hand_service
 
-from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden, input_value
+from .helpers import GOES_OUT, STAYS_IN, Actions, errors_of, hand_fields, hidden, input_value
 
 
 def edit_url(game_id: str, hand_id: int) -> str:
@@ -67,6 +67,9 @@ def test_the_second_of_two_concurrent_corrections_is_shown_both_versions(
     assert "Their version" in clash.text
     assert "+2,500" in clash.text  # theirs, scored
     assert input_value(clash.text, "sides-0-melded_points") == "280"  # mine, still typed
+    # Both values beside the field that differs, and beside no other.
+    assert "they 300 / you 280" in errors_of(clash.text, "sides-0-melded_points")
+    assert clash.text.count(" / you ") == clash.text.count("they 300 / you 280")
     assert hidden(clash.text, "version") == "2"
     assert actions.result(game_id)["totals"][0] == 2500
 
@@ -80,7 +83,27 @@ def test_the_second_of_two_concurrent_corrections_is_shown_both_versions(
     assert "Us · Card points melded: 300 → 280" in scoreboard
     hand_page = client.get(f"/games/{game_id}/hands/{hand_id}").text
     assert hand_page.count("What it was") == 2
-    assert '"melded_points": 300' in html.unescape(hand_page)
+    # In words, as the hand form asks them, not as the game file spells them.
+    assert "<li>Us · Card points melded: 300</li>" in html.unescape(hand_page)
+    assert '"melded_points"' not in html.unescape(hand_page)
+
+
+def test_a_deleted_hand_shows_what_it_was_in_words(client: FlaskClient, actions: Actions) -> None:
+    game_id = actions.new_game()
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    (hand_id,) = actions.hand_ids(game_id)
+    page = client.get(f"/games/{game_id}/hands/{hand_id}/delete").text
+    deleted = client.post(
+        f"/games/{game_id}/hands/{hand_id}/delete", data={"version": hidden(page, "version")}
+    )
+    assert deleted.status_code == 302
+    shown = html.unescape(client.get(f"/games/{game_id}/hands/{hand_id}").text)
+    assert "A deleted hand" in shown and "What it was" in shown
+    was = shown.split("What it was", 1)[1].split("</details>", 1)[0]
+    assert "How the hand ended: Us went out" in was
+    assert "<li>Us · Card points melded: 260</li>" in was
+    assert "<li>Them · Card points melded: 150</li>" in was
+    assert "{" not in was
 
 
 def test_correcting_an_early_hand_re_derives_the_later_minimums(

@@ -44,7 +44,7 @@ from ...rules.fields import (
 )
 from ...rules.hands import Ending
 from ..http.converters import Within
-from ..http.i18n import Translator, say
+from ..http.i18n import Translator, number, say
 from ..presenters.labels import ending_label, label_of
 from ..services.engine import SystemKey, engine_hand, system_for, system_key, system_of
 from ..services.hands import last_position
@@ -379,6 +379,32 @@ def place_violations(
         else:
             field.errors = [*field.errors, message]
     return loose
+
+
+def place_conflicts(
+    form: HandFields, theirs: rules.Hand, mine: rules.Hand, system: rules.RuleSystem
+) -> None:
+    """Next to each value that another phone saved differently meanwhile, both: "they 45 /
+    you 40", so that whoever saves again sees what they keep or undo."""
+    for side, (their_entry, my_entry) in enumerate(zip(theirs.entries, mine.entries, strict=False)):
+        entry = form.sides[side].form
+        for ref in refs(system):
+            they, you = value_of(their_entry, ref), value_of(my_entry, ref)
+            if they == you:
+                continue
+            asked = asked_as(system, ref)
+            field = form.ending if asked.field == "went_out" else entry._fields.get(asked.name)
+            if field is not None:
+                message = _("they %(theirs)s / you %(mine)s", theirs=_said(they), mine=_said(you))
+                field.errors = [*field.errors, message]
+
+
+def _said(value: bool | int | None) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return number(value)
 
 
 def adjust(formdata: MultiDict[str, str], system: rules.RuleSystem) -> MultiDict[str, str]:

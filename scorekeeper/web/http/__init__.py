@@ -16,7 +16,19 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import access, caching, compress, converters, csrf, door, errors, i18n, request_log, security
+from . import (
+    access,
+    caching,
+    compress,
+    converters,
+    csrf,
+    door,
+    errors,
+    i18n,
+    request_log,
+    security,
+    stream,
+)
 
 AROUND_EVERY_VIEW = (
     door,  # first: reads the game in the address (404 when there is none) before any check
@@ -27,6 +39,7 @@ AROUND_EVERY_VIEW = (
     errors,  # plain error pages, a failed write rolled back
     compress,  # after a view: gzip, before the CSRF status and the ETag (reverse order)
     security,  # after a view: runs first of all, so every answer carries its headers
+    stream,  # the event streams' cap (no hook)
 )
 """What `install` installs, in this order (see the module's description for why)."""
 

@@ -36,7 +36,7 @@ import secrets
 from collections.abc import Callable
 from datetime import timedelta
 from enum import IntEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from flask import Flask, current_app, g, render_template, request, session
 from flask.typing import ResponseReturnValue
@@ -122,30 +122,60 @@ def pin_is(entered: str) -> bool:
     return hashed is not None and check_password_hash(hashed, entered)
 
 
-def _mark() -> str:
-    """The session's mark of the PIN now (the module says why an HMAC of it)."""
+def _mark(hashed: str | None) -> str:
+    """The session's mark of the PIN whose hash is `hashed` (the module says why an HMAC of
+    it): of the server's PIN when one is set, else of the stored PIN's hash."""
     configured = current_app.config.get("PIN_HASH")
-    pin = f"server:{current_app.config['PIN']}" if configured else f"stored:{pin_hash()}"
+    pin = f"server:{current_app.config['PIN']}" if configured else f"stored:{hashed}"
     key = str(current_app.secret_key).encode()
     return hmac.new(key, pin.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def level() -> Access:
     """What this phone may do here."""
-    if pin_hash() is None:
+    signed_in_now = bool(_phone()) and _table_state()[1]
+    if not door.inside():
+        return _level(pin_hash(), signed_in_now, session.get(TABLE_KEY), "", None)
+    token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
+    return _level(pin_hash(), signed_in_now, session.get(TABLE_KEY), token, door.state())
+
+
+def _level(hashed: str | None, phone_in: bool, mark: object, token: str, game: Any) -> Access:
+    """What a phone may do: with the PIN's `hashed`, whether the server still keeps the phone
+    (`phone_in`), its session's mark of the PIN (`mark`), and in a `game` (its links, as the
+    door reads them) with its share link's `token`."""
+    if hashed is None:
         return Access.TABLE
-    if not _phone() or not _table_state()[1]:
+    if not phone_in:
         return Access.PUBLIC  # not signed in, or signed out since: the session counts for nothing
-    mark = session.get(TABLE_KEY)
-    if isinstance(mark, str) and secrets.compare_digest(mark, _mark()):
+    if isinstance(mark, str) and secrets.compare_digest(mark, _mark(hashed)):
         return Access.TABLE
-    if door.inside():
-        token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
-        if token and secrets.compare_digest(token, door.join_token()):
+    if game is not None and token:
+        if secrets.compare_digest(token, game.join_token):
             return Access.JOIN
-        if token and secrets.compare_digest(token, door.follow_token()):
+        if secrets.compare_digest(token, game.follow_token):
             return Access.FOLLOW
     return Access.PUBLIC
+
+
+def still_may(wanted: Access) -> Callable[[], bool]:
+    """Whether this phone may still do what needs `wanted` in this game, asked again later,
+    outside this request (an event stream): its session as it is now, against the game's links,
+    the table's PIN and the server's row of the phone as they will be then."""
+    game_id = door.game_id()
+    phone = _phone()
+    mark = session.get(TABLE_KEY)
+    token = dict(session.get(LINKS_KEY) or ()).get(game_id, "")
+    configured: str | None = current_app.config.get("PIN_HASH")
+
+    def asked_again() -> bool:
+        game = door.read_again(game_id, phone)
+        if game is None:
+            return False
+        phone_in = bool(phone) and bool(game.phone_signed_in)
+        return _level(configured or game.pin_hash, phone_in, mark, token, game) >= wanted
+
+    return asked_again
 
 
 def may(wanted: Access) -> bool:
@@ -159,7 +189,16 @@ def may_record_hands() -> bool:
     return may(Access.JOIN)
 
 
-def _signed_in() -> None:
+def signed_in() -> bool:
+    """Whether this phone got in with the PIN or a share link that a table with a PIN asks for
+    and the server still keeps it (what signing out undoes); never without a PIN, where there
+    is nothing to sign out of."""
+    if pin_hash() is None or not _phone() or not _table_state()[1]:
+        return False
+    return level() is Access.TABLE or bool(session.get(LINKS_KEY))
+
+
+def _sign_in() -> None:
     """This phone signed in (again, if the server forgot it: what its session said before
     counts for nothing, so it goes)."""
     phone = _phone()
@@ -174,14 +213,15 @@ def _signed_in() -> None:
 
 def grant_table() -> None:
     """This phone entered (or just set) the PIN: remembered for a year."""
-    _signed_in()
-    if pin_hash() is not None:
-        session[TABLE_KEY] = _mark()
+    _sign_in()
+    hashed = pin_hash()
+    if hashed is not None:
+        session[TABLE_KEY] = _mark(hashed)
 
 
 def grant_link(game_id: str, token: str) -> None:
     """This phone opened a game's share link."""
-    _signed_in()
+    _sign_in()
     # Pairs, newest last (a session's dict would come back with its keys sorted); the oldest
     # go, so that the cookie stays small.
     links = [pair for pair in session.get(LINKS_KEY) or () if pair[0] != game_id]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable
 from threading import Lock
-from typing import NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from cachetools import LRUCache
 from flask import Flask, current_app, g, request, session
@@ -25,6 +25,8 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from . import access, door
+
+View = TypeVar("View", bound=Callable[..., Any])
 
 
 def _session_mark() -> str:
@@ -49,10 +51,29 @@ def _asked_etag() -> str:
     return str(g.etag)
 
 
+NEVER_KEPT = "never_kept"
+
+
+def never_kept(view: View) -> View:
+    """A view of a game whose answer no browser keeps (an event stream): no ETag, no 304, and
+    no snapshot of the game to draw it from."""
+    setattr(view, NEVER_KEPT, True)
+    return view
+
+
 def _conditional() -> bool:
     """Whether this request's answer may be validated by its ETag: a read of a game's page that
     shows no one-time notice (a flashed message is shown once, so its page is never kept)."""
-    return request.method in door.READS and door.inside() and not g.get("flashed", False)
+    return (
+        request.method in door.READS
+        and door.inside()
+        and not g.get("flashed", False)
+        and not _never_kept()
+    )
+
+
+def _never_kept() -> bool:
+    return bool(getattr(current_app.view_functions.get(request.endpoint or ""), NEVER_KEPT, False))
 
 
 def not_modified() -> Response | None:
@@ -61,7 +82,7 @@ def not_modified() -> Response | None:
     if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
         return _tagged(response, _asked_etag())
-    if door.inside():
+    if door.inside() and not _never_kept():
         door.settle()  # the page will be drawn: from here on, one snapshot of the game
     return None
 
@@ -95,9 +116,10 @@ class Parts:
         self.lock = Lock()
 
 
-def part(draw: Callable[[], Drawn]) -> Drawn:
-    """What `draw` draws of this game's page, kept under the game's revision, the language and
-    the address; only a read is kept (a posted form is drawn as it was sent)."""
+def part(draw: Callable[[], Drawn], variant: str = "") -> Drawn:
+    """What `draw` draws of this game's page, kept under the game's revision, the language, the
+    address and the `variant` it was drawn in (what the phone may do there: never who it is);
+    only a read is kept (a posted form is drawn as it was sent)."""
     if request.method not in door.READS or not door.inside():
         return draw()
     key = (
@@ -106,6 +128,7 @@ def part(draw: Callable[[], Drawn]) -> Drawn:
         door.revision(),
         str(get_locale()),
         request.query_string.decode("latin-1"),
+        variant,
     )
     return kept(key, draw)
 

@@ -89,6 +89,13 @@ def _read(game_id: str, endpoint: str | None) -> None:
     g.door_state = state
 
 
+def read_again(game_id: str, phone: str) -> Any:
+    """What the door reads of a game for a `phone`, read again outside any request (an event
+    stream asking whether the phone may still follow it); None once the game is gone."""
+    with db.engine.connect() as connection:
+        return connection.execute(STATE, {"game_id": game_id, "phone": phone}).one_or_none()
+
+
 def settle() -> None:
     """Before a read of a game draws anything: on PostgreSQL, what the door peeked at is read
     again in a REPEATABLE READ transaction, so that the page, its hands and the revision it is
@@ -120,12 +127,9 @@ def over() -> bool:
     return bool(g.over)
 
 
-def follow_token() -> str:
-    return str(g.door_state.follow_token)
-
-
-def join_token() -> str:
-    return str(g.door_state.join_token)
+def state() -> Any:
+    """What the door read of the game: its revision, whether it is over, its links, the PIN."""
+    return g.door_state
 
 
 def pin_hash() -> str | None:

@@ -143,14 +143,17 @@ def scoreboard() -> str | Response:
         # A phone with the follow link watches: the scoreboard without what it cannot use.
         return redirect(url_for("games.follow", game_id=door.game_id()))
     saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
+    # A phone with the join link records hands: it is shown no control that needs the PIN.
+    managing = access.may(Access.TABLE)
 
     def draw() -> caching.Drawn:
         board = presenters.scoreboard(door.game())
-        body = render_template("_scoreboard.html", board=board, saved=saved)
+        body = render_template("_scoreboard.html", board=board, saved=saved, managing=managing)
         return caching.Drawn(board.title, Markup(body))
 
     # "Play again"'s one-time token, fresh for each visitor.
-    return render_template("scoreboard.html", drawn=caching.part(draw), token=new_token())
+    drawn = caching.part(draw, variant="table" if managing else "join")
+    return render_template("scoreboard.html", drawn=drawn, token=new_token(), managing=managing)
 
 
 # --- following the game from other phones (issue 19): read-only pages that poll ------------------

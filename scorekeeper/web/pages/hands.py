@@ -24,12 +24,14 @@ from ..forms.hand import (
     form_data,
     hand_form,
     hand_from_form,
+    place_conflicts,
     place_violations,
 )
 from ..http import caching, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
+from ..presenters.game import hand_in_words
 from ..presenters.hand_form import hand_form_page
 from ..services.engine import engine_game, engine_hand, replay_of, system_of
 from ..services.errors import HandChanged, HandRefused, HandSaved, HandTaken
@@ -143,6 +145,7 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         if current.deleted:
             return _deleted_meanwhile(game, system, form, hand)
         theirs = _preview(game, current.hand, index)
+        place_conflicts(form, current.hand, engine, system)
         return _form_page(
             game, system, form, hand=hand, loose=loose, theirs=theirs, refused=True, status=409
         )
@@ -260,8 +263,23 @@ def show(hand_id: int) -> str:
     number = live_number(hand, with_hands(game).live_hands)
     scored = replay_of(game).hands[number - 1] if number is not None else None
     return render_template(
-        "hand.html", game=game, system=system, hand=hand, number=number, scored=scored
+        "hand.html",
+        game=game,
+        system=system,
+        hand=hand,
+        number=number,
+        scored=scored,
+        in_words=_in_words(game, hand),
     )
+
+
+def _in_words(game: Game, hand: Hand) -> dict[int, list[list[tuple[str, str]]]]:
+    """What each correction of the hand found and left, in words (a deleted hand's "What it
+    was"), by the correction's id."""
+    return {
+        c.id: [hand_in_words(game, kept) if kept else [] for kept in (c.before, c.after)]
+        for c in hand.corrections
+    }
 
 
 @bp.route("/<id:hand_id>/delete", methods=["GET", "POST"])
@@ -297,7 +315,14 @@ def restore(hand_id: int) -> Response | tuple[str, int]:
     except HandRefused as refused:
         loose = [cited(v, game.id) for v in refused.violations]
         page = render_template(
-            "hand.html", game=game, system=system, hand=hand, number=None, scored=None, loose=loose
+            "hand.html",
+            game=game,
+            system=system,
+            hand=hand,
+            number=None,
+            scored=None,
+            loose=loose,
+            in_words=_in_words(game, hand),
         )
         return page, 422
     return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{hand_id}"))

@@ -175,7 +175,8 @@ def share() -> str:
         "share.html",
         game=game,
         title=game_title(game),
-        links=[("follow", follow_url, qr_svg(follow_url)), ("join", join_url, qr_svg(join_url))],
+        # Join first: the code the players at the table scan; follow's is folded under it.
+        links=[("join", join_url, qr_svg(join_url)), ("follow", follow_url, qr_svg(follow_url))],
         local=host in LOCAL or host.startswith("127."),
     )
 

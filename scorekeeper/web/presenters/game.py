@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from flask_babel import gettext as _
 
 from ... import rules
+from ...rules.fields import held, refs, value_of
+from ...rules.gamefile import read_hand
 from ...rules.hands import Ending
 from ..http.i18n import number
 from ..services.engine import replay_of, system_of
@@ -198,6 +201,31 @@ class CorrectionNote:
     changes: list[tuple[str, str, str, str]]  # (side, what, before, after)
 
 
+def _shown(game: Game, value: object) -> str:
+    """A recorded value in words: an ending, a count, yes or no."""
+    if isinstance(value, Ending):
+        return ending_label(value, game)
+    if value is None:
+        return _("not noted")
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return number(int(str(value)))
+
+
+def hand_in_words(game: Game, recorded: dict[str, Any]) -> list[tuple[str, str]]:
+    """A hand as a correction kept it (what a deleted hand was), line by line in words: how it
+    ended, then each side's values as the hand form asks them, those empty, 0 or no left out."""
+    hand = read_hand(recorded)
+    lines = [(_("How the hand ended"), _shown(game, hand.ending))]
+    order = list(refs(system_of(game), every=True))
+    for side, entry in zip(game.sides, hand.entries, strict=False):
+        for ref in sorted(held(entry), key=order.index):
+            value = value_of(entry, ref)
+            if value:
+                lines.append((f"{side.name} · {label_of(ref)}", _shown(game, value)))
+    return lines
+
+
 def correction_notes(game: Game) -> list[CorrectionNote]:
     """The game's corrections, latest first, each change in words."""
 
@@ -205,13 +233,7 @@ def correction_notes(game: Game) -> list[CorrectionNote]:
         return _("How the hand ended") if change.field is None else label_of(change.field)
 
     def shown(value: object) -> str:
-        if isinstance(value, Ending):
-            return ending_label(value, game)
-        if value is None:
-            return _("not noted")
-        if isinstance(value, bool):
-            return _("yes") if value else _("no")
-        return number(int(str(value)))
+        return _shown(game, value)
 
     live = game.live_hands
     notes = [

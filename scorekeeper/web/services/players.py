@@ -16,6 +16,7 @@ from ..store.models import (
     now,
     player_key,
 )
+from . import live
 from .errors import MergeNotUndone, NotFound, PlayerRefused
 from .figures import store_teams
 
@@ -27,7 +28,12 @@ def _known(key: str) -> bool:
 def revise_games_of(key: str) -> None:
     """Give the games a player played a new revision: their pages show the player's name."""
     games = select(Side.game_id).join(Player).where(Player.key == key)
-    db.session.execute(update(Game).where(Game.id.in_(games)).values(revision=new_revision()))
+    revision = new_revision()
+    revised = db.session.scalars(
+        update(Game).where(Game.id.in_(games)).values(revision=revision).returning(Game.id)
+    ).all()
+    for game_id in revised:
+        live.changed(live.game_key(game_id), revision)
 
 
 def _record_merge(key: str, into: str) -> None:

@@ -1,0 +1,190 @@
+"""Every live page follows the game by its event stream: another phone's hand is on screen with
+the page's clock stopped, so that no poll can have brought it (with streams refused, by the
+page's next poll), a page put away holds no stream, a renewed link's stream ends. Each phone is
+a browser context of its own."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from scorekeeper.web.http import stream
+from tests.web.apps import built_app
+
+from .helpers import EVERY, HIDE, PATIENCE, Phones, new_page, totals_on
+from .pages import correct_first_hand, game_file, hand_paths, import_game
+
+
+class Served:
+    """The app served on 127.0.0.1 (werkzeug, a thread per connection), and the app itself."""
+
+    def __init__(self, tmp_path: Path, streams: int) -> None:
+        self.app: Flask = built_app(
+            {
+                "SECRET_KEY": "browser-tests",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'games.sqlite3'}",
+                "STREAMS": streams,
+            }
+        )
+        self.http = make_server("127.0.0.1", 0, self.app, threaded=True)
+        self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.http.server_port}"
+
+    def streams_open(self) -> int:
+        return int(self.app.extensions[stream.EXTENSION].open)
+
+    def stop(self) -> None:
+        self.http.shutdown()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture
+def streaming(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
+    # A heartbeat every 0.3 s: the server notices a closed stream at its next heartbeat, so that
+    # a test sees its place given back at once.
+    monkeypatch.setattr(stream, "HEARTBEAT", 0.3)
+    served = Served(tmp_path, streams=20)
+    yield served
+    served.stop()
+
+
+@pytest.fixture
+def polling(tmp_path: Path) -> Iterator[Served]:
+    served = Served(tmp_path, streams=0)
+    yield served
+    served.stop()
+
+
+@pytest.fixture
+def streamed_table(browser: Any, streaming: Served) -> Iterator[Phones]:
+    table = Phones(browser, streaming.url)
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def polled_table(browser: Any, polling: Served) -> Iterator[Phones]:
+    table = Phones(browser, polling.url)
+    yield table
+    table.close()
+
+
+def streaming_on(page: Any) -> None:
+    """Wait until the page's stream has told it the revision (the page then polls no more)."""
+    page.wait_for_selector("#live[data-by=stream]", state="attached")
+
+
+def polling_on(page: Any) -> None:
+    """Wait until the page, its stream refused (204), has gone back to polling."""
+    page.wait_for_selector("#live[data-by=poll]", state="attached")
+
+
+def stop_the_clock(page: Any) -> None:
+    """Stop the page's clock (Playwright's, `Phones.watching`): no timer of the page runs from
+    now on, so no poll either; what it shows next was brought by its stream."""
+    page.clock.pause_at(page.evaluate("() => Date.now()") + 1)
+
+
+def every_live_page_sees_a_hand_saved_elsewhere(phones: Phones, *, streamed: bool) -> None:
+    hand = hand_paths(phones.recorder, phones.server, phones.game)[0]
+    watchers = {suffix: phones.watching(suffix) for suffix in ("", "/follow", "/table")}
+    hand_page = phones.watching(hand.removeprefix(phones.game))
+    form = phones.watching("/hands/new")
+    every_page = [*watchers.values(), hand_page, form]
+    for page in every_page:
+        if streamed:
+            streaming_on(page)
+            stop_the_clock(page)
+        else:
+            polling_on(page)
+    loads = {suffix: 0 for suffix in watchers}
+    for suffix, page in watchers.items():
+        page.on("load", lambda _event, suffix=suffix: loads.__setitem__(suffix, 1))
+    totals = phones.record_a_hand()
+    if not streamed:
+        for page in every_page:
+            page.clock.run_for(EVERY)  # the next poll
+    for page in watchers.values():
+        expect(totals_on(page)).to_have_text(totals)
+    # The other phones are told what the hand did, big enough to read across the table.
+    for suffix in ("", "/follow"):
+        expect(watchers[suffix].locator("[data-announce]")).to_be_visible()
+        expect(watchers[suffix].locator("[data-announce]")).to_contain_text("Hand 3: Us")
+    expect(form.locator("#elsewhere")).to_contain_text("Hand 3 was just recorded")
+    correct_first_hand(phones.recorder, phones.server, phones.game)
+    if not streamed:
+        hand_page.clock.run_for(EVERY)
+    expect(hand_page.locator(".corrections")).to_contain_text("corrected")
+    assert loads == {suffix: 0 for suffix in watchers}  # none of them reloaded
+
+
+def test_with_streams_every_live_page_sees_another_phones_hand_with_no_poll(
+    streamed_table: Phones, streaming: Served
+) -> None:
+    every_live_page_sees_a_hand_saved_elsewhere(streamed_table, streamed=True)
+    assert streaming.streams_open() >= 5  # they were told by their streams
+
+
+def test_with_streams_refused_every_live_page_sees_it_at_its_next_poll(
+    polled_table: Phones, polling: Served
+) -> None:
+    every_live_page_sees_a_hand_saved_elsewhere(polled_table, streamed=False)
+    assert polling.streams_open() == 0
+
+
+def test_a_page_put_away_holds_no_stream_and_catches_up_when_shown(
+    streamed_table: Phones, streaming: Served
+) -> None:
+    page = streamed_table.watching("/follow")
+    streaming_on(page)
+    expect_streams(streaming, 1)
+    page.evaluate(HIDE, True)
+    expect_streams(streaming, 0)
+    totals = streamed_table.record_a_hand()
+    page.evaluate(HIDE, False)
+    expect(totals_on(page)).to_have_text(totals)
+    expect_streams(streaming, 2)  # its own again, and the recording phone's scoreboard's
+
+
+def expect_streams(served: Served, count: int) -> None:
+    """Wait (on the server's own count) until it holds `count` streams: as long as a step may
+    take (PATIENCE), however soon it does."""
+    deadline = time.monotonic() + PATIENCE / 1000
+    while served.streams_open() != count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert served.streams_open() == count
+
+
+def test_a_renewed_link_ends_the_stream_of_a_phone_that_followed_by_it(
+    browser: Any, streaming: Served
+) -> None:
+    table = new_page(browser)
+    table.goto(streaming.url + "/settings/pin")
+    table.locator("#new").fill("2468")
+    table.locator("#again").fill("2468")
+    with table.expect_navigation():
+        table.locator("main form button[type=submit]").first.click()
+    game = import_game(table, streaming.url, game_file())
+    table.goto(streaming.url + game + "/share")
+    follow_link = table.locator("a[href*='/follow/']").first.get_attribute("href")
+    follower = new_page(browser)
+    follower.goto(follow_link if follow_link.startswith("http") else streaming.url + follow_link)
+    streaming_on(follower)
+    expect_streams(streaming, 1)
+    with table.expect_navigation():
+        table.locator(f"form[action='{game}/share/renew'] button").click()
+    # The stream ends, and the page says how to get in again.
+    expect_streams(streaming, 0)
+    expect(follower.get_by_role("heading", level=1)).not_to_contain_text("Us")
+    expect(follower.locator("main")).to_contain_text("PIN")
+    table.context.close()
+    follower.context.close()
