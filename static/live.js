@@ -183,6 +183,9 @@
       var page = new DOMParser().parseFromString(html, "text/html");
       var fresh = page.querySelector("[data-poll]");
       var freshHub = page.getElementById("live");
+      // The table played again while this page was shown: the phone goes along, to the new
+      // game's page of this kind, by its own kind of link (the server says where).
+      if (freshHub && freshHub.dataset.next) return carryOn(freshHub.dataset.next);
       if (freshHub) known = freshHub.dataset.revision;
       if (fresh) localTimes(fresh); // as the page shown has them, or every poll would differ
       if (!fresh || !live.isConnected || fresh.innerHTML === live.innerHTML) return;
@@ -197,6 +200,11 @@
       announce();
       var back = focused && document.getElementById(focused);
       if (back) back.focus({ preventScroll: true });
+    }
+    function carryOn(next) {
+      stopped = true;
+      close();
+      location.assign(next);
     }
     function told(state) {
       var after = document.querySelector("form.hand-form input[name=after]");

@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 from scorekeeper.web.services import live
 
 from .apps import TEST_CONFIG, built_app, database_url
-from .helpers import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions, hidden
 
 WITHIN = 60.0
 """Seconds an event may take on a loaded machine before a test gives up: a bound, not a wait
@@ -318,6 +318,77 @@ def test_a_copy_of_a_signed_out_cookie_opens_no_stream(tmp_path: Path) -> None:
     copy.set_cookie("session", cookie.value)
     assert phone.post("/pin/forget").status_code == 302
     assert copy.get(f"/games/{game_id}/events").status_code == 403
+
+
+def play_again(table: FlaskClient, game_id: str) -> str:
+    """The table's phone taps "Play again" on the game's scoreboard; the new game's id."""
+    page = table.get(f"/games/{game_id}").text
+    again = table.post(f"/games/{game_id}/again", data={"token": hidden(page, "token")})
+    assert again.status_code == 302
+    return str(again.headers["Location"]).removeprefix("/games/")
+
+
+def next_of(client: FlaskClient, path: str) -> str | None:
+    """Where the live page at `path` sends this phone once the table played again."""
+    response = client.get(path)
+    assert response.status_code == 200, (path, response.status_code)
+    found = re.search(r'<div id="live"[^>]*data-next="([^"]*)"', response.text)
+    return found.group(1).replace("&amp;", "&") if found else None
+
+
+def test_playing_again_sends_each_phone_to_the_new_game_by_its_own_way_in(
+    tmp_path: Path, opened: list[Stream]
+) -> None:
+    app = pin_app(tmp_path)
+    table, old = table_with_pin(app)
+    joined, follower = app.test_client(), app.test_client()
+    joined.get(link(table, old, "join"))
+    follower.get(link(table, old, "follow"))
+    stream = open_stream(opened, follower, old)
+    first = stream.next()
+    assert first is not None
+    assert next_of(joined, f"/games/{old}") is None  # still played
+    new = play_again(table, old)
+    told = stream.next_event()  # the old game moved on: its page is fetched again
+    assert told is not None and "event" not in told and told["data"] != first["data"]
+    join_new, follow_new = link(table, new, "join"), link(table, new, "follow")
+    # Each phone goes on the way it came in, to the kind of page it was on.
+    assert next_of(joined, f"/games/{old}") == join_new
+    assert next_of(joined, f"/games/{old}/table") == f"{join_new}?to=table"
+    assert next_of(follower, f"/games/{old}/follow") == f"{follow_new}?to=follow"
+    assert next_of(follower, f"/games/{old}/table") == f"{follow_new}?to=table"
+    assert next_of(table, f"/games/{old}/table") == f"/games/{new}/table"
+    assert next_of(table, f"/games/{old}") == f"/games/{new}"
+    # The links let them in at the level they had: the joined phone may record hands.
+    landed = joined.get(join_new)
+    assert landed.headers["Location"] == f"/games/{new}"
+    assert joined.get(f"/games/{new}/hands/new").status_code == 200
+    shown = follower.get(f"{follow_new}?to=table")
+    assert shown.headers["Location"] == f"/games/{new}/table"
+    assert follower.get(f"/games/{new}/table").status_code == 200
+    assert follower.get(f"/games/{new}/hands/new").status_code == 403
+    # A stranger learns nothing of the new game from the old one.
+    assert app.test_client().get(f"/games/{old}").status_code == 403
+
+
+def test_without_a_pin_the_old_game_names_the_new_one_and_says_so_without_script(
+    client: FlaskClient, actions: Actions
+) -> None:
+    old = actions.new_game()
+    new = play_again(client, old)
+    assert next_of(client, f"/games/{old}/follow") == f"/games/{new}/follow"
+    page = client.get(f"/games/{old}").text
+    assert f'<a class="button" href="/games/{new}">This table plays on' in page
+    assert next_of(client, f"/games/{new}") is None
+
+
+def test_the_old_game_names_no_new_game_that_was_deleted(
+    client: FlaskClient, actions: Actions
+) -> None:
+    old = actions.new_game()
+    new = play_again(client, old)
+    assert client.post(f"/games/{new}/delete").status_code == 302
+    assert next_of(client, f"/games/{old}") is None
 
 
 def test_every_live_page_names_its_stream_and_revision(

@@ -38,7 +38,7 @@ from datetime import timedelta
 from enum import IntEnum
 from typing import Any, TypeVar
 
-from flask import Flask, current_app, g, render_template, request, session
+from flask import Flask, current_app, g, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -187,6 +187,38 @@ def may_record_hands() -> bool:
     """Whether this phone may record, correct and delete this game's hands (a page drawn for
     it alone shows those buttons only then; a follow phone's has none)."""
     return may(Access.JOIN)
+
+
+PLAYED_ON_PAGES = {"games.display": "table", "games.follow": "follow"}
+"""The live pages a phone stays on in the game played next (`played_on`); from any other
+(the scoreboard, a hand) it goes to the new game's scoreboard, or the page its link opens."""
+
+
+def played_on() -> str | None:
+    """Where this phone goes once its table played this game again: the new game's page of the
+    same kind (the table display, the follow page, else the scoreboard) at the level this phone
+    has here. A phone that joined by the join link opens the new game's join link, one
+    following by the follow link its follow link (the table played on with the same phones);
+    a phone with the table's own access opens the page. None before then, or once the new game
+    is gone."""
+    if not door.inside() or not door.state().next_game_id:
+        return None
+    next_id: str = door.state().next_game_id
+    tokens = access_service.share_tokens(next_id)
+    if tokens is None:
+        return None
+    follow_token, join_token = tokens
+    kind = PLAYED_ON_PAGES.get(request.endpoint or "")
+    to: dict[str, Any] = {"to": kind} if kind else {}
+    have = level()
+    if have is Access.TABLE:
+        page = {"table": "games.display", "follow": "games.follow"}.get(kind or "")
+        return url_for(page or "games.scoreboard", game_id=next_id)
+    if have is Access.JOIN:
+        return url_for("sharing.join", token=join_token, **to)
+    if have is Access.FOLLOW:
+        return url_for("sharing.follow", token=follow_token, **to)
+    return None
 
 
 def signed_in() -> bool:

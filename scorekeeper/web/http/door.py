@@ -39,6 +39,7 @@ STATE = select(
     GAME.c.over,
     GAME.c.follow_token,
     GAME.c.join_token,
+    GAME.c.next_game_id,
     select(SETTING.c.value).where(SETTING.c.key == PIN).scalar_subquery().label("pin_hash"),
     exists().where(PHONE.c.id == bindparam("phone")).label("phone_signed_in"),
 ).where(GAME.c.id == bindparam("game_id"), GAME.c.deleted_at.is_(None))
@@ -128,7 +129,8 @@ def over() -> bool:
 
 
 def state() -> Any:
-    """What the door read of the game: its revision, whether it is over, its links, the PIN."""
+    """What the door read of the game: its revision, whether it is over, its links, the game
+    played after it, the PIN."""
     return g.door_state
 
 

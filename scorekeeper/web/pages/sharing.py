@@ -134,6 +134,11 @@ def pin_settings() -> Response | tuple[str, int]:
     return page, 422 if form.is_submitted() else 200
 
 
+LANDINGS = {"table": "games.display", "follow": "games.follow"}
+"""The pages a share link may open instead of its own (`?to=`): a phone brought to the game
+played next stays on the kind of page it was on (`access.played_on`)."""
+
+
 def _landing(token_column: Any, token: str, page: str) -> Response:
     """A share link's landing: this phone gets the link's access, and the game's page."""
     game_id = db.session.scalar(
@@ -142,6 +147,7 @@ def _landing(token_column: Any, token: str, page: str) -> Response:
     if game_id is None:
         abort(404)
     access.grant_link(game_id, token)
+    page = LANDINGS.get(request.args.get("to", ""), page)
     return redirect(url_for(page, game_id=game_id))
 
 

@@ -14,6 +14,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..extensions import db
 from ..store.database import writing
 from ..store.models import (
+    Game,
     Phone,
     PinAttempt,
     TableSetting,
@@ -178,6 +179,16 @@ def right_pin(address: str) -> None:
     """The PIN was right: the address starts afresh."""
     with writing():
         db.session.execute(delete(PinAttempt).where(PinAttempt.address == address))
+
+
+def share_tokens(game_id: str) -> tuple[str, str] | None:
+    """A game's follow and join tokens, None if there is no such game (or it was deleted)."""
+    row = db.session.execute(
+        select(Game.follow_token, Game.join_token).where(
+            Game.id == game_id, Game.deleted_at.is_(None)
+        )
+    ).one_or_none()
+    return None if row is None else (row.follow_token, row.join_token)
 
 
 def renew_links(game_id: str) -> None:

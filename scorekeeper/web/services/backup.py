@@ -76,10 +76,11 @@ CHILDREN: Mapping[type[Any], tuple[tuple[str, type[Any]], ...]] = {
 }
 # The columns a backup may leave out though they hold something: added after backups were first
 # written, a backup made before has none, and a restore gives them what a new row gets (a game
-# dealt first by the first player, new share links). Every other column that holds something
-# is in every backup this app writes, and a file without it is refused, not guessed at.
+# dealt first by the first player, new share links, no game played next). Every other column
+# that holds something is in every backup this app writes, and a file without it is refused,
+# not guessed at.
 ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
-    Game: frozenset({"first_dealer", "follow_token", "join_token"}),
+    Game: frozenset({"first_dealer", "follow_token", "join_token", "next_game_id"}),
     Side: frozenset(),
     Player: frozenset(),
     Hand: frozenset(),

@@ -55,11 +55,13 @@ def create_game(
     *,
     first_dealer: int = 0,
     token: str | None = None,
+    after: str | None = None,
 ) -> str:
     """Set up a new game and return its id; refuses a table the system does not allow.
 
     `token`: the form's one-time token. A token already used starts nothing: the answer is the
-    game it started, so a form sent twice (a double tap) starts one game.
+    game it started, so a form sent twice (a double tap) starts one game. `after`: the game the
+    table played before this one (`play_again`).
     """
     game = Game(
         system_id=system_id,
@@ -73,20 +75,31 @@ def create_game(
     if result.game_violations:
         raise GameRefused(result.game_violations)
     store_figures(game, result)
-    return _start(game, token)
+    return _start(game, token, after)
 
 
-def _start(game: Game, token: str | None) -> str:
-    """Store a new game, unless its form's token started one already; the game's id."""
+def _start(game: Game, token: str | None, after: str | None = None) -> str:
+    """Store a new game, unless its form's token started one already; the game's id.
+
+    `after`: the game the table played before it, which names it from now on (in the same
+    transaction, at a new revision), so that the phones following that one come here.
+    """
+    played_on: tuple[str, str, rules.GameResult] | None = None
     try:
         with writing():
             if token is not None:
                 started = _started_by(token)
                 if started is not None:
                     return started
+            before = lock_game(after, everything=False) if after is not None else None
             db.session.add(game)
             db.session.flush()
             game_id = game.id  # read now: after the commit it would begin another transaction
+            if before is not None:
+                result = replay_of(before)
+                before.next_game_id = game_id
+                before.revision = new_revision()
+                played_on = (before.id, before.revision, result)
     except IntegrityError:
         # Only a token taken between the check and the insert (on a server database): it won.
         db.session.rollback()
@@ -94,6 +107,8 @@ def _start(game: Game, token: str | None) -> str:
         if started is None:
             raise
         return started
+    if played_on is not None:
+        game_changed(*played_on)
     return game_id
 
 
@@ -107,6 +122,7 @@ def play_again(game_id: str, token: str) -> str:
     copy), sides, players and seats, every score back to 0; its id. NotFound if there is none.
 
     The deal goes on round the table: whoever would have dealt the next hand deals the first.
+    The old game names the new one, and its phones come along (a new revision tells them).
     """
     old = game_with_sides(game_id)
     seats = rules.seating(engine_game(old, []).sides)
@@ -118,6 +134,7 @@ def play_again(game_id: str, token: str) -> str:
         copy.deepcopy(old.house_rules),
         first_dealer=seats.index(replay_of(old).next_dealer),
         token=token,
+        after=game_id,
     )
 
 

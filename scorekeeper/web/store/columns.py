@@ -237,6 +237,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "first_dealer": whole(0, LARGEST),
         "follow_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
         "join_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
+        "next_game_id": text(24, GAME_ID, none=True),
         "deleted_at": when(none=True),
     },
     Side: {

@@ -110,6 +110,9 @@ class Game(Model):
         String(SHARE_TOKEN_LENGTH), default=new_share_token, unique=True
     )
     """The join link's token: whoever has it may record, correct and delete its hands."""
+    next_game_id: Mapped[str | None] = mapped_column(String(24), default=None)
+    """The game this table played next ("Play again"), where the phones following this one go
+    (`http/access.py`'s `played_on`); None until then."""
 
     deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
     """When it was deleted: out of every list and page, it can be brought back until
