@@ -1,7 +1,8 @@
 """Every live page follows the game by its event stream: another phone's hand is on screen with
 the page's clock stopped, so that no poll can have brought it (with streams refused, by the
-page's next poll), a page put away holds no stream, a renewed link's stream ends. Each phone is
-a browser context of its own."""
+page's next poll), a page put away holds no stream, a renewed link's stream ends, and "Play
+again" takes every phone of the table to the new game. Each phone is a browser context of its
+own."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from scorekeeper.web.http import stream
 from tests.web.apps import built_app
 
 from .helpers import EVERY, HIDE, PATIENCE, Phones, new_page, totals_on
-from .pages import correct_first_hand, game_file, hand_paths, import_game
+from .pages import correct_first_hand, finished_game_file, game_file, hand_paths, import_game
 
 
 class Served:
@@ -188,3 +189,75 @@ def test_a_renewed_link_ends_the_stream_of_a_phone_that_followed_by_it(
     expect(follower.locator("main")).to_contain_text("PIN")
     table.context.close()
     follower.context.close()
+
+
+def table_with_pin(browser: Any, served: Served) -> Any:
+    """The table's phone, which set the PIN on the settings page."""
+    table = new_page(browser)
+    table.goto(served.url + "/settings/pin")
+    table.locator("#new").fill("2468")
+    table.locator("#again").fill("2468")
+    with table.expect_navigation():
+        table.locator("main form button[type=submit]").first.click()
+    return table
+
+
+def every_phone_goes_on_to_the_game_played_next(
+    browser: Any, served: Served, *, streamed: bool
+) -> None:
+    table = table_with_pin(browser, served)
+    old = import_game(table, served.url, finished_game_file())
+    table.goto(served.url + old + "/share")
+    links = {
+        kind: table.locator(f"a[data-share={kind}]").get_attribute("href")
+        for kind in ("join", "follow")
+    }
+    phones = {}
+    for name, link, then in (
+        ("joined", links["join"], ""),  # opens the scoreboard
+        ("following", links["follow"], ""),  # opens the follow page
+        ("display", links["follow"], old + "/table"),  # a tablet in the middle of the table
+    ):
+        phone = new_page(browser)
+        phone.clock.install()
+        phone.goto(link)
+        if then:
+            phone.goto(served.url + then)
+        if streamed:
+            streaming_on(phone)
+            stop_the_clock(phone)  # what comes next, comes by the stream
+        else:
+            polling_on(phone)
+        phones[name] = phone
+    expect(phones["joined"]).to_have_url(served.url + old)
+    expect(phones["following"]).to_have_url(served.url + old + "/follow")
+    table.goto(served.url + old)
+    with table.expect_navigation():
+        table.get_by_role("button", name="Play again").click()
+    new = table.url.removeprefix(served.url)
+    assert new != old and new.startswith("/games/")
+    if not streamed:
+        for phone in phones.values():
+            phone.clock.run_for(EVERY)  # the next poll
+    expect(phones["joined"]).to_have_url(served.url + new)
+    expect(phones["following"]).to_have_url(served.url + new + "/follow")
+    expect(phones["display"]).to_have_url(served.url + new + "/table")
+    # Each came in as it had: the joined phone records hands, the others only watch.
+    expect(phones["joined"].get_by_role("link", name="Record hand 1")).to_be_visible()
+    for name in ("following", "display"):
+        assert phones[name].get_by_role("link", name="Record hand 1").count() == 0
+        assert phones[name].request.get(served.url + new + "/hands/new").status == 403
+    for page in (table, *phones.values()):
+        page.context.close()
+
+
+def test_play_again_takes_every_phone_of_the_table_to_the_new_game_by_its_stream(
+    browser: Any, streaming: Served
+) -> None:
+    every_phone_goes_on_to_the_game_played_next(browser, streaming, streamed=True)
+
+
+def test_play_again_takes_every_phone_to_the_new_game_at_its_next_poll(
+    browser: Any, polling: Served
+) -> None:
+    every_phone_goes_on_to_the_game_played_next(browser, polling, streamed=False)
