@@ -3,8 +3,10 @@
 
 Serves the app with waitress on 127.0.0.1 (a free port, a throw-away database), fills a game
 with a few hands, then fetches each page like a browser with an empty cache and adds up the bytes
-of the HTML, stylesheets, scripts, fonts and images it references. The target (issue 4): the
-scoreboard at most 40 KiB. Run: `.venv/bin/python benchmarks/page_weight.py`.
+of the HTML, stylesheets, scripts, fonts and images it references. The target: the scoreboard
+at most 12 KiB (issue 4 asked 40 KiB; the table's phones load it on a club's busy Wi-Fi, so
+each page loads only the styles and script it uses). It exits 1 over the budget, so that
+tests/test_benchmarks.py fails. Run: `.venv/bin/python benchmarks/page_weight.py`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from flask_migrate import upgrade
 
 from scorekeeper.web import create_app
 
-BUDGET = 40 * 1024
+BUDGET = 12 * 1024
 GAME = {
     "variant": "classic",
     "sides": [

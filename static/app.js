@@ -1,6 +1,7 @@
 // Samba Scorekeeper: the forms' niceties only. Every form works without this file. Loaded after
 // static/live.js (local times, following the game), whose `follow` it calls again when Save's
-// answer takes the page's place.
+// answer takes the page's place, and to which it gives the hand form's notice of a hand saved
+// elsewhere (`told`).
 (function () {
   "use strict";
 
@@ -18,6 +19,41 @@
     livePreview(form);
     enterMovesOn(form);
     saveInBackground(form);
+    toldOfOthers();
+  }
+
+  // The hand form's notice of a hand saved on another phone meanwhile (#elsewhere): live.js
+  // follows the game's state (state.json) once it is given `told`, which words each state.
+  function toldOfOthers() {
+    var live = window.scorekeeper;
+    if (!live || !document.getElementById("elsewhere") || live.told === told) return;
+    live.told = told;
+    live.follow();
+  }
+
+  function told(state) {
+    var elsewhere = document.getElementById("elsewhere");
+    var after = document.querySelector("form.hand-form input[name=after]");
+    if (!elsewhere || !after || after.value === "") return;
+    if (state.last <= parseInt(after.value, 10)) {
+      elsewhere.textContent = "";
+      delete elsewhere.dataset.shown;
+      return;
+    }
+    var number = String(state.hands);
+    var text = elsewhere.dataset.text.replace("{number}", number).replace("{next}", String(state.hands + 1));
+    if (elsewhere.dataset.shown === text) return;
+    elsewhere.dataset.shown = text;
+    elsewhere.textContent = text + " ";
+    if (state.see) {
+      // In a new tab, so that what is typed here stays.
+      var see = document.createElement("a");
+      see.href = state.see;
+      see.target = "_blank";
+      see.rel = "noopener";
+      see.textContent = elsewhere.dataset.see.replace("{number}", number);
+      elsewhere.appendChild(see);
+    }
   }
 
   function searchAsYouType() {

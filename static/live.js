@@ -1,6 +1,7 @@
 // Samba Scorekeeper's live pages: a game followed as it is played, local times, the screen kept
 // on, pages kept for offline. Every page works without this file; static/app.js (the forms'
-// niceties) is loaded only on pages with forms, and calls `follow` again when it replaces a page.
+// niceties) is loaded only on pages with forms, and calls `follow` again when it replaces a page
+// or gives the hand form's notice its words (`told`).
 (function () {
   "use strict";
 
@@ -78,11 +79,14 @@
 
   function follow() {
     var live = document.querySelector("[data-poll]");
+    // The hand form follows the game's state for its notice of a hand saved elsewhere, which
+    // app.js (loaded with the form) words: `told`, given when app.js calls this again.
     var elsewhere = document.getElementById("elsewhere");
+    var told = window.scorekeeper && window.scorekeeper.told;
     var hub = document.getElementById("live");
     if (polling) polling.stop();
     polling = null;
-    if (!window.fetch || !(live || elsewhere)) return;
+    if (!window.fetch || !(live || (elsewhere && told))) return;
     var url = live ? location.href.split("#")[0] : elsewhere.dataset.state;
     var known = hub ? hub.dataset.revision : "";
     var etag = null;
@@ -205,29 +209,6 @@
       stopped = true;
       close();
       location.assign(next);
-    }
-    function told(state) {
-      var after = document.querySelector("form.hand-form input[name=after]");
-      if (!after || after.value === "" || !elsewhere.isConnected) return;
-      if (state.last <= parseInt(after.value, 10)) {
-        elsewhere.textContent = "";
-        delete elsewhere.dataset.shown;
-        return;
-      }
-      var number = String(state.hands);
-      var text = elsewhere.dataset.text.replace("{number}", number).replace("{next}", String(state.hands + 1));
-      if (elsewhere.dataset.shown === text) return;
-      elsewhere.dataset.shown = text;
-      elsewhere.textContent = text + " ";
-      if (state.see) {
-        // In a new tab, so that what is typed here stays.
-        var see = document.createElement("a");
-        see.href = state.see;
-        see.target = "_blank";
-        see.rel = "noopener";
-        see.textContent = elsewhere.dataset.see.replace("{number}", number);
-        elsewhere.appendChild(see);
-      }
     }
     function shown() {
       if (document.visibilityState === "hidden") {
