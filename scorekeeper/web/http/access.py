@@ -190,8 +190,9 @@ def may_record_hands() -> bool:
 
 
 PLAYED_ON_PAGES = {"games.display": "table", "games.follow": "follow"}
-"""The live pages a phone stays on in the game played next (`played_on`); from any other
-(the scoreboard, a hand) it goes to the new game's scoreboard, or the page its link opens."""
+"""The live pages a phone stays on in the game played next (`played_on`), each with the name a
+share link's `?to=` gives it; from any other (the scoreboard, a hand) it goes to the new
+game's scoreboard, or the page its link opens."""
 
 
 def played_on() -> str | None:
@@ -208,12 +209,12 @@ def played_on() -> str | None:
     if tokens is None:
         return None
     follow_token, join_token = tokens
-    kind = PLAYED_ON_PAGES.get(request.endpoint or "")
+    endpoint = request.endpoint or ""
+    kind = PLAYED_ON_PAGES.get(endpoint)
     to: dict[str, Any] = {"to": kind} if kind else {}
     have = level()
     if have is Access.TABLE:
-        page = {"table": "games.display", "follow": "games.follow"}.get(kind or "")
-        return url_for(page or "games.scoreboard", game_id=next_id)
+        return url_for(endpoint if kind else "games.scoreboard", game_id=next_id)
     if have is Access.JOIN:
         return url_for("sharing.join", token=join_token, **to)
     if have is Access.FOLLOW:

@@ -134,7 +134,7 @@ def pin_settings() -> Response | tuple[str, int]:
     return page, 422 if form.is_submitted() else 200
 
 
-LANDINGS = {"table": "games.display", "follow": "games.follow"}
+LANDINGS = {kind: endpoint for endpoint, kind in access.PLAYED_ON_PAGES.items()}
 """The pages a share link may open instead of its own (`?to=`): a phone brought to the game
 played next stays on the kind of page it was on (`access.played_on`)."""
 
