@@ -19,7 +19,8 @@
 
   // "Keep the screen on" (_live.html): a switch shown only where the browser offers the Screen
   // Wake Lock API (a secure context: the phone running the server, or HTTPS), off until switched
-  // on, and remembered by this phone; the table display keeps itself on without a switch. The
+  // on, and remembered by this phone; the table display keeps itself on without a switch, and
+  // the hand form keeps the choice made on the other pages without showing the switch. The
   // browser drops the lock whenever the page is hidden, so it is asked for again each time the
   // page is shown. Over plain http:// the page names the phone's own setting instead.
   function keepAwake() {
@@ -53,7 +54,8 @@
     try {
       toggle.checked = localStorage.getItem(key) === "on";
     } catch (blocked) { /* no storage (a private window): the switch starts off */ }
-    toggle.closest(".keep-awake").hidden = display;
+    var holder = toggle.closest(".keep-awake");
+    holder.hidden = display || "elsewhere" in holder.dataset; // the hand form: as chosen elsewhere
     toggle.addEventListener("change", function () {
       try {
         if (toggle.checked) localStorage.setItem(key, "on"); else localStorage.removeItem(key);

@@ -1,7 +1,8 @@
 """Keep the screen on: a switch near the top of every live page, off until this phone switches it
 on, kept by this phone, asked for again whenever the page is shown; the table display keeps
-itself on; hidden where the browser cannot keep a screen on (over plain http:// the page names
-the phone's own setting instead) and without JavaScript."""
+itself on, and the hand form keeps the phone's choice without showing the switch; hidden where
+the browser cannot keep a screen on (over plain http:// the page names the phone's own setting
+instead) and without JavaScript."""
 
 from __future__ import annotations
 
@@ -102,12 +103,27 @@ def test_chromium_on_this_machine_offers_the_switch_as_its_api_allows(
 
 
 def test_the_switch_is_near_the_top_of_every_live_page(browser: Any, server: str) -> None:
-    for suffix in ("", "/follow", "/hands/new"):
+    for suffix in ("", "/follow"):
         page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix=suffix)
         switch = page.get_by_role("switch", name="Keep the screen on")
         box = switch.bounding_box()
         assert box is not None and box["y"] < 300, (suffix, box)  # on the first screen, high
         page.context.close()
+
+
+def test_the_hand_form_keeps_the_screen_on_as_switched_elsewhere_without_the_switch(
+    browser: Any, server: str
+) -> None:
+    """One types on the hand form, whose rows need the height (two screens at most): it shows no
+    switch, and keeps the screen on when this phone switched it on on another page."""
+    page = scoreboard(browser, server, WATCHED_WAKE_LOCK)
+    page.get_by_role("switch", name="Keep the screen on").check()
+    page.wait_for_function("locks.asked === 1")
+    page.goto(page.url + "/hands/new")
+    page.wait_for_function("locks.asked === 1")  # asked again on this page, as chosen
+    assert not page.get_by_role("switch").is_visible()
+    assert not page.locator(".keep-awake-hint").count()
+    page.context.close()
 
 
 def test_the_table_display_keeps_itself_on(browser: Any, server: str) -> None:
