@@ -605,7 +605,11 @@ def server(
         yield process
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # a worker still held by a client: stopped anyway
+            process.kill()
+            process.wait()
 
 
 def app_env(folder: Path, url: str, options: argparse.Namespace) -> dict[str, str]:
@@ -658,7 +662,8 @@ def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Set
         }
         port = free_port()
         command = [binary, "-w", str(options.workers), "-b", f"127.0.0.1:{port}"]
-        command += ["-k", options.worker_class]
+        # A stream ends only with its lifetime: a stop waits 5 s for them, not gunicorn's 30.
+        command += ["-k", options.worker_class, "--graceful-timeout", "5"]
         if options.worker_class == "gthread":
             command += ["--threads", str(options.threads)]
         if options.worker_class == "gevent":
