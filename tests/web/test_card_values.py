@@ -16,6 +16,8 @@ from scorekeeper.web.services.loading import game_with_sides
 
 from .helpers import Actions, section
 
+pytestmark = pytest.mark.once  # card values come from the engine, whatever the database
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Values no system has, so that a page showing them can only have read them from CARD_POINTS.

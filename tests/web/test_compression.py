@@ -9,6 +9,8 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+pytestmark = pytest.mark.once  # gzip is the same whatever the database
+
 
 def fetch(client: FlaskClient, path: str, headers: dict[str, str] | None = None) -> TestResponse:
     """A response read whole and closed, so that no static file is left open."""

@@ -13,6 +13,8 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from tests.disputes import DISPUTES, Dispute
 
+pytestmark = pytest.mark.once  # the rules pages are drawn from the engine, whatever the database
+
 
 def first_found(page: str) -> tuple[str, str]:
     """The first place found: its address, and everything it shows."""

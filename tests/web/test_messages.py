@@ -12,6 +12,8 @@ from scorekeeper.rules import Text, read_game, replay
 from scorekeeper.web.http.i18n import number, say, signed
 from tests.rules.helpers import BOOK
 
+pytestmark = pytest.mark.once  # the messages' words are the same whatever the database
+
 Json = dict[str, Any]
 
 

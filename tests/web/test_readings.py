@@ -19,6 +19,8 @@ from scorekeeper.web.store.models import HouseRule
 
 from .helpers import Forms, section
 
+pytestmark = pytest.mark.once  # the rules pages are drawn from the engine, whatever the database
+
 SPANISH = {
     "Our reading": "Nuestra interpretación",
     "The text": "El texto",

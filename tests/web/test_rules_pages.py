@@ -13,6 +13,8 @@ from scorekeeper.web.presenters.rulebook import TOPICS
 
 from .helpers import Actions, section
 
+pytestmark = pytest.mark.once  # the rules pages are drawn from the engine, whatever the database
+
 
 @pytest.mark.parametrize("system_id", list(rules.SYSTEMS))
 def test_every_topic_has_a_section_citing_its_source(client: FlaskClient, system_id: str) -> None:

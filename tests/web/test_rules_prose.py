@@ -18,6 +18,8 @@ from scorekeeper.web.presenters.rulebook import TOPICS, render_rules
 
 from .helpers import section
 
+pytestmark = pytest.mark.once  # the rules pages are drawn from the engine, whatever the database
+
 ROOT = Path(__file__).resolve().parents[2]
 RULES_TEMPLATES = ROOT / "templates" / "rules"
 ARITHMETIC = (

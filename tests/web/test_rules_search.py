@@ -11,6 +11,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import rules
 
+pytestmark = pytest.mark.once  # the rules pages are drawn from the engine, whatever the database
+
 
 def answer(page: str, question: str) -> str:
     """The words of one answer of a rules page, tags removed."""

@@ -14,6 +14,8 @@ from tests.helpers import SEEDS
 
 from .helpers import GOES_OUT, STAYS_IN, Actions, section
 
+pytestmark = pytest.mark.once  # the rules pages are drawn from the engine, whatever the database
+
 
 def text_of(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
