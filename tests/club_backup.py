@@ -92,6 +92,7 @@ def club_backup(hands: int, hands_a_game: int = HANDS_A_GAME) -> dict[str, Any]:
                 "first_dealer": 0,
                 "follow_token": f"follow{number:08d}",
                 "join_token": f"join{number:08d}",
+                "next_game_id": None,
                 "deleted_at": None,
                 "sides": sides,
                 "hands": game_hands,
