@@ -158,6 +158,17 @@ def test_a_write_of_another_process_reaches_the_stream(
     assert changed is not None and changed["data"] == revision_of(elsewhere.test_client(), game_id)
 
 
+def test_a_stopped_app_s_watcher_ends(streaming: Flask, opened: list[Stream]) -> None:
+    game_id = Actions(streaming.test_client()).new_game()
+    assert open_stream(opened, streaming.test_client(), game_id).next() is not None
+    with streaming.app_context():
+        hub = live.hub()
+    assert [thread.name for thread in hub.threads] == ["live-watcher"]  # SQLite: no LISTEN
+    live.stop(streaming)
+    hub.threads[0].join(WITHIN)
+    assert not hub.threads[0].is_alive()
+
+
 def test_a_deleted_game_ends_its_stream(streaming: Flask, opened: list[Stream]) -> None:
     client = streaming.test_client()
     game_id = Actions(client).new_game()
@@ -436,6 +447,13 @@ def test_on_postgresql_another_process_is_told_by_notify(
     Actions(there.test_client()).record_hand(game_id, [GOES_OUT, STAYS_IN])
     changed = stream.next_event()
     assert changed is not None and changed["data"] == revision_of(there.test_client(), game_id)
+    with here.app_context():
+        hub = live.hub()
+    assert {thread.name for thread in hub.threads} == {"live-watcher", "live-listener"}
+    live.stop(here)  # a test's app is done: its database goes next (tests/web/apps.py)
+    for thread in hub.threads:
+        thread.join(WITHIN)
+        assert not thread.is_alive(), thread.name
 
 
 def _listening(app: Flask) -> bool:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +42,8 @@ CHANNEL = "scorekeeper"
 EVERYONE = "*"
 WATCH_EVERY = 1.0
 """Seconds between the watcher's reads of the followed revisions."""
+LISTEN_EVERY = 1.0
+"""Seconds the listener waits for a notice before it looks whether the app is done."""
 EXTENSION = "scorekeeper.live"
 NOTED = "scorekeeper.live.noted"
 LOG = logging.getLogger(__name__)
@@ -70,6 +71,10 @@ class Hub:
     access: int = 0
     """Counts the changes of who may follow (a waiter that saw another count checks again)."""
     started: bool = False
+    stopped: threading.Event = field(default_factory=threading.Event)
+    """Set when the app is done (`stop`): its watcher and listener end."""
+    threads: list[threading.Thread] = field(default_factory=list)
+    """The watcher and the listener, once started."""
 
     def kind(self, name: str, reader: Reader) -> None:
         """Register how the watcher reads the revisions of the keys `name:<id>`."""
@@ -156,43 +161,54 @@ class Hub:
             url = db.engine.url
         if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
             return  # a database in this process's memory: no one else writes it
-        threading.Thread(target=_watch, args=(app, self), name="live-watcher", daemon=True).start()
+        self.threads.append(
+            threading.Thread(target=_watch, args=(app, self), name="live-watcher", daemon=True)
+        )
         if url.get_backend_name() == "postgresql":
             conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
-            threading.Thread(
-                target=_listen, args=(conninfo, self), name="live-listener", daemon=True
-            ).start()
+            self.threads.append(
+                threading.Thread(
+                    target=_listen, args=(conninfo, self), name="live-listener", daemon=True
+                )
+            )
+        for thread in self.threads:
+            thread.start()
 
 
 def _watch(app: Flask, hub: Hub) -> None:
     """Once a second, the followed revisions read again: the net under every other way."""
-    while True:
-        time.sleep(WATCH_EVERY)
+    while not hub.stopped.wait(WATCH_EVERY):
         if not hub.watched:
             continue
         try:
             with app.app_context():
                 hub.look()
-        except Exception:  # the database away for a moment: the next look tries again
-            LOG.warning("the live watcher could not read the revisions", exc_info=True)
+        except Exception as error:  # the database away for a moment: the next look tries again
+            LOG.warning("the live watcher could not read the revisions (%s)", error)
 
 
 def _listen(conninfo: str, hub: Hub) -> None:
     """LISTEN on a connection of this process's own, again after any failure (the watcher
-    covers the gap)."""
+    covers the gap), until the app is done."""
     import psycopg
 
     pause = 1.0
-    while True:
+    while not hub.stopped.is_set():
         try:
             with psycopg.connect(conninfo, autocommit=True) as connection:
                 connection.execute(f"LISTEN {CHANNEL}")
                 pause = 1.0
-                for notice in connection.notifies():
-                    hub.heard(notice.payload)
-        except Exception:
-            LOG.warning("the live listener lost PostgreSQL; listening again", exc_info=True)
-        time.sleep(pause)
+                while not hub.stopped.is_set():
+                    # A second at a time, so that a stopped app's listener ends; a notice that
+                    # arrives between two waits is kept by the connection for the next.
+                    for notice in connection.notifies(timeout=LISTEN_EVERY):
+                        hub.heard(notice.payload)
+        except Exception as error:
+            if hub.stopped.is_set():
+                return
+            LOG.warning("the live listener lost PostgreSQL (%s); listening again", error)
+        if hub.stopped.wait(pause):
+            return
         pause = min(pause * 2, 30.0)
 
 
@@ -270,6 +286,14 @@ def _committed(session: Session) -> None:
 
 def _forgotten(session: Session) -> None:
     session.info.pop(NOTED, None)
+
+
+def stop(app: Flask) -> None:
+    """This app is done (a test's, whose database goes next): its watcher and listener end
+    within a second. A server's run as long as its process."""
+    found: Hub | None = app.extensions.get(EXTENSION)
+    if found is not None:
+        found.stopped.set()
 
 
 def init_app(app: Flask) -> None:
