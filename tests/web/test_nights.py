@@ -3,9 +3,11 @@ refusals, deleting and bringing back (docs: issue 29)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
@@ -262,3 +264,45 @@ def test_deleting_a_night_keeps_its_games_to_be_brought_back(client, app):
             )
             == 4
         )
+
+
+def test_a_night_and_its_games_survive_a_backup_and_restore(client, app, actions, tmp_path):
+    from scorekeeper.web.services.backup import restore
+    from tests.web.test_backup import backup_of, database, tables
+
+    night_id = set_up(client, PAIRS[:5], round_hands="1")
+    start(client, night_id, 1)
+    for url in cards(client, night_id).values():
+        game_id = table_game(client, url)
+        if game_id is not None:
+            actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    end(client, night_id, 1)
+    link = standings_link(client, night_id)
+    data = json.loads(json.dumps(backup_of(app)))
+    assert [n["id"] for n in data["nights"]] == [night_id]
+    restored = database(tmp_path, "restored.sqlite3")
+    with restored.app_context():
+        restore(data)
+    assert backup_of(restored) == data
+    before, after = tables(app), tables(restored)
+    for table in ("night", "pair", "night_table", "night_round", "seating", "game"):
+        assert after[table] == before[table], table
+    other = restored.test_client()
+    assert _rows(other.get(link).text) == _rows(client.get(link).text)
+
+
+def test_a_backup_whose_seat_names_a_game_of_no_night_is_refused(client, app, actions):
+    from scorekeeper.web.services.backup import BackupError, read_backup
+    from tests.web.test_backup import backup_of
+
+    night_id = set_up(client, PAIRS[:4], round_count="1")
+    start(client, night_id, 1)
+    data = json.loads(json.dumps(backup_of(app)))
+    for game in data["games"]:
+        game["night_id"] = None
+    with app.app_context(), pytest.raises(BackupError, match="not the night it is seated in"):
+        read_backup(data)
+
+
+def _rows(page: str) -> list[tuple[str, ...]]:
+    return re.findall(r'data-pair="(\d+)" data-points="(-?\d+)" data-wins="([\d.]+)"', page)

@@ -32,8 +32,13 @@ from ..store.models import (
     Game,
     Hand,
     HouseRule,
+    Night,
+    NightRound,
+    NightTable,
+    Pair,
     Player,
     PlayerMerge,
+    Seating,
     Side,
 )
 from .engine import replay
@@ -54,15 +59,33 @@ LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
     Correction: frozenset({"hand_id"}),
     HouseRule: frozenset(),
     PlayerMerge: frozenset(),
+    # A club night whole: its pairs, tables and rounds with their seatings (each seat naming
+    # its game, which is among the games, marked with its night).
+    Night: frozenset({"revision"}),
+    Pair: frozenset({"night_id"}),
+    NightTable: frozenset({"night_id"}),
+    NightRound: frozenset({"night_id"}),
+    Seating: frozenset({"round_id"}),
 }
 # The rows each row holds, as the backup nests them.
 CHILDREN: Mapping[type[Any], tuple[tuple[str, type[Any]], ...]] = {
     Game: (("sides", Side), ("hands", Hand)),
     Side: (("players", Player),),
     Hand: (("entries", Entry), ("corrections", Correction)),
+    Night: (("pairs", Pair), ("tables", NightTable), ("rounds", NightRound)),
+    NightRound: (("seats", Seating),),
 }
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
-ORDER = {Side: "position", Player: "position", Hand: "position", Entry: "side_position"}
+ORDER = {
+    Side: "position",
+    Player: "position",
+    Hand: "position",
+    Entry: "side_position",
+    Pair: "number",
+    NightTable: "number",
+    NightRound: "number",
+    Seating: "table",
+}
 
 
 class BackupError(ValueError):
@@ -95,12 +118,14 @@ def backup() -> dict[str, Any]:
     games = db.session.scalars(select(Game).order_by(Game.created_at, Game.id)).all()
     house_rules = db.session.scalars(select(HouseRule).order_by(HouseRule.id)).all()
     merges = db.session.scalars(select(PlayerMerge).order_by(PlayerMerge.id)).all()
+    nights = db.session.scalars(select(Night).order_by(Night.created_at, Night.id)).all()
     return {
         "format": FORMAT,
         "version": VERSION,
         "games": [_row(game) for game in games],
         "house_rules": [_row(rule) for rule in house_rules],
         "player_merges": [_row(merge) for merge in merges],
+        "nights": [_row(night) for night in nights],
     }
 
 
@@ -197,9 +222,12 @@ def _rows(
     return [read(row, f"{key}[{i}]") for i, row in enumerate(rows)]
 
 
-def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerMerge]]:
+def read_backup(
+    data: object,
+) -> tuple[list[Game], list[HouseRule], list[PlayerMerge], list[Night]]:
     """The rows a backup describes, not yet stored, checked by the schema the app writes by,
-    with their copied totals replayed. A backup made before merges were kept has none."""
+    with their copied totals replayed. A backup made before merges (or nights) were kept has
+    none."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
     version = data.get("version")
@@ -209,7 +237,8 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerM
         )
     unknown = sorted(
         str(key)
-        for key in data.keys() - {"format", "version", "games", "house_rules", "player_merges"}
+        for key in data.keys()
+        - {"format", "version", "games", "house_rules", "player_merges", "nights"}
     )
     if unknown:
         raise BackupError(f"unknown field {unknown[0]!r}")
@@ -221,7 +250,11 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerM
     merges: list[PlayerMerge] = _rows(
         data, "player_merges", lambda row, where: reader.record(PlayerMerge, row, where), []
     )
-    reader.check([*games, *house_rules, *merges])
+    nights: list[Night] = _rows(
+        data, "nights", lambda row, where: reader.record(Night, row, where), []
+    )
+    reader.check([*games, *house_rules, *merges, *nights])
+    _check_nights(nights, games)
     started: dict[str, int] = {}  # a form's one-time token starts one game (models.Game.token)
     for index, game in enumerate(games):
         if game.token is not None and started.setdefault(game.token, index) != index:
@@ -236,7 +269,32 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerM
             raise BackupError(f"games[{index}]: cannot be replayed: {problem}") from None
         if updated_at is not None:  # replaying is not a change to the game
             game.updated_at = updated_at
-    return games, house_rules, merges
+    return games, house_rules, merges, nights
+
+
+def _check_nights(nights: list[Night], games: list[Game]) -> None:
+    """Each night's games are among the games and marked with it, each in one seat; a game
+    marked with a night is one of that night's."""
+    night_ids = {night.id for night in nights}
+    seated: dict[str, str] = {}
+    for index, night in enumerate(nights):
+        for r, played in enumerate(night.rounds):
+            for t, seat in enumerate(played.seats):
+                if seat.game_id is None:
+                    continue
+                where = f"nights[{index}].rounds[{r}].seats[{t}].game_id"
+                if seat.game_id in seated:
+                    raise BackupError(f"{where}: the game {seat.game_id!r} has another seat")
+                seated[seat.game_id] = night.id
+    for index, game in enumerate(games):
+        if game.night_id is not None and game.night_id not in night_ids:
+            raise BackupError(f"games[{index}].night_id: no night {game.night_id!r}")
+        if game.id in seated and game.night_id != seated[game.id]:
+            raise BackupError(f"games[{index}].night_id: not the night it is seated in")
+    known = {game.id for game in games}
+    missing = sorted(set(seated) - known)
+    if missing:
+        raise BackupError(f"nights: no game {missing[0]!r} among the games")
 
 
 def is_empty() -> bool:
@@ -265,14 +323,24 @@ def _sequences_past_largest_ids() -> None:
 
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
-    games, house_rules, merges = read_backup(data)
+    games, house_rules, merges, nights = read_backup(data)
     try:
         with writing():
             if not is_empty():
                 raise DatabaseNotEmpty(
                     "The database is not empty: a backup is restored only into an empty one."
                 )
-            db.session.add_all([*house_rules, *games, *merges])
+            # The nights before the games marked with them; the seats name games: a second flush.
+            seats = [seat for night in nights for r in night.rounds for seat in r.seats]
+            seat_games = [seat.game_id for seat in seats]
+            for seat in seats:
+                seat.game_id = None
+            db.session.add_all([*house_rules, *nights])
+            db.session.flush()
+            db.session.add_all([*games, *merges])
+            db.session.flush()
+            for seat, game_id in zip(seats, seat_games, strict=True):
+                seat.game_id = game_id
             db.session.flush()
             _sequences_past_largest_ids()
     except (SQLAlchemyError, ValueError, OverflowError) as error:  # the schema let it through
