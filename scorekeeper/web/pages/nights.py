@@ -18,6 +18,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import get_locale
@@ -288,17 +289,24 @@ def renew_cards(night_id: str) -> Response:
 
 @bp.get("/nights/<night_id>")
 @needs(Access.TABLE)
-def director(night_id: str) -> str:
-    """Every table's progress at a glance, the round's buttons, the pairs."""
+def director(night_id: str) -> Response:
+    """Every table's progress at a glance (live: a 304 while the night is unchanged), the
+    round's buttons, the pairs."""
     night = _night()
+    flashed = bool(session.get("_flashes"))  # a notice is shown once: its page is not kept
+    tag = caching.etag_for(f"director.{night.revision}")
+    if not flashed and request.if_none_match.contains_weak(tag):
+        return _tagged(Response(status=304), tag)
     shown = presenters.standings(night, queries.night_tables(night.id))
-    return render_template(
+    page = render_template(
         "nights/director.html",
         night=night,
         shown=shown,
         arriving=ArrivingPairForm(prefix="arriving"),
         standings_url=url_for("nights.standings", token=night.follow_token),
     )
+    response = Response(page, mimetype="text/html")
+    return response if flashed else _tagged(response, tag)
 
 
 def _director_write(night_id: str, write: Callable[[], object], done: str) -> Response:

@@ -234,6 +234,8 @@ class NightSeat:
     ended: bool
     moved_on: bool
     now: int
+    complete: bool
+    """The round is a number of hands, all played here: the table waits for the next round."""
 
 
 def night_seat(game: Game) -> NightSeat | None:
@@ -245,6 +247,15 @@ def night_seat(game: Game) -> NightSeat | None:
         return None
     ended = found.round_ended_at is not None or found.night_ended_at is not None
     moved_on = found.current_round > found.round and found.night_ended_at is None
+    played = game.sides[0].hands or 0 if game.sides else 0
+    complete = found.round_hands is not None and played >= found.round_hands
     return NightSeat(
-        game.id, found.name, found.round, found.table, ended, moved_on, found.current_round
+        game.id,
+        found.name,
+        found.round,
+        found.table,
+        ended,
+        moved_on,
+        found.current_round,
+        complete,
     )

@@ -538,6 +538,7 @@ class NightOfGame(NamedTuple):
     round: int
     round_ended_at: datetime | None
     table: int
+    round_hands: int | None
 
 
 def night_of_game(game_id: str) -> NightOfGame | None:
@@ -551,6 +552,7 @@ def night_of_game(game_id: str) -> NightOfGame | None:
             NightRound.number,
             NightRound.ended_at,
             Seating.table,
+            Night.round_hands,
         )
         .join(NightRound, NightRound.id == Seating.round_id)
         .join(Night, Night.id == NightRound.night_id)
