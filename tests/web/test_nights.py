@@ -7,15 +7,18 @@ import json
 import re
 from typing import Any
 
+import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from scorekeeper import nights
+from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Game, Night, Side
-from tests.web.conftest import GOES_OUT, STAYS_IN, Actions, hand_fields
+from tests.web.conftest import GOES_OUT, STAYS_IN, TEST_CONFIG, Actions, hand_fields
+from tests.web.races import together
 
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
 
@@ -306,3 +309,86 @@ def test_a_backup_whose_seat_names_a_game_of_no_night_is_refused(client, app, ac
 
 def _rows(page: str) -> list[tuple[str, ...]]:
     return re.findall(r'data-pair="(\d+)" data-points="(-?\d+)" data-wins="([\d.]+)"', page)
+
+
+def test_the_standings_are_drawn_once_per_change_of_the_night_not_per_viewer(client, app):
+    night_id = set_up(client, round_hands="3")
+    link = standings_link(client, night_id)
+    start(client, night_id, 1)
+    game_id = table_game(client, cards(client, night_id)[1])
+    assert game_id is not None
+    with app.app_context():
+        engine = db.engine
+    drawn: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if "AS ns_total" in statement:  # queries.night_tables: what the standings are drawn from
+            drawn.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        viewers = [app.test_client() for _ in range(5)]
+        for viewer in viewers:
+            assert viewer.get(link).status_code == 200
+        assert len(drawn) == 1
+        Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
+        for viewer in viewers:
+            assert viewer.get(link).status_code == 200
+        assert len(drawn) == 2
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+@pytest.fixture
+def file_app(tmp_path):
+    """The app on a database file, so that requests in threads each have their connection."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'n.db'}"})
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+def test_every_table_saving_at_once_saves_every_hand_and_moves_the_night_on(file_app):
+    app, client = file_app, file_app.test_client()
+    night_id = set_up(client, round_hands="3")
+    start(client, night_id, 1)
+    games = [table_game(client, url) for url in cards(client, night_id).values()]
+    with app.app_context():
+        before = db.session.get(Night, night_id).revision  # type: ignore[union-attr]
+    phones = [app.test_client() for _ in games]
+    answers = together(
+        [
+            lambda phone=phone, game_id=game_id: phone.post(
+                f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN])
+            )
+            for phone, game_id in zip(phones, games, strict=True)
+        ]
+    )
+    assert [a.status_code for a in answers] == [302] * 4
+    with app.app_context():
+        assert db.session.get(Night, night_id).revision != before  # type: ignore[union-attr]
+        for game_id in games:
+            game = db.session.get(Game, game_id)
+            assert game is not None and len(game.live_hands) == 1
+
+
+def test_a_hand_saved_as_the_round_ends_is_either_counted_or_refused_never_lost(file_app):
+    app, client = file_app, file_app.test_client()
+    night_id = set_up(client, round_hands="3")
+    start(client, night_id, 1)
+    game_id = table_game(client, cards(client, night_id)[1])
+    director, phone = app.test_client(), app.test_client()
+    saved, ended = together(
+        [
+            lambda: phone.post(
+                f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN])
+            ),
+            lambda: director.post(f"/nights/{night_id}/end-round", data={"round": "1"}),
+        ]
+    )
+    assert ended.status_code == 302
+    assert saved.status_code in (302, 409)
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        assert len(game.live_hands) == (1 if saved.status_code == 302 else 0)
