@@ -151,7 +151,10 @@ def set_up_night(new: NewNight, token: str | None = None) -> str:
 
 def _night(night_id: str, lock: bool = True) -> Night:
     query = select(Night).where(Night.id == night_id, Night.deleted_at.is_(None))
-    night = db.session.scalar(query.with_for_update() if lock else query)
+    if lock:
+        # Read again once locked, whatever this transaction read of it before the lock.
+        query = query.with_for_update().execution_options(populate_existing=True)
+    night = db.session.scalar(query)
     if night is None:
         raise NotFound(f"no night {night_id!r}")
     return night
@@ -446,6 +449,8 @@ class AtTable:
     round: int
     game_id: str | None
     ended: bool
+    sitting_out: bool
+    """A round is being played, and this table has no game in it (a sit-out's table)."""
 
 
 def at_table(token: str) -> AtTable:
@@ -462,12 +467,17 @@ def at_table(token: str) -> AtTable:
 
 def _table_now(night: Night, number: int) -> AtTable:
     game_id = None
+    in_play = False
     if night.current_round and night.ended_at is None:
         played = _round(night, night.current_round)
+        in_play = played.ended_at is None
         seat = next((s for s in played.seats if s.table == number), None)
-        if seat is not None and played.ended_at is None:
+        if seat is not None and in_play:
             game_id = seat.game_id
-    return AtTable(night.id, number, night.current_round, game_id, night.ended_at is not None)
+    ended = night.ended_at is not None
+    return AtTable(
+        night.id, number, night.current_round, game_id, ended, in_play and game_id is None
+    )
 
 
 def table_of_game(game_id: str) -> tuple[Night, int, int] | None:
