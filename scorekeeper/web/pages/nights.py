@@ -629,4 +629,6 @@ def results_text(token: str) -> Response:
     night = _by_token(token)
     shown = presenters.standings(night, queries.night_tables(night.id), _ranking_asked(night))
     text = render_template("nights/results.txt", shown=shown, night=night)
-    return Response(text, mimetype="text/plain")
+    response = Response(text, mimetype="text/plain")
+    response.headers["Content-Disposition"] = "attachment; filename=results.txt"
+    return response
