@@ -17,7 +17,7 @@ from scorekeeper import nights
 from scorekeeper.web.services.backup import restore
 from tests.web.conftest import _built
 
-from .conftest import new_page, screenshot, served
+from .conftest import axe_violations, new_page, screenshot, served
 
 PAIRS = [(f"Ana{n}", f"Ben{n}") for n in range(1, 9)]
 ROUNDS = 3
@@ -91,8 +91,11 @@ def standings_rows(page: Any) -> list[tuple[int, int, float, int]]:
     ]
 
 
-def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(browser, tmp_path: Path):
+def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(
+    browser, axe: str, tmp_path: Path
+):
     server = served(tmp_path)
+    problems: dict[str, list[str]] = {}
     base = next(server)
     contexts: list[Any] = []
     try:
@@ -100,6 +103,7 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(browser, t
         contexts.append(director.context)
         night_id = set_up_night(director, base)
 
+        problems["seating"] = axe_violations(director, axe)
         # Who sits where, printed before play: the movement's, and no two pairs meet twice.
         shown = seating_shown(director)
         movement = nights.mitchell(8, ROUNDS)
@@ -115,6 +119,7 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(browser, t
         }
         assert sorted(cards) == [1, 2, 3, 4]
         standings_url = director.locator("#standings-link").get_attribute("href") or ""
+        problems["table cards"] = axe_violations(director, axe)
 
         room_context = browser.new_context(viewport={"width": 1280, "height": 720})
         contexts.append(room_context)
@@ -129,6 +134,7 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(browser, t
             phone.goto(url)
             expect(phone.locator(".banner")).to_contain_text("has not started")
             phones[table] = phone
+        problems["a table card before play"] = axe_violations(phones[1], axe)
 
         games: dict[int, dict[int, str]] = {}
         for number in range(1, ROUNDS + 1):
@@ -155,6 +161,8 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(browser, t
                 screenshot(phones[1], "night-table-phone-360")
                 director.goto(f"{base}/nights/{night_id}")
                 screenshot(director, "night-director-390")
+                problems["director"] = axe_violations(director, axe)
+                problems["standings"] = axe_violations(room, axe)
             press(director, base, night_id, f"End round {number}")
 
         # The standings are the sums of the rounds' games, under both rankings.
@@ -197,6 +205,9 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(browser, t
             assert [(int(p), int(t), float(w), int(d)) for p, t, w, d in rows] == standings_rows(
                 room
             )
+        director.goto(f"{standings_url}/results")
+        problems["results"] = axe_violations(director, axe)
+        assert not [f"{name}: {line}" for name, lines in problems.items() for line in lines]
     finally:
         for context in contexts:
             context.close()
