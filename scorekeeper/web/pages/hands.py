@@ -42,6 +42,7 @@ from ..services.hands import (
     restore_hand,
 )
 from ..services.loading import with_hands
+from ..services.nights import TableClosed
 from ..store.models import Game, Hand, new_token
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
@@ -196,6 +197,20 @@ def _record(
         return _form_page(
             game, system, form, loose=loose, theirs=theirs, taken=True, refused=True, status=409
         )
+    except TableClosed as closed:
+        if closed.code == "complete":
+            why = _(
+                "Round %(round)s is %(hands)s hands, all played here: this hand was not saved.",
+                round=closed.round,
+                hands=closed.hands,
+            )
+        else:
+            why = _(
+                "Round %(round)s has ended: this table's game takes no more hands, and this"
+                " hand was not saved.",
+                round=closed.round,
+            )
+        return _form_page(game, system, form, loose=[why], refused=True, status=409)
     except HandSaved as already:
         saved = already.saved
         number = saved.number

@@ -21,6 +21,7 @@ from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
 from .loading import lock_game, with_hands
+from .nights import hand_at_table
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ def _game_write(game_id: str) -> Iterator[Game]:
     """One write to a game: lock it, let the caller change it, re-derive its figures, commit."""
     with writing():
         game = lock_game(game_id)
+        hand_at_table(game, 0, new=False)
         yield game
         db.session.flush()
         db.session.expire(game, ["hands"])
@@ -133,6 +135,7 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
                 if since:
                     raise HandTaken([stored(h) for h in since])
             before = replay_of(game)
+            hand_at_table(game, len(before.hands), new=True)
             position = last_position(game_id) + 1
             record = Hand(game_id=game_id, position=position, token=token)
             fill_hand(record, hand)

@@ -1,0 +1,142 @@
+"""A club night's movements and rankings (scorekeeper/nights.py), table by table."""
+
+from __future__ import annotations
+
+from itertools import combinations, pairwise
+
+import pytest
+
+from scorekeeper.nights import (
+    Game,
+    Movement,
+    MovementError,
+    Ranking,
+    Round,
+    Seat,
+    meetings,
+    mitchell,
+    most_rounds,
+    movement,
+    round_robin,
+    seating_problems,
+    standings,
+    tables_for,
+)
+
+SIZES = [(pairs, kind) for pairs in range(2, 41) for kind in Movement]
+
+
+@pytest.mark.parametrize(("pairs", "kind"), SIZES)
+def test_every_pair_plays_or_sits_out_once_a_round(pairs, kind):
+    for played in movement(kind, pairs, most_rounds(kind, pairs)):
+        placed = played.pairs() + list(played.sitting_out)
+        assert sorted(placed) == list(range(1, pairs + 1))
+        assert len(played.sitting_out) == pairs % 2
+        assert seating_problems([played], range(1, pairs + 1)) == []
+
+
+@pytest.mark.parametrize(("pairs", "kind"), SIZES)
+def test_no_two_pairs_meet_twice(pairs, kind):
+    met = meetings(movement(kind, pairs, most_rounds(kind, pairs)))
+    assert all(len(rounds) == 1 for rounds in met.values())
+
+
+@pytest.mark.parametrize("pairs", range(2, 41))
+def test_a_round_robin_has_every_pair_meet_every_other(pairs):
+    met = meetings(round_robin(pairs, most_rounds(Movement.ROUND_ROBIN, pairs)))
+    assert set(met) == {frozenset(two) for two in combinations(range(1, pairs + 1), 2)}
+
+
+@pytest.mark.parametrize("pairs", range(2, 41, 2))
+def test_a_mitchell_keeps_north_south_at_their_table_and_moves_east_west_up_one(pairs):
+    tables = tables_for(pairs)
+    rounds = mitchell(pairs, tables)
+    for before, after in pairwise(rounds):
+        for seat in after.seats:
+            assert seat.ns == seat.table
+            was = next(s for s in before.seats if s.ew == seat.ew)
+            assert seat.table == was.table % tables + 1
+
+
+@pytest.mark.parametrize(("pairs", "tables"), [(2, 1), (3, 2), (8, 4), (9, 5), (60, 30)])
+def test_tables_a_night_needs(pairs, tables):
+    assert tables_for(pairs) == tables
+
+
+@pytest.mark.parametrize(
+    ("kind", "pairs", "rounds", "message"),
+    [
+        (Movement.MITCHELL, 8, 5, "mitchell movement of 8 pairs has at most 4 rounds"),
+        (Movement.ROUND_ROBIN, 4, 4, "round-robin movement of 4 pairs has at most 3 rounds"),
+        (Movement.MITCHELL, 1, 1, "at least 2 pairs, not 1"),
+        (Movement.ROUND_ROBIN, 4, 0, "at least 1 round, not 0"),
+    ],
+)
+def test_a_movement_that_cannot_be_made_says_why(kind, pairs, rounds, message):
+    with pytest.raises(MovementError, match=message):
+        movement(kind, pairs, rounds)
+
+
+@pytest.mark.parametrize(
+    ("seats", "code", "table", "pair"),
+    [
+        ((Seat(1, 1, 2), Seat(2, 1, 3)), "twice", 2, 1),
+        ((Seat(1, 1, 1),), "itself", 1, 1),
+        ((Seat(1, 1, 9),), "unknown", 1, 9),
+        ((), "no-tables", None, None),
+    ],
+)
+def test_a_changed_seating_is_checked(seats, code, table, pair):
+    problems = seating_problems([Round(1, seats)], [1, 2, 3, 4])
+    assert [(p.code, p.table, p.pair) for p in problems] == [(code, table, pair)]
+
+
+EIGHT = [
+    Game(1, 1, 1, 5, 3000, 1000),
+    Game(1, 2, 2, 6, 2000, 2000),
+    Game(1, 3, 3, 7, 500, 4500),
+    Game(1, 4, 4, 8, 1500, 1400),
+    Game(2, 1, 1, 8, 1000, 2500),
+    Game(2, 2, 2, 5, 2600, 2400),
+]
+
+
+@pytest.mark.parametrize(
+    ("ranking", "order"),
+    [
+        (Ranking.POINTS, [2, 7, 1, 8, 5, 6, 4, 3]),
+        (Ranking.WINS, [2, 7, 8, 1, 4, 6, 5, 3]),
+    ],
+)
+def test_standings_add_up_the_rounds(ranking, order):
+    placed = standings(range(1, 9), EIGHT, ranking)
+    assert [s.pair for s in placed] == order
+    assert [s.place for s in placed] == list(range(1, 9))
+    # pair: (points, wins, difference), the same whatever the ranking
+    sums = {s.pair: (s.points, s.wins, s.difference) for s in placed}
+    assert sums == {
+        1: (4000, 1.0, 500),
+        2: (4600, 1.5, 200),
+        3: (500, 0.0, -4000),
+        4: (1500, 1.0, 100),
+        5: (3400, 0.0, -2200),
+        6: (2000, 0.5, 0),
+        7: (4500, 1.0, 4000),
+        8: (3900, 1.0, 1400),
+    }
+
+
+def test_level_pairs_share_a_place():
+    placed = standings([1, 2, 3], [Game(1, 1, 1, 2, 100, 100)], Ranking.POINTS)
+    assert [(s.place, s.pair) for s in placed] == [(1, 1), (1, 2), (3, 3)]
+
+
+def test_a_pair_sitting_out_scores_nothing_that_round():
+    placed = standings([1, 2, 3], [Game(1, 1, 1, 2, 900, 100)], Ranking.WINS)
+    three = next(s for s in placed if s.pair == 3)
+    assert (three.points, three.half_wins, dict(three.by_round)) == (0, 0, {})
+
+
+def test_the_default_ranking_is_wins_then_difference():
+    placed = standings([1, 2, 3, 4], [Game(1, 1, 1, 2, 5000, 4000), Game(1, 2, 3, 4, 800, 100)])
+    assert [s.pair for s in placed] == [1, 3, 4, 2]
