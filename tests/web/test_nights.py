@@ -17,11 +17,12 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.services.backup import BackupError, read_backup, restore
 from scorekeeper.web.store.models import Game, Night, Side
 
-from .apps import another_app, backup_of, tables
+from .apps import TEST_CONFIG, another_app, backup_of, built_app, tables
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
 from .races import together
 
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
+PIN = "2468"
 
 
 def night_form(pairs: list[tuple[str, str]], **fields: Any) -> dict[str, Any]:
@@ -385,3 +386,59 @@ def test_a_hand_saved_as_the_round_ends_is_either_counted_or_refused_never_lost(
         game = db.session.get(Game, game_id)
         assert game is not None
         assert len(game.live_hands) == (1 if saved.status_code == 302 else 0)
+
+
+def hand_versions(app: Flask, game_id: str) -> list[tuple[int, int, bool]]:
+    """Each hand of the game: its id, version and whether it is deleted."""
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        return [(h.id, h.version, h.deleted_at is not None) for h in game.hands]
+
+
+def test_after_its_round_ends_a_tables_hands_are_changed_only_behind_the_pin() -> None:
+    """The table card's join link records and corrects the table's hands while its round is
+    played; once it ended, correcting, deleting or bringing back a hand is the director's."""
+    app = built_app({**TEST_CONFIG, "PIN": PIN})
+    director = app.test_client()
+    assert director.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+    night_id = set_up(director)
+    start(director, night_id, 1)
+    phone = app.test_client()
+    game_id = table_game(phone, cards(director, night_id)[1])
+    assert game_id is not None
+    table = Actions(phone)
+    table.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    table.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    first, second = table.hand_ids(game_id)
+    corrected = [{**GOES_OUT, "melded_points": "300"}, STAYS_IN]
+    during = phone.post(
+        f"/games/{game_id}/hands/{first}/edit", data=hand_fields(corrected, version="1")
+    )
+    assert during.status_code == 302, during.text
+    deleted = phone.post(f"/games/{game_id}/hands/{second}/delete", data={"version": "1"})
+    assert deleted.status_code == 302
+    end(director, night_id, 1)
+    before = hand_versions(app, game_id)
+    assert before == [(first, 2, False), (second, 2, True)]
+
+    edit = f"/games/{game_id}/hands/{first}/edit"
+    asked = phone.get(edit)
+    assert asked.status_code == 403 and "only the director" in asked.text
+    refused = [
+        phone.post(edit, data=hand_fields(corrected, version="2")),
+        phone.get(f"/games/{game_id}/hands/{first}/delete"),
+        phone.post(f"/games/{game_id}/hands/{first}/delete", data={"version": "2"}),
+        phone.post(f"/games/{game_id}/hands/{second}/restore"),
+    ]
+    assert [answer.status_code for answer in refused] == [403] * 4
+    assert all("only the director" in answer.text for answer in refused)
+    assert 'name="pin"' in refused[0].text  # the director's PIN lets the correction go on
+    assert hand_versions(app, game_id) == before
+
+    assert director.get(edit).status_code == 200
+    by_director = director.post(edit, data=hand_fields(corrected, version="2"))
+    assert by_director.status_code == 302, by_director.text
+    back = director.post(f"/games/{game_id}/hands/{second}/restore")
+    assert back.status_code == 302, back.text
+    assert hand_versions(app, game_id) == [(first, 3, False), (second, 3, False)]

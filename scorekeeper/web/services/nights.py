@@ -1,6 +1,6 @@
 """Club nights: set one up, change its seating, start and end rounds, pairs leaving and
-arriving, end, delete and bring back; and the check every hand saved at one of its tables
-passes (`hand_at_table`).
+arriving, end, delete and bring back; and the check every hand saved, corrected, deleted or
+brought back at one of its tables passes (`hand_at_table`).
 
 The order of locks is the same in every write that takes both: a night's games first, then the
 night's row. A hand saved at a table locks its game (services.hands) and then bumps the night's
@@ -13,9 +13,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, select, update
 
 from ... import nights, rules
 from ..extensions import db
@@ -62,6 +63,16 @@ class TableClosed(Exception):
     def __init__(self, code: str, round_number: int, hands: int | None = None) -> None:
         super().__init__(code)
         self.code, self.round, self.hands = code, round_number, hands
+
+
+class ForTheDirector(Exception):
+    """A change to a hand of a night's round that is over (or of a night that ended): the table
+    card's link recorded the table's hands while the round was played, and after it only the
+    director, behind the table's PIN, may correct, delete or bring one back; nothing changed."""
+
+    def __init__(self, round_number: int) -> None:
+        super().__init__(round_number)
+        self.round = round_number
 
 
 @dataclass(frozen=True)
@@ -414,29 +425,52 @@ def renew_cards(night_id: str) -> None:
 # --- a table's hands (services.hands) and its card -----------------------------------------------
 
 
-def hand_at_table(game: Game, hands: int, new: bool) -> None:
-    """Inside a hand's write to a night's game (locked): the night's revision moves on, and a
-    new hand is refused (TableClosed) when its round is over or has all its hands."""
+def hand_at_table(game: Game, hands: int, *, new: bool, director: bool = False) -> None:
+    """Inside a hand's write to a night's game (locked): the night's revision moves on; a new
+    hand is refused (TableClosed) when its round is over or has all its hands, and a correction,
+    deletion or bringing back once its round is over unless the director makes it
+    (ForTheDirector)."""
     if game.night_id is None:
         return
     db.session.execute(
         update(Night).where(Night.id == game.night_id).values(revision=new_revision())
     )
-    if not new:
-        return  # a correction or a deletion: the director may make one after the round
-    row = db.session.execute(
-        select(NightRound.number, NightRound.ended_at, Night.round_hands, Night.ended_at)
-        .join(Seating, Seating.round_id == NightRound.id)
-        .join(Night, Night.id == NightRound.night_id)
-        .where(Seating.game_id == game.id)
-    ).one_or_none()
+    if not new and director:
+        return
+    row = db.session.execute(_round_of(game.id)).one_or_none()
     if row is None:
         return
     number, ended_at, round_hands, night_ended = row
     if ended_at is not None or night_ended is not None:
+        if not new:
+            raise ForTheDirector(number)
         raise TableClosed("ended", number)
-    if round_hands is not None and hands >= round_hands:
+    if new and round_hands is not None and hands >= round_hands:
         raise TableClosed("complete", number, round_hands)
+
+
+def _round_of(game_id: str) -> Select[int, datetime | None, int | None, datetime | None]:
+    """The round a night's game is played in: its number, when it ended, its number of hands
+    and when the night ended."""
+    return (
+        select(NightRound.number, NightRound.ended_at, Night.round_hands, Night.ended_at)
+        .join(Seating, Seating.round_id == NightRound.id)
+        .join(Night, Night.id == NightRound.night_id)
+        .where(Seating.game_id == game_id)
+    )
+
+
+def round_over(game: Game) -> int | None:
+    """The number of the round a night's game was played in, once that round (or the night)
+    is over: its hands are the director's now. None for a game of no night, or while its round
+    is played."""
+    if game.night_id is None:
+        return None
+    row = db.session.execute(_round_of(game.id)).one_or_none()
+    if row is None:
+        return None
+    number, ended_at, _hands, night_ended = row
+    return number if ended_at is not None or night_ended is not None else None
 
 
 @dataclass(frozen=True)
