@@ -167,23 +167,36 @@ def movement(kind: Movement, pairs: int, rounds: int) -> tuple[Round, ...]:
 # --- checking a seating (the director may change it) ---------------------------------------------
 
 
+class Direction(Enum):
+    """Where a pair sits at its table."""
+
+    NORTH_SOUTH = "ns"
+    EAST_WEST = "ew"
+
+
 @dataclass(frozen=True)
 class SeatingProblem:
-    """What is wrong with one round's seating: the round, the table (None: the round's), why."""
+    """What is wrong with one round's seating: the round, the table (None: the round's), why,
+    and the place at the table that is wrong (None: the round's)."""
 
     round: int
     table: int | None
     code: str
     pair: int | None = None
+    place: Direction | None = None
 
 
 def seating_problems(rounds: Sequence[Round], pairs: Iterable[int]) -> list[SeatingProblem]:
     """Every problem of a seating at once: a round without tables, a pair in two places or
-    facing itself, a pair that is not in the night.
+    facing itself, a pair that is not in the night; each at the place where it was written (a
+    pair seated twice: its second place).
 
     >>> bad = Round(1, (Seat(1, 1, 2), Seat(2, 2, 3)))
-    >>> [(p.code, p.table, p.pair) for p in seating_problems([bad, Round(2, ())], [1, 2, 3])]
-    [('twice', 2, 2), ('no-tables', None, None)]
+    >>> [
+    ...     (p.code, p.table, p.pair, p.place and p.place.value)
+    ...     for p in seating_problems([bad, Round(2, ())], [1, 2, 3])
+    ... ]
+    [('twice', 2, 2, 'ns'), ('no-tables', None, None, None)]
     """
     known = set(pairs)
     problems = []
@@ -193,13 +206,16 @@ def seating_problems(rounds: Sequence[Round], pairs: Iterable[int]) -> list[Seat
         seen: set[int] = set(played.sitting_out)
         for seat in played.seats:
             if seat.ns == seat.ew:
-                problems.append(SeatingProblem(played.number, seat.table, "itself", seat.ns))
+                problems.append(
+                    SeatingProblem(
+                        played.number, seat.table, "itself", seat.ns, Direction.EAST_WEST
+                    )
+                )
                 continue
-            for pair in (seat.ns, seat.ew):
-                if pair not in known:
-                    problems.append(SeatingProblem(played.number, seat.table, "unknown", pair))
-                elif pair in seen:
-                    problems.append(SeatingProblem(played.number, seat.table, "twice", pair))
+            for pair, place in ((seat.ns, Direction.NORTH_SOUTH), (seat.ew, Direction.EAST_WEST)):
+                code = "unknown" if pair not in known else "twice" if pair in seen else None
+                if code is not None:
+                    problems.append(SeatingProblem(played.number, seat.table, code, pair, place))
                 seen.add(pair)
     return problems
 

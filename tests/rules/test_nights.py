@@ -7,6 +7,7 @@ from itertools import combinations, pairwise
 import pytest
 
 from scorekeeper.nights import (
+    Direction,
     Game,
     Movement,
     MovementError,
@@ -77,18 +78,23 @@ def test_a_movement_that_cannot_be_made_says_why(kind, pairs, rounds, message):
         movement(kind, pairs, rounds)
 
 
+NS, EW = Direction.NORTH_SOUTH, Direction.EAST_WEST
+
+
 @pytest.mark.parametrize(
-    ("seats", "code", "table", "pair"),
+    ("seats", "code", "table", "pair", "place"),
     [
-        ((Seat(1, 1, 2), Seat(2, 1, 3)), "twice", 2, 1),
-        ((Seat(1, 1, 1),), "itself", 1, 1),
-        ((Seat(1, 1, 9),), "unknown", 1, 9),
-        ((), "no-tables", None, None),
+        ((Seat(1, 1, 2), Seat(2, 1, 3)), "twice", 2, 1, NS),
+        ((Seat(1, 1, 2), Seat(2, 3, 2)), "twice", 2, 2, EW),
+        ((Seat(1, 1, 1),), "itself", 1, 1, EW),
+        ((Seat(1, 1, 9),), "unknown", 1, 9, EW),
+        ((Seat(1, 0, 2),), "unknown", 1, 0, NS),
+        ((), "no-tables", None, None, None),
     ],
 )
-def test_a_changed_seating_is_checked(seats, code, table, pair):
+def test_a_changed_seating_is_checked_at_the_place_that_is_wrong(seats, code, table, pair, place):
     problems = seating_problems([Round(1, seats)], [1, 2, 3, 4])
-    assert [(p.code, p.table, p.pair) for p in problems] == [(code, table, pair)]
+    assert [(p.code, p.table, p.pair, p.place) for p in problems] == [(code, table, pair, place)]
 
 
 EIGHT = [

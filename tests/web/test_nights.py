@@ -206,6 +206,44 @@ def test_a_changed_seating_with_a_pair_in_two_places_is_refused_and_changes_noth
     assert seats(app, night_id, 2) == [(1, 1, 8), (2, 2, 7), (3, 3, 6), (4, 4, 5)]
 
 
+def field_errors(page: str, field_id: str) -> str:
+    """The errors shown next to a field, right after it (empty if none)."""
+    found = re.search(
+        rf'<input[^>]*id="{field_id}"[^>]*>\s*<ul class="errors" id="{field_id}-errors">(.*?)</ul>',
+        page,
+        re.S,
+    )
+    return found.group(1) if found else ""
+
+
+def test_a_refused_seating_says_what_is_wrong_next_to_each_field_and_keeps_what_was_typed(
+    client, app
+):
+    night_id = set_up(client)
+    before = seats(app, night_id, 2)
+    typed = {"seats-0-ns": "1", "seats-0-ew": "5", "seats-1-ns": "2", "seats-1-ew": "5"}
+    typed.update({"seats-2-ns": "3", "seats-2-ew": "3", "seats-3-ns": "4", "seats-3-ew": "12"})
+    response = client.post(f"/nights/{night_id}/seating?round=2", data=typed)
+    assert response.status_code == 422
+    page = response.text
+    assert "pair 5 is already at another table" in field_errors(page, "seats-1-ew")
+    assert "cannot play itself" in field_errors(page, "seats-2-ew")
+    assert "there is no pair 12" in field_errors(page, "seats-3-ew")
+    for right in ("seats-0-ns", "seats-0-ew", "seats-1-ns", "seats-2-ns", "seats-3-ns"):
+        assert field_errors(page, right) == "", right
+    wrong = re.search(r'<input[^>]*id="seats-1-ew"[^>]*>', page)
+    assert wrong and 'aria-invalid="true"' in wrong.group(0)
+    for name, value in typed.items():
+        assert re.search(rf'id="{name}"[^>]*value="{value}"', page), name
+    # A table given one pair of two is not quietly left out: the missing one is asked for.
+    half = {**typed, "seats-1-ew": "6", "seats-2-ew": "7", "seats-3-ew": ""}
+    response = client.post(f"/nights/{night_id}/seating?round=2", data=half)
+    assert response.status_code == 422
+    assert "other pair" in field_errors(response.text, "seats-3-ew")
+    assert re.search(r'id="seats-3-ns"[^>]*value="4"', response.text)
+    assert seats(app, night_id, 2) == before
+
+
 def test_a_table_card_after_the_night_ended_says_so(client):
     night_id = set_up(client)
     card = cards(client, night_id)

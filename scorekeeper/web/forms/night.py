@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, FormField, HiddenField, IntegerField, RadioField, StringField
@@ -110,11 +114,33 @@ def pairs_asked(value: str | None) -> int | None:
 
 
 class SeatFields(FlaskForm):
+    """One table of a round: its two pair numbers, or none (the table is not played)."""
+
     class Meta:
         csrf = False
 
     ns = IntegerField(_l("North-south pair"), validators=[Optional(), Within(1, NIGHT_PAIRS + 1)])
     ew = IntegerField(_l("East-west pair"), validators=[Optional(), Within(1, NIGHT_PAIRS + 1)])
+
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
+        """Each number on its own, then both or neither: a table given one pair is not left out
+        quietly, the other is asked for, next to its field. (A field's own validators stop at
+        Optional() when it is empty, so this cannot be a `validate_ew`.)"""
+        valid = super().validate(extra_validators)
+        ns, ew = _typed(self.ns), _typed(self.ew)
+        if ns == ew:
+            return valid
+        missing = self.ns if ew else self.ew
+        missing.errors = [
+            *missing.errors,
+            _("Give this table's other pair too, or leave both empty."),
+        ]
+        return False
+
+
+def _typed(field: IntegerField) -> bool:
+    """Whether anything was typed in the field (a number or not)."""
+    return bool(field.raw_data and str(field.raw_data[0]).strip())
 
 
 def seating_form(tables: int) -> SeatingFields:

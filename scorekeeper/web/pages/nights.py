@@ -7,7 +7,7 @@ join link of its table's game, round after round."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import (
@@ -29,7 +29,13 @@ from werkzeug.wrappers import Response
 
 from ... import nights, rules
 from ..extensions import db
-from ..forms.night import ArrivingPairForm, night_form, pairs_asked, seating_form
+from ..forms.night import (
+    ArrivingPairForm,
+    SeatingFields,
+    night_form,
+    pairs_asked,
+    seating_form,
+)
 from ..http import access, caching, door
 from ..http.access import Access, needs
 from ..http.csrf import form_view
@@ -219,7 +225,7 @@ def seating(night_id: str) -> str | tuple[str, int] | Response:
             try:
                 service.change_seating(night.id, editing.number, seats)
             except SeatingRefused as refused:
-                problems = [_seating_problem(p) for p in refused.problems]
+                problems = _place_seating_problems(form, refused.problems)
                 status = 422
             except NightRefused as refused:
                 problems = [refusal_text(refused)]
@@ -236,8 +242,25 @@ def seating(night_id: str) -> str | tuple[str, int] | Response:
         editing=editing,
         form=form,
         problems=problems,
+        refused=status == 422,
     )
     return page, status
+
+
+def _place_seating_problems(
+    form: SeatingFields, problems: Sequence[nights.SeatingProblem]
+) -> list[str]:
+    """Each problem next to the field it is about (a table's pair); what is about the whole
+    round, returned to be shown above the form."""
+    loose = []
+    for problem in problems:
+        text = _seating_problem(problem)
+        if problem.table is None or problem.place is None or problem.table > len(form.seats):
+            loose.append(text)
+            continue
+        field = form.seats[problem.table - 1].form[problem.place.value]
+        field.errors = [*field.errors, text]
+    return loose
 
 
 def _seating_problem(problem: nights.SeatingProblem) -> str:
