@@ -22,6 +22,7 @@ from scorekeeper.nights import (
     seating_problems,
     standings,
     tables_for,
+    with_arrival,
 )
 
 SIZES = [(pairs, kind) for pairs in range(2, 41) for kind in Movement]
@@ -57,6 +58,60 @@ def test_a_mitchell_keeps_north_south_at_their_table_and_moves_east_west_up_one(
             assert seat.ns == seat.table
             was = next(s for s in before.seats if s.ew == seat.ew)
             assert seat.table == was.table % tables + 1
+
+
+ARRIVALS = [
+    (pairs, kind, played)
+    for pairs in range(2, 21, 2)
+    for kind in Movement
+    for played in range(most_rounds(kind, pairs))
+]
+"""An even night of every size and movement, a pair arriving after each of its rounds."""
+
+
+@pytest.mark.parametrize(("pairs", "kind", "played"), ARRIVALS)
+def test_a_pair_arriving_in_an_even_night_plays_every_round_left_and_one_other_pair_sits_out(
+    pairs, kind, played
+):
+    rounds = movement(kind, pairs, most_rounds(kind, pairs))
+    new, ghost = pairs + 1, pairs + 2
+    left = with_arrival(rounds[played:], pairs)
+    assert [r.number for r in left] == [r.number for r in rounds[played:]]
+    for seated in left:
+        assert sorted(seated.pairs()) == list(range(1, ghost + 1))
+        assert {s.table for s in seated.seats} == set(range(1, tables_for(pairs) + 2))
+        ghost_table = next(s for s in seated.seats if ghost in (s.ns, s.ew))
+        assert ghost_table.table == tables_for(pairs) + 1 and new not in (
+            ghost_table.ns,
+            ghost_table.ew,
+        )
+    met = meetings([*rounds[:played], *left])
+    real = {two: at for two, at in met.items() if ghost not in two}
+    assert all(len(at) == 1 for at in real.values())
+    sat_out = [
+        p
+        for r in left
+        for s in r.seats
+        if ghost in (s.ns, s.ew)
+        for p in (s.ns, s.ew)
+        if p != ghost
+    ]
+    assert len(set(sat_out)) == len(sat_out)
+
+
+def test_a_pair_that_left_gives_its_place_to_a_pair_that_arrives():
+    rounds = mitchell(8, 3)[1:]
+    seated = with_arrival(rounds, 8, absent={6})
+    # Pair 6 left: the new pair meets the pair 6 would have met, and pair 6 meets the ghost.
+    for before, after in zip(rounds, seated, strict=True):
+        opponent = next(s.ns for s in before.seats if s.ew == 6)
+        assert any(s.ns == opponent and s.ew == 9 for s in after.seats)
+        assert any({s.ns, s.ew} == {6, 10} for s in after.seats)
+
+
+def test_a_pair_cannot_arrive_where_a_ghost_sits_with_with_arrival():
+    with pytest.raises(MovementError, match="takes the ghost's place"):
+        with_arrival(mitchell(6, 2), 5)
 
 
 @pytest.mark.parametrize(("pairs", "tables"), [(2, 1), (3, 2), (8, 4), (9, 5), (60, 30)])

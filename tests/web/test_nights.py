@@ -275,11 +275,65 @@ def test_a_pair_arrives_in_the_sit_out_of_an_odd_night(client, app):
         f"/nights/{night_id}/arrives", data={"arriving-first": "Zoe", "arriving-second": "Yan"}
     )
     assert arrived.status_code == 302
-    again = client.post(
-        f"/nights/{night_id}/arrives", data={"arriving-first": "Xi", "arriving-second": "Wu"}
+    twice = client.post(
+        f"/nights/{night_id}/arrives", data={"arriving-first": "Xi", "arriving-second": "zoe"}
     )
-    assert again.status_code == 422 and "Every place is taken" in again.text
-    assert 'value="Xi"' in again.text
+    assert twice.status_code == 422 and "zoe" in twice.text
+    assert 'value="Xi"' in twice.text
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        assert night is not None
+        assert [p.number for p in night.pairs] == list(range(1, 9))
+        # Pair 8 took the ghost's number: it meets whom the ghost's opponents were to meet.
+        for played in night.rounds:
+            assert sorted(p for s in played.seats for p in (s.ns, s.ew)) == list(range(1, 9))
+
+
+def test_a_pair_arriving_in_an_even_night_plays_from_the_next_round_and_one_pair_sits_out(
+    client, app
+):
+    night_id = set_up(client)  # eight pairs at four tables, three rounds
+    start(client, night_id, 1)
+    end(client, night_id, 1)
+    first_round = seats(app, night_id, 1)
+    arrived = client.post(
+        f"/nights/{night_id}/arrives", data={"arriving-first": "Zoe", "arriving-second": "Yan"}
+    )
+    assert arrived.status_code == 302, arrived.text
+    assert "Pair 9 has arrived" in client.get(arrived.headers["Location"]).text
+    card = cards(client, night_id)
+    assert sorted(card) == [1, 2, 3, 4, 5]  # the ghost's table: a card of its own
+    assert seats(app, night_id, 1) == first_round
+    ghost = 10
+    later = {number: seats(app, night_id, number) for number in (2, 3)}
+    sat_out = []
+    for seated in later.values():
+        assert sorted(p for _table, ns, ew in seated for p in (ns, ew)) == list(range(1, 11))
+        table, ns, ew = next(seat for seat in seated if ghost in seat[1:])
+        assert table == 5 and 9 not in (ns, ew)
+        sat_out.append(ns if ew == ghost else ew)
+    assert len(set(sat_out)) == 2
+    games = [(ns, ew) for seated in (first_round, *later.values()) for _t, ns, ew in seated]
+    real = [frozenset(game) for game in games if ghost not in game]
+    assert len(set(real)) == len(real)  # no two pairs meet twice, the new pair's games included
+
+    start(client, night_id, 2)
+    page = client.get(f"/nights/{night_id}/seating").text
+    assert f"Sitting out: {sat_out[0]}. " in page
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        assert night is not None
+        played = night.rounds[1]
+        started = [seat for seat in played.seats if seat.game_id is not None]
+        assert len(started) == 4
+        new_pairs_game = next(seat for seat in started if 9 in (seat.ns, seat.ew))
+        sides = db.session.scalars(
+            select(Side.name).where(Side.game_id == new_pairs_game.game_id)
+        ).all()
+        assert "9. Zoe & Yan" in sides
+    assert table_game(client, card[5]) is None
+    standings = client.get(standings_link(client, night_id)).text
+    assert 'data-pair="9"' in standings
 
 
 def test_deleting_a_night_keeps_its_games_to_be_brought_back(client, app):

@@ -47,6 +47,7 @@ from ..services.games import KEPT_DELETED
 from ..services.house_rules import as_game_rules
 from ..services.nights import NewNight, NightRefused, SeatingRefused
 from ..store import queries
+from ..store.columns import NIGHT_PAIRS
 from ..store.models import Game, HouseRule, Night
 
 bp = Blueprint("nights", __name__)
@@ -91,8 +92,7 @@ def refusal_text(refused: NightRefused) -> str:
         "no-such-round": lambda: _("There is no round %(round)s.", round=v.get("round")),
         "no-such-pair": lambda: _("There is no pair %(pair)s.", pair=v.get("pair")),
         "no-free-place": lambda: _(
-            "Every place is taken: a pair can arrive only where one sits out (an odd number"
-            " of pairs)."
+            "Every place is taken: a night holds at most %(most)s pairs.", most=NIGHT_PAIRS
         ),
     }
     return messages.get(refused.code, lambda: refused.code)()

@@ -20,6 +20,7 @@ from sqlalchemy import Select, select, update
 
 from ... import nights, rules
 from ..extensions import db
+from ..store.columns import NIGHT_PAIRS
 from ..store.database import writing
 from ..store.models import (
     NAME_LENGTH,
@@ -355,21 +356,44 @@ def set_present(night_id: str, number: int, present: bool) -> None:
 
 
 def add_pair(night_id: str, first: str, second: str) -> int:
-    """A pair that arrives between rounds takes the ghost's place (an odd night's sit-out);
-    its number."""
+    """A pair that arrives between rounds; its number. In an odd night it takes the ghost's
+    place (the ghost's opponent sits out no more); in an even one the night becomes odd: a
+    table more, the ghost's, and the rounds not started seated again (`nights.with_arrival`:
+    the new pair plays every round, a pair meeting the ghost sits out in its place)."""
     with writing():
         night = _night(night_id)
         _between_rounds(night)
-        if len(night.pairs) % 2 == 0:
+        if len(night.pairs) >= NIGHT_PAIRS:
             raise NightRefused("no-free-place", "pair")
         number = len(night.pairs) + 1
         names = {" ".join(n.split()).casefold() for p in night.pairs for n in (p.first, p.second)}
         for name in (first, second):
             if " ".join(name.split()).casefold() in names:
                 raise NightRefused("player-twice", "pair", name=name, first=0, pair=number)
+        if len(night.pairs) % 2 == 0:
+            _seat_arrival(night)
         night.pairs.append(Pair(number=number, first=first, second=second))
         _changed(night)
     return number
+
+
+def _seat_arrival(night: Night) -> None:
+    """An even night becoming odd: the ghost's table, and the rounds not started seated again
+    for the pair that arrives (its number and the ghost's are the next two)."""
+    pairs = len(night.pairs)
+    night.tables.append(NightTable(number=len(night.tables) + 1))
+    coming = [played for played in night.rounds if played.started_at is None]
+    absent = {pair.number for pair in night.pairs if not pair.present}
+    rounds = [
+        nights.Round(played.number, tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats))
+        for played in coming
+    ]
+    seated = nights.with_arrival(rounds, pairs, absent)
+    for played in coming:
+        played.seats = []
+    db.session.flush()  # the old seats go before the new ones take their tables
+    for played, again in zip(coming, seated, strict=True):
+        played.seats = [Seating(table=s.table, ns=s.ns, ew=s.ew) for s in again.seats]
 
 
 def delete_night(night_id: str) -> bool:
