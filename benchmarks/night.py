@@ -73,7 +73,8 @@ async def set_up(port: int, tables: int) -> Night:
         "system": "classic",
         "movement": "mitchell",
         "ranking": "wins",
-        "round_count": "3",
+        # A Mitchell has as many rounds as tables before two pairs meet again.
+        "round_count": str(min(3, tables)),
         **{f"pairs-{i}-first": f"North{i}" for i in range(pairs)},
         **{f"pairs-{i}-second": f"South{i}" for i in range(pairs)},
     }
