@@ -526,6 +526,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn's")
     parser.add_argument("--threads", type=int, default=1, help="gunicorn's, per worker")
     parser.add_argument("--log-level", default="INFO", help="the app's (a line per request)")
+    parser.add_argument(
+        "--night", type=int, default=0, help="then one night of N tables (night.py)"
+    )
     options = parser.parse_args()
     # A phone is a socket here and one in the server: 500 tables are 2,500 of each.
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -537,6 +540,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as name, start(Path(name), options) as setup:
             if setup.port:
                 asyncio.run(search(setup, options))
+    if options.night:
+        import night  # benchmarks/night.py, beside this file
+
+        night.main(["--setup", options.setup, "--tables", str(options.night)])
 
 
 if __name__ == "__main__":

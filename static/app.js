@@ -287,6 +287,22 @@
   }
 
   keepAwake();
+  roundClock();
+  // A night's round clock ([data-ends], the standings): the minutes left, and a warning in
+  // the last five.
+  var clockTimer = null;
+  function roundClock() {
+    clearTimeout(clockTimer);
+    var clock = document.querySelector("[data-ends]");
+    if (!clock) return;
+    var left = (new Date(clock.dataset.ends).getTime() - Date.now()) / 60000;
+    if (isNaN(left)) return;
+    var warn = clock.querySelector(".clock-left") || clock.appendChild(document.createElement("strong"));
+    warn.className = "clock-left";
+    warn.textContent = " " + clock.dataset.warn.replace("{minutes}", String(Math.max(0, Math.ceil(left))));
+    clock.classList.toggle("warning", left <= 5);
+    clockTimer = setTimeout(roundClock, 15000);
+  }
   // Following the game from another phone: every ~2 s while the page is visible (at once when
   // it is shown again) the page asks for its own address, or the hand form for the game's state,
   // with the ETag of what it has, so an unchanged game costs the server a 304 and nothing more.
@@ -316,7 +332,9 @@
       fetch(url, options)
         .then(function (response) {
           if (response.status === 404) return gone();
-          if (response.status !== 200) return;
+          // A page that now leads elsewhere (a night's table card when its round starts) goes.
+          if (response.redirected && live) return void location.assign(response.url);
+          if (response.status !== 200 && response.status !== 410) return;
           etag = response.headers.get("ETag") || etag;
           return live ? response.text().then(swap) : response.json().then(told);
         })
@@ -339,6 +357,10 @@
       var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
       live.innerHTML = fresh.innerHTML;
       document.title = page.title;
+      // A night's game whose table moved on to the next round: the phone follows its table.
+      var go = live.querySelector("a[data-go]");
+      if (go) return void location.assign(go.href);
+      roundClock();
       var again = focused && document.getElementById(focused);
       if (again) again.focus({ preventScroll: true });
     }

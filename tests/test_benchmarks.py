@@ -30,6 +30,7 @@ TINY = {
     "doctor.py": ["3"],
     # The 12th game of the seed is the first that Ana plays in: /players/ana is asked.
     "history.py": ["12"],
+    "night.py": ["--setup", "sqlite", *A_SHORT_CLUB_NIGHT, "--viewers", "1"],
     "page_weight.py": [],
     "pages.py": ["0", "--runs", "1", "--hands", "5"],
     "pin_guesses.py": ["--seconds", "1", "--threads", "1"],

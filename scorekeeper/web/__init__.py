@@ -93,6 +93,7 @@ def _register_pages(app: Flask) -> None:
         history,
         house_rules,
         install,
+        nights,
         result,
         rules,
         sharing,
@@ -114,5 +115,6 @@ def _register_pages(app: Flask) -> None:
         health,
         result,
         install,
+        nights,
     ):
         app.register_blueprint(page.bp)
