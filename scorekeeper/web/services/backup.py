@@ -565,19 +565,20 @@ class _Writer:
 
 
 def _sequences_past_largest_ids() -> None:
-    """On PostgreSQL, each table's id sequence set past its largest id: the rows came with their
-    ids, which leave the sequences where they were, so the next hand would take a used id."""
+    """On PostgreSQL, each table's id sequence set past its largest id, in one statement: the
+    rows came with their ids, which leave the sequences where they were, so the next hand would
+    take a used id."""
     if db.session.get_bind().dialect.name != "postgresql":
         return  # SQLite numbers the next row after the largest id there is
+    settings = []
     for table in db.metadata.sorted_tables:
         if "id" not in table.c or not isinstance(table.c.id.type, Integer):
             continue  # a game's id is random text, not counted
-        largest = func.max(table.c.id)
+        largest = select(func.max(table.c.id)).scalar_subquery()
         sequence = func.pg_get_serial_sequence(table.name, "id")
         # setval(…, 1, false) when the table is empty: the next id is 1, as in a new database.
-        db.session.execute(
-            select(func.setval(sequence, func.coalesce(largest, 1), largest.is_not(None)))
-        )
+        settings.append(func.setval(sequence, func.coalesce(largest, 1), largest.is_not(None)))
+    db.session.execute(select(*settings))
 
 
 def restore(data: object) -> int:
