@@ -38,6 +38,10 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
 AXE = VENV / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+WORKERS = str(2 * (os.cpu_count() or 1))
+"""pytest's processes: two per core. Half of a test's time is spent waiting on a server, a
+browser or PostgreSQL (a whole run on two cores used 54 % of them with one process per core),
+and every test waits on conditions, not on the clock, so a busier machine only makes it slower."""
 QUICK = ("tests/rules", "tests/web", "scorekeeper")
 """What `dev.py test --quick` runs: a couple of minutes, for daily work."""
 
@@ -184,9 +188,9 @@ def test(argv: list[str]) -> int:
     if quick:
         # The engine, the package's doctests and the web app: no browser, no reliability,
         # nothing slow.
-        code = run("pytest", "-n", "auto", "-m", "not slow", *QUICK, *argv)
+        code = run("pytest", "-n", WORKERS, "-m", "not slow", *QUICK, *argv)
     else:
-        code = run("pytest", "-n", "auto", *argv)
+        code = run("pytest", "-n", WORKERS, *argv)
         if code == 0:
             code = test_on_postgresql(argv)
     # A test run writes nothing of the repository's (pictures included: `dev.py screenshots`).
@@ -223,7 +227,7 @@ def test_on_postgresql(argv: list[str]) -> int:
     try:
         # The same options; what runs on PostgreSQL is chosen in one place, tests/conftest.py
         # (ON_BOTH, less what is marked `sqlite`).
-        code = run("pytest", "-n", "auto", *argv)
+        code = run("pytest", "-n", WORKERS, *argv)
     finally:
         del os.environ["SCOREKEEPER_TEST_DATABASE"]
     # A selection of engine tests alone (`dev.py test tests/rules/…`) has none to run there:

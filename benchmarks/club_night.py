@@ -678,6 +678,16 @@ def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Set
                 yield Setup(name, proxied, process.pid, database, proxy)
 
 
+def server_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the servers started here (`postgres_gunicorn` reads them; night.py, which
+    starts them too, takes the same)."""
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's")
+    parser.add_argument("--worker-class", choices=("gevent", "gthread", "sync"), default="gthread")
+    parser.add_argument("--threads", type=int, default=600, help="gunicorn's gthread, per worker")
+    parser.add_argument("--streams", type=int, help="SCOREKEEPER_STREAMS under gunicorn")
+    parser.add_argument("--no-proxy", action="store_true", help="gunicorn without nginx")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--setup", choices=("sqlite", "postgres", "both"), default="both")
@@ -692,12 +702,11 @@ def main() -> None:
         "--hand-every", type=float, default=60.0, help="a hand per table every half to all of it"
     )
     parser.add_argument("--pollers", type=int, default=1, help="of the four followers a table")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn's")
-    parser.add_argument("--worker-class", choices=("gevent", "gthread", "sync"), default="gthread")
-    parser.add_argument("--threads", type=int, default=600, help="gunicorn's gthread, per worker")
-    parser.add_argument("--streams", type=int, help="SCOREKEEPER_STREAMS under gunicorn")
-    parser.add_argument("--no-proxy", action="store_true", help="gunicorn without nginx")
+    server_options(parser)
     parser.add_argument("--log-level", default="INFO", help="the app's (a line per request)")
+    parser.add_argument(
+        "--night", type=int, default=0, help="then one night of N tables (night.py)"
+    )
     options = parser.parse_args()
     # A phone is a socket here and one in the server: 500 tables are 2,500 of each.
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -709,6 +718,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as name, start(Path(name), options) as setup:
             if setup.port:
                 asyncio.run(search(setup, options))
+    if options.night:
+        import night  # benchmarks/night.py, beside this file
+
+        night.main(["--setup", options.setup, "--tables", str(options.night)])
 
 
 if __name__ == "__main__":

@@ -331,6 +331,24 @@
     image.src = address;
   }
 
+  // A night's round clock ([data-ends], the standings): the minutes left, and a warning in
+  // the last five; again when live.js swaps the standings in.
+  var clockTimer = null;
+  function roundClock() {
+    clearTimeout(clockTimer);
+    var clock = document.querySelector("[data-ends]");
+    if (!clock) return;
+    var left = (new Date(clock.dataset.ends).getTime() - Date.now()) / 60000;
+    if (isNaN(left)) return;
+    var warn = clock.querySelector(".clock-left") || clock.appendChild(document.createElement("strong"));
+    warn.className = "clock-left";
+    warn.textContent = " " + clock.dataset.warn.replace("{minutes}", String(Math.max(0, Math.ceil(left))));
+    clock.classList.toggle("warning", left <= 5);
+    clockTimer = setTimeout(roundClock, 15000);
+  }
+
   shareResult();
   setUp();
+  roundClock();
+  document.addEventListener("scorekeeper:swapped", roundClock);
 })();

@@ -113,7 +113,9 @@
         .then(function (response) {
           online();
           if (response.status === 404) return gone();
-          if (response.status !== 200) return;
+          // A page that now leads elsewhere (a night's table card when its round starts) goes.
+          if (response.redirected && live) return carryOn(response.url);
+          if (response.status !== 200 && response.status !== 410) return; // 410: a night ended
           etag = response.headers.get("ETag") || etag;
           return live ? response.text().then(swap) : response.json().then(told);
         })
@@ -198,6 +200,10 @@
       var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
       live.innerHTML = fresh.innerHTML;
       document.title = page.title;
+      // A night's game whose table moved on to the next round: the phone follows its table.
+      var go = live.querySelector("a[data-go]");
+      if (go) return carryOn(go.href);
+      document.dispatchEvent(new Event("scorekeeper:swapped")); // app.js: a night's round clock
       // The hand this phone saved is no news once the game moved on: its address forgets it.
       if (/[?&]saved=/.test(location.search) && window.history && history.replaceState) {
         url = location.pathname;

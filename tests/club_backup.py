@@ -1,7 +1,9 @@
 """A club's backup, made up: `hands` hands in games of 25, as `scorekeeper backup` writes them
 (every key a backup holds), for the tests that count a backup's statements and for
 benchmarks/backup.py. Each hand ends with the stock run out (no one goes out, so no game is won
-however many hands it has), with a first meld, a canasta and cards left in hand on one side."""
+however many hands it has), with a first meld, a canasta and cards left in hand on one side.
+With `nights`, the games are the rounds of club nights of four pairs at two tables (a round
+robin of three rounds, six games a night; the last night has the games that are left)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from typing import Any
 HANDS_A_GAME = 25
 NAMES = ("Ana", "Bo", "Cy", "Di")
 BEGAN = datetime(2026, 1, 1, 19, 0)
+ROUND_ROBIN = (((1, 2), (3, 4)), ((1, 3), (2, 4)), ((1, 4), (2, 3)))
+"""Who meets whom at tables 1 and 2 in each round of a night of four pairs."""
+GAMES_A_NIGHT = 6
 
 
 def _entry(entry_id: int, side: int, number: int) -> dict[str, Any]:
@@ -31,8 +36,71 @@ def _entry(entry_id: int, side: int, number: int) -> dict[str, Any]:
     }
 
 
-def club_backup(hands: int, hands_a_game: int = HANDS_A_GAME) -> dict[str, Any]:
-    """A backup of `hands` hands, `hands_a_game` to a game (the last game has what is left)."""
+def _night(number: int, game_ids: list[str], ids: dict[str, int]) -> dict[str, Any]:
+    """Night `number`, its rounds' seats playing `game_ids` in order (seats past them not yet
+    played)."""
+    began = BEGAN + timedelta(days=number)
+    games = iter(game_ids)
+    rounds = []
+    for position, meetings in enumerate(ROUND_ROBIN, start=1):
+        seats = []
+        for table, (ns, ew) in enumerate(meetings, start=1):
+            ids["seating"] += 1
+            game_id = next(games, None)
+            seats.append(
+                {"id": ids["seating"], "table": table, "ns": ns, "ew": ew, "game_id": game_id}
+            )
+        played = any(seat["game_id"] for seat in seats)
+        ids["round"] += 1
+        rounds.append(
+            {
+                "id": ids["round"],
+                "number": position,
+                "started_at": (began + timedelta(hours=position)).isoformat() if played else None,
+                "ended_at": None,
+                "seats": seats,
+            }
+        )
+    return {
+        "id": f"night{number:08d}",
+        "name": f"Night {number}",
+        "system_id": "classic",
+        "options": [],
+        "house_rules": None,
+        "movement": "round-robin",
+        "ranking": "wins",
+        "round_count": len(ROUND_ROBIN),
+        "round_hands": None,
+        "round_minutes": None,
+        "current_round": sum(1 for r in rounds if r["started_at"]),
+        "created_at": began.isoformat(),
+        "ended_at": None,
+        "follow_token": f"standings{number:08d}",
+        "token": None,
+        "deleted_at": None,
+        "pairs": [
+            {
+                "id": 4 * number + pair,
+                "number": pair,
+                "first": NAMES[pair - 1],
+                "second": NAMES[pair % 4],
+                "present": True,
+            }
+            for pair in range(1, 5)
+        ],
+        "tables": [
+            {"id": 2 * number + table, "number": table, "token": f"table{number:06d}t{table}"}
+            for table in (1, 2)
+        ],
+        "rounds": rounds,
+    }
+
+
+def club_backup(
+    hands: int, hands_a_game: int = HANDS_A_GAME, *, nights: bool = False
+) -> dict[str, Any]:
+    """A backup of `hands` hands, `hands_a_game` to a game (the last game has what is left),
+    the games played at club nights if `nights`."""
     games: list[dict[str, Any]] = []
     ids = {"side": 0, "player": 0, "hand": 0, "entry": 0}
 
@@ -94,14 +162,21 @@ def club_backup(hands: int, hands_a_game: int = HANDS_A_GAME) -> dict[str, Any]:
                 "join_token": f"join{number:08d}",
                 "next_game_id": None,
                 "deleted_at": None,
+                "night_id": f"night{number // GAMES_A_NIGHT:08d}" if nights else None,
                 "sides": sides,
                 "hands": game_hands,
             }
         )
+    night_ids = {"round": 0, "seating": 0}
+    played = [game["id"] for game in games]
     return {
         "format": "samba-scorekeeper-backup",
         "version": 1,
         "games": games,
         "house_rules": [],
         "player_merges": [],
+        "nights": [
+            _night(n, played[n * GAMES_A_NIGHT : (n + 1) * GAMES_A_NIGHT], night_ids)
+            for n in range((len(games) + GAMES_A_NIGHT - 1) // GAMES_A_NIGHT if nights else 0)
+        ],
     }

@@ -18,14 +18,15 @@ from tests.reverse_proxy import nginx_binary
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"
 
-A_SHORT_CLUB_NIGHT = [
+A_SHORT_RUN = [
     "--tables", "1", "--warm-up", "1", "--seconds", "2", "--poll-every", "0.5",
-    "--hand-every", "1", "--pollers", "1", "--workers", "1", "--worker-class", "gthread",
+    "--hand-every", "1", "--workers", "1", "--worker-class", "gthread",
     "--threads", "16", "--streams", "8", "--log-level", "WARNING",
 ]  # fmt: skip
-"""One table for two seconds: its four followers hold three streams and one polls; under
-gunicorn one gthread worker of 16 threads, 8 of them for streams (fewer than the threads, as
-the README says, so that a save always finds one)."""
+"""One table for two seconds; under gunicorn one gthread worker of 16 threads, 8 of them for
+streams (fewer than the threads, as the README says, so that a save always finds one)."""
+A_SHORT_CLUB_NIGHT = [*A_SHORT_RUN, "--pollers", "1"]
+"""club_night.py's: of the table's four followers three hold streams and one polls."""
 
 TINY = {
     "backup.py": ["--sizes", "25", "--setup", "sqlite"],
@@ -34,6 +35,7 @@ TINY = {
     "doctor.py": ["3"],
     # The 12th game of the seed is the first that Ana plays in: /players/ana is asked.
     "history.py": ["12"],
+    "night.py": ["--setup", "sqlite", *A_SHORT_RUN, "--viewers", "1"],
     "page_weight.py": [],
     "pages.py": ["0", "--runs", "1", "--hands", "5"],
     "pin_guesses.py": ["--seconds", "1", "--threads", "1"],

@@ -96,6 +96,7 @@ def _register_pages(app: Flask) -> None:
         house_rules,
         install,
         live,
+        nights,
         result,
         rules,
         sharing,
@@ -118,5 +119,6 @@ def _register_pages(app: Flask) -> None:
         result,
         install,
         live,
+        nights,
     ):
         app.register_blueprint(page.bp)

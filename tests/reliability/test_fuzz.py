@@ -33,7 +33,15 @@ from scorekeeper import rules
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
 from scorekeeper.web.http.converters import PlayerConverter
-from scorekeeper.web.store.models import Game, Hand, HouseRule, Player, PlayerMerge
+from scorekeeper.web.store.models import (
+    Game,
+    Hand,
+    HouseRule,
+    Night,
+    NightTable,
+    Player,
+    PlayerMerge,
+)
 from tests import postgres
 from tests.figures import FIGURES
 from tests.web.apps import migrated_postgresql
@@ -194,6 +202,15 @@ class World:
     def merges(self) -> list[int]:
         return self.ids(select(PlayerMerge.id)) or [1]
 
+    def nights(self) -> list[str]:
+        return self.ids(select(Night.id).order_by(Night.created_at)) or ["no-night"]
+
+    def night_tokens(self) -> list[str]:
+        return self.ids(select(Night.follow_token).order_by(Night.created_at)) or ["no-night"]
+
+    def table_tokens(self) -> list[str]:
+        return self.ids(select(NightTable.token).order_by(NightTable.id)) or ["no-card"]
+
     def page(self, url: str) -> str:
         """A form's page as it was first shown (its fields do not change while fuzzing)."""
         if url not in self.pages:
@@ -224,6 +241,20 @@ def build_world() -> World:
     house = form_defaults(client.get("/house-rules/new?system=classic").text)
     house["name"] = "Casa"
     assert client.post("/house-rules/new?system=classic", data=house).status_code == 302
+    # Two club nights of five pairs, the first with its round 1 being played: the fuzzing may
+    # end or delete only the second, so that the other endpoints keep a night to work on.
+    for name in ("Club", "Other"):
+        night = {
+            "name": name,
+            "system": "classic",
+            "movement": "mitchell",
+            "ranking": "wins",
+            "round_count": "2",
+            "round_hands": "2",
+            **{f"pairs-{i}-{k}": f"{name}{k}{i}" for i in range(5) for k in ("first", "second")},
+        }
+        assert client.post("/nights/new?pairs=5", data=night).status_code == 302
+    assert client.post(f"/nights/{world.nights()[0]}/start", data={"round": "1"}).status_code == 302
     # Read now, while its player is there: renaming, merging and deleting games change who is,
     # and a form read later from another player's page would make Hypothesis's replays differ.
     world.pages[PLAYER_PAGE] = client.get(player_page(world.players()[0])).text
@@ -607,6 +638,9 @@ def share_link(kind: str) -> Callable[[Any, World], Request]:
     return lambda draw, world: Request("GET", f"/{kind}/{segment(draw(VALUES))}", queries(draw))
 
 
+MakeRequest = Callable[[Any, World], Request]
+
+
 def bring_back(draw: Any, world: World) -> Request:
     """Bring back a deleted game, one that is not deleted, or something else."""
     if one_in(draw, 3):
@@ -617,7 +651,81 @@ def bring_back(draw: Any, world: World) -> Request:
     return Request("POST", "/games/deleted", form=form)
 
 
-MakeRequest = Callable[[Any, World], Request]
+def a_night(draw: Any, world: World, keep_first: bool = False) -> str:
+    nights = world.nights()
+    if one_in(draw, 4):
+        return segment(draw(VALUES))
+    return pick(draw, nights[1:] if keep_first and len(nights) > 1 else nights)
+
+
+def night_page(suffix: str) -> Callable[[Any, World], Request]:
+    return lambda draw, world: Request(
+        "GET", f"/nights/{a_night(draw, world)}{suffix}", queries(draw, "round")
+    )
+
+
+def night_post(action: str, *names: str, keep_first: bool = False) -> MakeRequest:
+    """A director's button: its few fields, each fuzzed or left out."""
+
+    def make(draw: Any, world: World) -> Request:
+        night_id = a_night(draw, world, keep_first)
+        form = {name: draw(VALUES) for name in names if not one_in(draw, 3)}
+        if names and one_in(draw, 2):
+            form[names[0]] = str(draw(st.integers(0, 4)))
+        return Request("POST", f"/nights/{night_id}/{action}", form=form)
+
+    return make
+
+
+def new_night(draw: Any, world: World) -> Request:
+    pairs = draw(st.sampled_from(["2", "5", "8"]) | VALUES)
+    if one_in(draw, 4):
+        return Request("GET", "/nights/new", {"pairs": pairs})
+    page = world.page("/nights/new?pairs=5")
+    return Request("POST", "/nights/new", {"pairs": "5"}, fuzzed_form(draw, page))
+
+
+def seating_form(draw: Any, world: World) -> Request:
+    night_id = a_night(draw, world)
+    number = draw(st.sampled_from(["1", "2"]) | VALUES)
+    if one_in(draw, 4):
+        return Request("GET", f"/nights/{night_id}/seating", {"round": number})
+    page = world.page(f"/nights/{world.nights()[0]}/seating?round=2")
+    return Request(
+        "POST", f"/nights/{night_id}/seating", {"round": number}, fuzzed_form(draw, page)
+    )
+
+
+def arriving_pair(draw: Any, world: World) -> Request:
+    page = world.page(f"/nights/{world.nights()[1]}")
+    form = {k: v for k, v in fuzzed_form(draw, page).items() if k.startswith("arriving-")}
+    return Request("POST", f"/nights/{a_night(draw, world)}/arrives", form=form)
+
+
+def by_token(suffix: str) -> MakeRequest:
+    def make(draw: Any, world: World) -> Request:
+        token = segment(draw(VALUES)) if one_in(draw, 4) else pick(draw, world.night_tokens())
+        return Request("GET", f"/standings/{token}{suffix}", queries(draw, "by"))
+
+    return make
+
+
+def table_card(draw: Any, world: World) -> Request:
+    token = segment(draw(VALUES)) if one_in(draw, 4) else pick(draw, world.table_tokens())
+    return Request("GET", f"/tables/{token}", queries(draw))
+
+
+def night_delete(draw: Any, world: World) -> Request:
+    night_id = a_night(draw, world, keep_first=True)
+    if one_in(draw, 3) or night_id == world.nights()[0]:
+        return Request("GET", f"/nights/{night_id}/delete", queries(draw))
+    return Request("POST", f"/nights/{night_id}/delete", form={})
+
+
+def night_back(draw: Any, world: World) -> Request:
+    night = draw(VALUES) if one_in(draw, 3) else pick(draw, world.nights())
+    return Request("POST", "/nights/deleted", form={"night": night} if not one_in(draw, 8) else {})
+
 
 FUZZED: dict[str, tuple[MakeRequest, int]] = {
     # endpoint: (request maker, how many inputs)
@@ -708,6 +816,28 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "result.picture": (by_game("/scoreboard.svg"), 40),
     "install.manifest": (get("/manifest.webmanifest"), 20),
     "install.worker": (get("/sw.js"), 20),
+    "nights.index": (get("/nights"), 20),
+    "nights.new": (new_night, 200),
+    "nights.seating": (seating_form, 160),
+    "nights.cards": (night_page("/cards"), 20),
+    "nights.renew_cards": (night_post("cards/renew", keep_first=True), 20),
+    "nights.director": (night_page(""), 40),
+    "nights.start_round": (night_post("start", "round"), 60),
+    "nights.end_round": (night_post("end-round", "round"), 60),
+    "nights.end_night": (night_post("end", keep_first=True), 20),
+    "nights.ranking": (night_post("ranking", "ranking"), 40),
+    "nights.pair_leaves": (night_post("leaves", "pair"), 40),
+    "nights.pair_returns": (night_post("returns", "pair"), 40),
+    "nights.pair_arrives": (arriving_pair, 80),
+    "nights.delete": (night_delete, 30),
+    "nights.bring_back": (night_back, 30),
+    "nights.table_card": (table_card, 40),
+    "nights.next_game": (by_game("/next"), 40),
+    "nights.standings": (by_token(""), 60),
+    "nights.state": (by_token("/state.json"), 40),
+    "nights.results": (by_token("/results"), 40),
+    "nights.results_csv": (by_token("/results.csv"), 20),
+    "nights.results_text": (by_token("/results.txt"), 20),
 }
 
 HEADER_TEXT = TEXT.map(
@@ -860,6 +990,9 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "game name": lambda w: (f"/games/{w.games()[0]}/manage", f"/games/{w.games()[0]}/rename"),
     "rename": lambda w: (player_page(w.players()[0]), player_page(w.players()[0]) + "/rename"),
     "merge": lambda w: (player_page(w.players()[0]), player_page(w.players()[0]) + "/merge"),
+    "night": lambda w: ("/nights/new?pairs=5",) * 2,
+    "seating": lambda w: (f"/nights/{w.nights()[0]}/seating?round=2",) * 2,
+    "arriving pair": lambda w: (f"/nights/{w.nights()[1]}", f"/nights/{w.nights()[1]}/arrives"),
 }
 
 

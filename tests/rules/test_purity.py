@@ -37,7 +37,7 @@ def web_modules(modules: list[str]) -> list[str]:
 
 IMPORT_THE_ENGINE_AND_THE_COMMAND = """
 import json, sys
-import scorekeeper.rules, scorekeeper.cli
+import scorekeeper.rules, scorekeeper.cli, scorekeeper.nights
 print(json.dumps(sorted(sys.modules)))
 """
 
@@ -67,6 +67,7 @@ def test_importing_the_engine_and_the_command_loads_no_web_package():
     modules = modules_loaded_by(IMPORT_THE_ENGINE_AND_THE_COMMAND)
     assert "scorekeeper.rules" in modules
     assert "scorekeeper.cli" in modules
+    assert "scorekeeper.nights" in modules  # a club night's movements and rankings too
     assert web_modules(modules) == []
 
 
@@ -88,6 +89,7 @@ def test_the_engine_passes_mypy_strict(tmp_path):
             "--cache-dir",
             str(tmp_path / "mypy_cache"),
             "scorekeeper/rules",
+            "scorekeeper/nights.py",
         ],
         capture_output=True,
         text=True,

@@ -50,21 +50,38 @@ def tokens(app: Flask, game_id: str) -> tuple[str, str]:
 
 NOTHING_THERE = {"house_rules.rules_page", "house_rules.edit", "history.player"}
 """Pages whose sample address (`sample`) names a house rule or a player that is not there."""
-NO_CONTENT = {"live.game_events"}
-"""Addresses answered 204 under the tests' app: a game's event stream, since the app was told
-of no thread to hold one on (`STREAMS`), so that the page polls."""
 PUBLIC_ANSWERS = {
     ("POST", "sharing.enter_pin"): 422,  # sent without a PIN
     ("POST", "sharing.sign_out"): 302,
     ("POST", "games.language"): 302,
     ("GET", "sharing.follow"): 404,  # no such token
     ("GET", "sharing.join"): 404,
+    ("GET", "nights.table_card"): 404,
+    ("GET", "nights.standings"): 404,
+    ("GET", "nights.state"): 404,
+    ("GET", "nights.results"): 404,
+    ("GET", "nights.results_csv"): 404,
+    ("GET", "nights.results_text"): 404,
 }
 """What a fresh phone gets from the public addresses other than a page (200)."""
+NOT_A_PAGE = {"nights.next_game": 302, "live.game_events": 204}
+"""Addresses without a PIN that answer other than with a page: a game of no club night leads
+from its next game back to its own scoreboard; a game's event stream answers 204 under the
+tests' app, which was told of no thread to hold one on (`STREAMS`), so that the page polls."""
 
 
-def sample(rule: str, game_id: str, hand_id: int) -> str:
-    url = rule.replace("<game_id>", game_id)
+def a_night(client: FlaskClient) -> str:
+    """A club night of two pairs, set up through its form; its id."""
+    data = {"name": "Martes", "system": "classic", "movement": "mitchell", "ranking": "wins"}
+    data.update({"round_count": "1", "pairs-0-first": "Ana", "pairs-0-second": "Bo"})
+    data.update({"pairs-1-first": "Cy", "pairs-1-second": "Di"})
+    made = client.post("/nights/new?pairs=2", data=data)
+    assert made.status_code == 302, made.text
+    return made.headers["Location"].split("/")[2]
+
+
+def sample(rule: str, game_id: str, hand_id: int, night_id: str = "no-such-night") -> str:
+    url = rule.replace("<game_id>", game_id).replace("<night_id>", night_id)
     url = re.sub(r"<id:hand_id>", str(hand_id), url)
     url = re.sub(r"<id:(rule_id|merge_id)>", "1", url)
     url = re.sub(r"<path:key>", "ana", url)
@@ -87,12 +104,13 @@ def test_every_route_says_who_may_use_it(app: Flask) -> None:
 def test_without_a_pin_every_page_is_open_as_before(app: Flask, client: FlaskClient) -> None:
     game_id = imported(client)
     hand_id = first_hand(client, game_id)
+    night_id = a_night(client)
     for rule in app.url_map.iter_rules():
         if "GET" in (rule.methods or ()) and "<token>" not in rule.rule:
-            response = client.get(sample(rule.rule, game_id, hand_id))
+            response = client.get(sample(rule.rule, game_id, hand_id, night_id))
             response.close()  # a static file is sent from an open file
             expected = 404 if rule.endpoint in NOTHING_THERE else 200
-            expected = 204 if rule.endpoint in NO_CONTENT else expected
+            expected = NOT_A_PAGE.get(rule.endpoint, expected)
             assert response.status_code == expected, (rule.rule, response.status_code)
 
 

@@ -219,6 +219,7 @@ def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
         "games": [],
         "house_rules": [],
         "player_merges": [],
+        "nights": [],
     }
     empty = another_app(tmp_path, "empty.sqlite3")
     with empty.app_context():

@@ -1,6 +1,6 @@
-"""A club's backup and restore make the same statements whatever the number of hands: each
-table is read (or written) once, never a hand at a time (benchmarks/backup.py times them at
-1,000, 10,000 and 25,000 hands)."""
+"""A club's backup and restore make the same statements whatever the number of hands (or of club
+nights): each table is read (or written) once, never a hand at a time (benchmarks/backup.py
+times them at 1,000, 10,000 and 25,000 hands)."""
 
 from __future__ import annotations
 
@@ -15,14 +15,21 @@ from tests.club_backup import club_backup
 
 from .apps import TEST_CONFIG, built_app, database_url, statements
 
+BACKUP_READS = 16
+"""A BEGIN and the access check's read, then the backup's own BEGIN and one read of each of the
+thirteen tables it holds: games, sides, players, hands, entries, corrections; nights, pairs,
+tables, rounds, seats; house rules and merges of players."""
 
-def restored_club(tmp_path: Path, hands: int) -> tuple[Flask, list[str]]:
-    """A new database holding a club of `hands` hands, and the restore's statements."""
+
+def restored_club(tmp_path: Path, hands: int, *, nights: bool = False) -> tuple[Flask, list[str]]:
+    """A new database holding a club of `hands` hands (played at club nights if `nights`), and
+    the restore's statements."""
     app = built_app(
-        {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, f"{hands}.db")}
+        {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, f"{hands}-{nights}.db")}
     )
     with statements(app, with_access=True) as seen, app.app_context():
-        assert restore(club_backup(hands, hands_a_game=5)) == (hands + 4) // 5
+        restored = restore(club_backup(hands, hands_a_game=5, nights=nights))
+        assert restored == (hands + 4) // 5
     return app, seen
 
 
@@ -41,7 +48,7 @@ def test_a_backup_makes_the_same_statements_for_10_hands_as_for_300(tmp_path: Pa
     large, _ = restored_club(tmp_path, 300)
     small_data, small_statements = backed_up(small)
     large_data, large_statements = backed_up(large)
-    assert len(large_statements) == len(small_statements) <= 12, large_statements
+    assert len(large_statements) == len(small_statements) <= BACKUP_READS, large_statements
     assert large_data["games"] == club_backup(300, hands_a_game=5)["games"]
     assert small_data["games"] == club_backup(10, hands_a_game=5)["games"]
 
@@ -50,6 +57,25 @@ def test_a_restore_makes_the_same_statements_for_10_hands_as_for_300(tmp_path: P
     _, small = restored_club(tmp_path, 10)
     _, large = restored_club(tmp_path, 300)
     assert len(large) == len(small) <= 20, large
+
+
+def test_club_nights_back_up_and_restore_in_the_same_statements_for_1_night_as_for_10(
+    tmp_path: Path,
+) -> None:
+    """300 hands in 60 games are ten nights; 10 hands in 2 games, one night's first round."""
+    small, small_restore = restored_club(tmp_path, 10, nights=True)
+    large, large_restore = restored_club(tmp_path, 300, nights=True)
+    _, without_nights = restored_club(tmp_path, 300)
+    # Each of the five tables of the nights is written in one statement.
+    assert len(large_restore) == len(small_restore) == len(without_nights) + 5, large_restore
+    small_data, small_statements = backed_up(small)
+    large_data, large_statements = backed_up(large)
+    assert len(large_statements) == len(small_statements) <= BACKUP_READS, large_statements
+    assert small_data["nights"] == club_backup(10, hands_a_game=5, nights=True)["nights"]
+    large_file = club_backup(300, hands_a_game=5, nights=True)
+    assert len(large_file["nights"]) == 10
+    assert large_data["nights"] == large_file["nights"]
+    assert large_data["games"] == large_file["games"]
 
 
 def test_the_backup_is_sent_as_it_is_read(app: Flask, tmp_path: Path) -> None:

@@ -250,10 +250,10 @@ def test_a_hand_deleted_between_reading_it_and_saving_its_correction_is_a_confli
     first_id, _second_id = actions.hand_ids(game_id)
     correct = hands.correct_hand
 
-    def deleted_first(*args: Any) -> Any:
+    def deleted_first(*args: Any, **kwargs: Any) -> Any:
         # Another phone's delete commits after this view read the hand, before its own write.
         hand_service.delete_hand(game_id, first_id, 1)
-        return correct(*args)
+        return correct(*args, **kwargs)
 
     monkeypatch.setattr(hands, "correct_hand", deleted_first)
     typed = hand_fields([{**GOES_OUT, "melded_points": "300"}, STAYS_IN], version="1")

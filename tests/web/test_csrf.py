@@ -236,6 +236,74 @@ def restore_form(client: FlaskClient) -> Typed:
     return Typed("/restore", "", {}, "Restore", upload=backup, upload_field="backup_file")
 
 
+def night(client: FlaskClient, pairs: int = 5, started: bool = False) -> str:
+    """A club night set up through its form (and its round 1 started); its id."""
+    path = f"/nights/new?pairs={pairs}"
+    data = dict(Forms(client.get(path).text).found[""])
+    data.update({"name": "Martes", "round_count": "2"})
+    data.update({f"pairs-{i}-{k}": f"{k}{i}" for i in range(pairs) for k in ("first", "second")})
+    made = client.post(path, data=data)
+    assert made.status_code == 302, made.text
+    night_id = made.headers["Location"].split("/")[2]
+    if started:
+        director_button(client, night_id, "start", {"round": "1"})
+    return night_id
+
+
+def director_button(client: FlaskClient, night_id: str, action: str, typed: dict[str, str]) -> None:
+    path, url = f"/nights/{night_id}", f"/nights/{night_id}/{action}"
+    data = {**dict(Forms(client.get(path).text).found[url]), **typed}
+    assert client.post(url, data=data).status_code == 302
+
+
+def new_night_form(client: FlaskClient) -> Typed:
+    typed = {"name": "Martes", "pairs-0-first": "Ana", "pairs-0-second": "Bo"}
+    typed.update({"pairs-1-first": "Cy", "pairs-1-second": "Di", "round_count": "1"})
+    return Typed("/nights/new?pairs=2", "", typed, "Set up the night", shown={"name": "Martes"})
+
+
+def seating_form(client: FlaskClient) -> Typed:
+    night_id = night(client, pairs=4)
+    typed = {"seats-0-ew": "3", "seats-1-ew": "4"}
+    path = f"/nights/{night_id}/seating?round=2"
+    return Typed(path, "", typed, "Save the seating", shown={"seats-0-ew": "3"})
+
+
+def arriving_pair_form(client: FlaskClient) -> Typed:
+    night_id = night(client)
+    typed = {"arriving-first": "Zoe", "arriving-second": "Yan"}
+    path = f"/nights/{night_id}"
+    return Typed(path, f"{path}/arrives", typed, "A pair arrives", shown={"arriving-first": "Zoe"})
+
+
+def night_button(
+    action: str, page: str = "", typed: dict[str, str] | None = None, started: bool = False
+) -> Callable[[FlaskClient], Typed]:
+    """A director's button, on the page that shows it."""
+
+    def button(client: FlaskClient) -> Typed:
+        night_id = night(client, started=started)
+        path = f"/nights/{night_id}"
+        return Typed(f"{path}{page}", f"{path}/{action}" if action else "", typed or {})
+
+    return button
+
+
+def pair_returns_button(client: FlaskClient) -> Typed:
+    night_id = night(client)
+    director_button(client, night_id, "leaves", {"pair": "2"})
+    path = f"/nights/{night_id}"
+    return Typed(path, f"{path}/returns", {"pair": "2"})
+
+
+def bring_back_night_button(client: FlaskClient) -> Typed:
+    night_id = night(client)
+    path = f"/nights/{night_id}/delete"
+    deleted = client.post(path, data=dict(Forms(client.get(path).text).found[""]))
+    assert deleted.status_code == 302, deleted.text
+    return Typed("/nights", "/nights/deleted", {})
+
+
 # Every POST view with a form: after a CSRF failure it shows the form again.
 WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.new": new_game_form,
@@ -250,6 +318,9 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "sharing.enter_pin": pin_form,
     "sharing.pin_settings": pin_settings_form,
     "backup.restore": restore_form,
+    "nights.new": new_night_form,
+    "nights.seating": seating_form,
+    "nights.pair_arrives": arriving_pair_form,
 }
 
 
@@ -324,6 +395,15 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "house_rules.delete": house_rule_delete_button,
     "games.bring_back": bring_back_game_button,
     "history.undo": undo_merge_button,
+    "nights.renew_cards": night_button("cards/renew", "/cards"),
+    "nights.start_round": night_button("start"),
+    "nights.end_round": night_button("end-round", started=True),
+    "nights.end_night": night_button("end"),
+    "nights.ranking": night_button("ranking", typed={"ranking": "points"}),
+    "nights.pair_leaves": night_button("leaves"),
+    "nights.pair_returns": pair_returns_button,
+    "nights.delete": night_button("", "/delete"),
+    "nights.bring_back": bring_back_night_button,
 }
 
 

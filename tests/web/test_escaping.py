@@ -45,6 +45,9 @@ def shown_as_text(response: TestResponse, hostile: str, where: str) -> None:
     if response.mimetype == "text/csv":
         assert response.headers["Content-Disposition"].startswith("attachment;"), where
         return
+    download = response.headers.get("Content-Disposition", "").startswith("attachment;")
+    if response.mimetype == "text/plain" and download:  # a text to send, saved, not shown
+        return
     unescaped = hostile in response.text
     assert not unescaped, f"{where} shows {hostile!r} unescaped"
 
@@ -80,10 +83,28 @@ def new_hostile_game(client: FlaskClient, hostile: str) -> tuple[str, int]:
     return game_id, rule_id
 
 
+def new_hostile_night(client: FlaskClient, hostile: str) -> tuple[str, str]:
+    """A club night named `hostile`, its pairs' players too, its round 1 started; its id and
+    its standings' address."""
+    data = {"name": hostile, "system": "classic", "movement": "mitchell", "ranking": "wins"}
+    data["round_count"] = "1"
+    for i in range(2):
+        data.update({f"pairs-{i}-first": f"{hostile}{i}", f"pairs-{i}-second": f"{hostile}-{i}"})
+    made = client.post("/nights/new?pairs=2", data=data)
+    assert made.status_code == 302, made.text
+    night_id = made.headers["Location"].split("/")[2]
+    assert client.post(f"/nights/{night_id}/start", data={"round": "1"}).status_code == 302
+    cards = client.get(f"/nights/{night_id}/cards").text
+    found = re.search(r'id="standings-link" href="http://[^/]+([^"]+)"', cards)
+    assert found
+    return night_id, found.group(1)
+
+
 def route_values(client: FlaskClient, game_id: str, rule_id: int) -> dict[str, str]:
     """A value for every argument a route of the app takes (a player's key: each player's)."""
     hand_id = Actions(client).hand_ids(game_id)[0]
     return {
+        "night_id": "no-such-night",  # a test with a night gives its own
         "game_id": game_id,
         "hand_id": str(hand_id),
         "rule_id": str(rule_id),
@@ -98,7 +119,8 @@ def test_no_page_shows_a_typed_name_unescaped(
     app: Flask, client: FlaskClient, hostile: str
 ) -> None:
     game_id, rule_id = new_hostile_game(client, hostile)
-    values = route_values(client, game_id, rule_id)
+    night_id, standings = new_hostile_night(client, hostile)
+    values = {**route_values(client, game_id, rule_id), "night_id": night_id}
     players = [hostile, f"{hostile} B", f"{hostile} C", f"{hostile} D"]
     read = 0
     for rule in app.url_map.iter_rules():
@@ -125,6 +147,11 @@ def test_no_page_shows_a_typed_name_unescaped(
         f"/games?player={quote(player_key(hostile), safe='')}",
         f"/house-rules/new?system=classic&name={typed}&target={typed}",
         f"/rules/{typed}",
+        standings,
+        f"{standings}/results",
+        f"{standings}/results.txt",
+        f"{standings}/results.csv",
+        f"/nights/{night_id}/seating?round=1",
     ):
         shown_as_text(client.get(url), hostile, f"GET {url}")
 

@@ -383,7 +383,7 @@ def test_a_game_that_went_while_its_page_was_open_is_answered_as_not_found(
     actions.record_hand(game_id, QUIET, "stock")
     hand_id = actions.hand_ids(game_id)[0]
 
-    def gone(*_args: object) -> None:
+    def gone(*_args: object, **_kwargs: object) -> None:
         raise NotFound(f"no game {game_id!r}")
 
     monkeypatch.setattr(hands, "delete_hand", gone)

@@ -7,7 +7,7 @@ id. No foreign key: it is a way on, not a part of the game, and a purged game le
 follow (the page names only a game that is there).
 
 Revision ID: d1e5a9c3b7f2
-Revises: b2f7c4e9d1a6
+Revises: b2c4d6e8f0a1
 Create Date: 2026-11-28 10:00:00
 
 """
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "d1e5a9c3b7f2"
-down_revision = "b2f7c4e9d1a6"
+down_revision = "b2c4d6e8f0a1"
 branch_labels = None
 depends_on = None
 

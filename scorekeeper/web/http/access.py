@@ -303,8 +303,9 @@ def check() -> ResponseReturnValue | None:
     return refusal()
 
 
-def refusal() -> ResponseReturnValue:
-    """403: what this phone cannot do, how to get access, and what it sent kept for after."""
+def refusal(reason: str | None = None) -> ResponseReturnValue:
+    """403: what this phone cannot do (and why, if a view says), how to get access, and what it
+    sent kept for after."""
     if request.is_json:
         return {"error": "This table has a PIN: enter it, or open a link from the table."}, 403
     carried = [
@@ -320,6 +321,7 @@ def refusal() -> ResponseReturnValue:
         files=bool(request.files),
         form=None,
         wait=None,
+        reason=reason,
     ), 403
 
 

@@ -44,6 +44,12 @@ def etag() -> str:
     return f"{door.revision()}.{get_locale()}.{_session_mark()}.{access.level().value}"
 
 
+def etag_for(revision: str) -> str:
+    """The ETag of a page of something else with a revision (a club night's standings): the
+    revision, the language and the session (the page holds the session's token)."""
+    return f"{revision}.{get_locale()}.{_session_mark()}"
+
+
 def _asked_etag() -> str:
     """The ETag as the request came in (the session may gain a token while the page is drawn)."""
     if "etag" not in g:

@@ -17,6 +17,7 @@ from ..http.csrf import form_view
 from ..http.i18n import COOKIE, LANGUAGES
 from ..http.security import on_this_site
 from ..presenters import game as presenters
+from ..presenters import nights as night_presenters
 from ..services import games as games_service
 from ..services.games import KEPT_DELETED, create_game
 from ..services.house_rules import as_game_rules
@@ -148,7 +149,10 @@ def scoreboard() -> str | Response:
 
     def draw() -> caching.Drawn:
         board = presenters.scoreboard(door.game())
-        body = render_template("_scoreboard.html", board=board, saved=saved, managing=managing)
+        seat = night_presenters.night_seat(door.game())
+        body = render_template(
+            "_scoreboard.html", board=board, saved=saved, managing=managing, night_seat=seat
+        )
         return caching.Drawn(board.title, Markup(body))
 
     # "Play again"'s one-time token, fresh for each visitor.
@@ -166,7 +170,8 @@ def follow() -> str:
 
     def draw() -> caching.Drawn:
         board = presenters.scoreboard(door.game())
-        body = render_template("_scoreboard.html", board=board, read_only=True)
+        seat = night_presenters.night_seat(door.game())
+        body = render_template("_scoreboard.html", board=board, read_only=True, night_seat=seat)
         return caching.Drawn(board.title, Markup(body))
 
     return render_template("follow.html", drawn=caching.part(draw))

@@ -13,6 +13,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -27,7 +28,7 @@ from ..forms.hand import (
     place_conflicts,
     place_violations,
 )
-from ..http import caching, door
+from ..http import access, caching, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
@@ -44,6 +45,7 @@ from ..services.hands import (
     restore_hand,
 )
 from ..services.loading import with_hands
+from ..services.nights import ForTheDirector, TableClosed, round_over
 from ..store.models import Game, Hand, new_token
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
@@ -63,6 +65,31 @@ def _game() -> tuple[Game, rules.RuleSystem]:
     """The game with its sides; its hands are loaded only by the pages that show them."""
     game = door.game()
     return game, system_of(game)
+
+
+def _director() -> bool:
+    """Whether this phone is behind the table's PIN (a club night's director is)."""
+    return access.may(Access.TABLE)
+
+
+def _for_the_director(round_number: int) -> ResponseReturnValue:
+    """403: the PIN's page, saying why; what was typed goes on once the PIN is right."""
+    return access.refusal(
+        _(
+            "Round %(round)s has ended: only the director, with the table's PIN, may change"
+            " its hands now.",
+            round=round_number,
+        )
+    )
+
+
+def _closed_to_this_phone(game: Game) -> ResponseReturnValue | None:
+    """A hand of a club night's round that is over is the director's: a phone that came in
+    through its table card is asked for the PIN (services.nights.ForTheDirector says why)."""
+    if _director():
+        return None
+    number = round_over(game)
+    return None if number is None else _for_the_director(number)
 
 
 def _preview(game: Game, hand: rules.Hand, replacing: int | None) -> rules.HandResult:
@@ -92,7 +119,7 @@ def _page(drawn: caching.Drawn, token: str | None) -> str:
     return render_template("hand_form.html", drawn=drawn, token=token)
 
 
-def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[str, int] | Response:
+def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
     """The shared flow of recording and correcting: buttons, preview, checks, save."""
     if request.method == "GET":
         data = form_data(hand) if hand is not None else None
@@ -119,7 +146,10 @@ def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> tuple[st
         return _record(game, system, form, engine)
     game_id = game.id
     try:
-        saved_id = correct_hand(game_id, hand.id, engine, sent_number(form.version.data) or 0)
+        version = sent_number(form.version.data) or 0
+        saved_id = correct_hand(game_id, hand.id, engine, version, director=_director())
+    except ForTheDirector as closed:
+        return _for_the_director(closed.round)
     except HandRefused as refused:
         place_violations(form, refused.violations, game.id, system)
         result = _preview(game, engine, index)
@@ -199,6 +229,20 @@ def _record(
         return _form_page(
             game, system, form, loose=loose, theirs=theirs, taken=True, refused=True, status=409
         )
+    except TableClosed as closed:
+        if closed.code == "complete":
+            why = _(
+                "Round %(round)s is %(hands)s hands, all played here: this hand was not saved.",
+                round=closed.round,
+                hands=closed.hands,
+            )
+        else:
+            why = _(
+                "Round %(round)s has ended: this table's game takes no more hands, and this"
+                " hand was not saved.",
+                round=closed.round,
+            )
+        return _form_page(game, system, form, loose=[why], refused=True, status=409)
     except HandSaved as already:
         saved = already.saved
         number = saved.number
@@ -216,7 +260,7 @@ def _record(
 @bp.route("/new", methods=["GET", "POST"])
 @form_view
 @needs(Access.JOIN)
-def new() -> str | tuple[str, int] | Response:
+def new() -> ResponseReturnValue:
     if request.method == "GET":
         if door.over():
             return redirect(url_for("games.scoreboard", game_id=door.game_id()))
@@ -242,9 +286,12 @@ def _hand(game: Game, hand_id: int) -> Hand:
 @bp.route("/<id:hand_id>/edit", methods=["GET", "POST"])
 @form_view
 @needs(Access.JOIN)
-def edit(hand_id: int) -> tuple[str, int] | Response:
+def edit(hand_id: int) -> ResponseReturnValue:
     game, system = _game()
     hand = _hand(game, hand_id)
+    closed = _closed_to_this_phone(game)
+    if closed is not None:
+        return closed
     if hand.deleted_at is None:
         return _handle(game, system, hand)
     if request.method == "GET":
@@ -284,7 +331,7 @@ def _in_words(game: Game, hand: Hand) -> dict[int, list[list[tuple[str, str]]]]:
 
 @bp.route("/<id:hand_id>/delete", methods=["GET", "POST"])
 @needs(Access.JOIN)
-def delete(hand_id: int) -> Response | tuple[str, int] | str:
+def delete(hand_id: int) -> ResponseReturnValue:
     """Asks once (a page, no script needed), then takes the hand out of the game."""
     game, _system = _game()
     game_id = game.id
@@ -292,10 +339,16 @@ def delete(hand_id: int) -> Response | tuple[str, int] | str:
     number = live_number(hand, with_hands(game).live_hands)
     if number is None:
         return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
+    closed = _closed_to_this_phone(game)
+    if closed is not None:
+        return closed
     if request.method == "GET":
         return render_template("hand_delete.html", game=game, hand=hand, number=number)
     try:
-        delete_hand(game.id, hand.id, sent_number(request.form.get("version")) or 0)
+        version = sent_number(request.form.get("version")) or 0
+        delete_hand(game.id, hand.id, version, director=_director())
+    except ForTheDirector as ended:
+        return _for_the_director(ended.round)
     except HandChanged:
         return redirect(url_for("hands.show", game_id=game_id, hand_id=hand_id, changed=1))
     return redirect(url_for("games.scoreboard", game_id=game_id))
@@ -303,13 +356,18 @@ def delete(hand_id: int) -> Response | tuple[str, int] | str:
 
 @bp.post("/<id:hand_id>/restore")
 @needs(Access.JOIN)
-def restore(hand_id: int) -> Response | tuple[str, int]:
+def restore(hand_id: int) -> ResponseReturnValue:
     """Bring a deleted hand back in its place, unless that would break a rule."""
     game, system = _game()
     game_id = game.id
     hand = _hand(game, hand_id)
+    closed = _closed_to_this_phone(game)
+    if closed is not None:
+        return closed
     try:
-        restore_hand(game.id, hand.id)
+        restore_hand(game.id, hand.id, director=_director())
+    except ForTheDirector as ended:
+        return _for_the_director(ended.round)
     except HandChanged:
         return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{hand_id}"))
     except HandRefused as refused:

@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-import segno
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -20,6 +18,7 @@ from ..http.access import Access, needs
 from ..http.csrf import form_view
 from ..http.security import on_this_site
 from ..presenters.game import game_title
+from ..presenters.qr import qr_svg
 from ..services import access as access_service
 from ..store.models import Game
 
@@ -194,9 +193,3 @@ def renew_links() -> Response:
     access_service.renew_links(door.game_id())
     flash(_("New links made: the old ones no longer work."))
     return redirect(url_for("sharing.share", game_id=door.game_id()))
-
-
-def qr_svg(url: str) -> Markup:
-    """A QR code of `url`, drawn here as inline SVG (nothing from another site)."""
-    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff")
-    return Markup(svg)

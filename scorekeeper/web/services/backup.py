@@ -2,7 +2,8 @@
 
 A backup holds what was recorded: games as they were set up (deleted ones too, until they are
 purged), every hand as entered (deleted ones too), every correction, the house rules and the
-merges of players (so that a restored merge can still be undone). The copied figures
+merges of players (so that a restored merge can still be undone) and every club night whole (its
+pairs, tables, rounds and seatings, each seat naming its game). The copied figures
 (`Game.over`, `Side.total`, `Entry.hand_score`, …) are left out: a restore replays each game
 through the rules engine, so the file cannot smuggle in a score the rules would not give.
 
@@ -12,11 +13,11 @@ messages are in English, as `scorekeeper check`'s are.
 A club's backup holds tens of thousands of hands, so neither way goes row by row through the
 ORM (which read each game's hands, entries and corrections lazily, four statements a hand):
 the backup reads each table once, in one snapshot, all in the order the file nests them, and
-walks the seven ordered reads side by side, writing the file one game at a time while it reads
-(`backup_text`); the restore checks and replays the file before it takes the write lock, then
-inserts each table's rows in one statement. Both make the same number of statements whatever
-the number of hands (tests/web/test_backup_size.py counts them; benchmarks/backup.py times
-them).
+walks the ordered reads side by side (seven for the games, five for the nights), writing the
+file one game (and one night) at a time while it reads (`backup_text`); the restore checks and
+replays the file before it takes the write lock, then inserts each table's rows in one
+statement. Both make the same number of statements whatever the number of hands
+(tests/web/test_backup_size.py counts them; benchmarks/backup.py times them).
 """
 
 from __future__ import annotations
@@ -44,8 +45,13 @@ from ..store.models import (
     Game,
     Hand,
     HouseRule,
+    Night,
+    NightRound,
+    NightTable,
+    Pair,
     Player,
     PlayerMerge,
+    Seating,
     Side,
     new_game_id,
 )
@@ -67,12 +73,21 @@ LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
     Correction: frozenset({"hand_id"}),
     HouseRule: frozenset(),
     PlayerMerge: frozenset(),
+    # A club night whole: its pairs, tables and rounds with their seatings (each seat naming
+    # its game, which is among the games, marked with its night).
+    Night: frozenset({"revision"}),
+    Pair: frozenset({"night_id"}),
+    NightTable: frozenset({"night_id"}),
+    NightRound: frozenset({"night_id"}),
+    Seating: frozenset({"round_id"}),
 }
 # The rows each row holds, as the backup nests them.
 CHILDREN: Mapping[type[Any], tuple[tuple[str, type[Any]], ...]] = {
     Game: (("sides", Side), ("hands", Hand)),
     Side: (("players", Player),),
     Hand: (("entries", Entry), ("corrections", Correction)),
+    Night: (("pairs", Pair), ("tables", NightTable), ("rounds", NightRound)),
+    NightRound: (("seats", Seating),),
 }
 # The columns a backup may leave out though they hold something: added after backups were first
 # written, a backup made before has none, and a restore gives them what a new row gets (a game
@@ -88,9 +103,24 @@ ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
     Correction: frozenset(),
     HouseRule: frozenset(),
     PlayerMerge: frozenset(),
+    # Nights came after backups were first written: a backup made before has none at all.
+    Night: frozenset(),
+    Pair: frozenset(),
+    NightTable: frozenset(),
+    NightRound: frozenset(),
+    Seating: frozenset(),
 }
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
-ORDER = {Side: "position", Player: "position", Hand: "position", Entry: "side_position"}
+ORDER = {
+    Side: "position",
+    Player: "position",
+    Hand: "position",
+    Entry: "side_position",
+    Pair: "number",
+    NightTable: "number",
+    NightRound: "number",
+    Seating: "table",
+}
 
 
 class BackupError(ValueError):
@@ -113,14 +143,22 @@ PARENT = {
     Hand: "game_id",
     Entry: "hand_id",
     Correction: "hand_id",
+    Pair: "night_id",
+    NightTable: "night_id",
+    NightRound: "night_id",
+    Seating: "round_id",
 }
 """The column naming the row a row is nested in (left out of the file: the nesting says it)."""
+GAME_ROWS = (Side, Player, Hand, Entry, Correction)
+NIGHT_ROWS = (Pair, NightTable, NightRound, Seating)
 
 
 def _ordered(model: type[Any]) -> Select[Any]:
-    """Every row of a table a game holds, in the order the backup nests them: by game (as the
-    games are listed), then by their parent's place, then their own."""
+    """Every row of a table a game (or a night) holds, in the order the backup nests them: by
+    game (as the games are listed), then by their parent's place, then their own."""
     columns = [*_columns(model), model.__table__.c[PARENT[model]]]
+    if model in NIGHT_ROWS:
+        return _ordered_in_nights(model, columns)
     game_order = [Game.created_at, Game.id]
     if model in (Side, Hand):
         statement = select(*columns).join(Game, Game.id == model.game_id)
@@ -133,6 +171,20 @@ def _ordered(model: type[Any]) -> Select[Any]:
     statement = statement.join(Game, Game.id == Hand.game_id)
     own = (Entry.side_position, Entry.id) if model is Entry else (Correction.id,)
     return statement.order_by(*game_order, Hand.position, Hand.id, *own)
+
+
+def _ordered_in_nights(model: type[Any], columns: list[Any]) -> Select[Any]:
+    """Every pair, table, round or seat, by night (as the nights are listed), then in its
+    night's order (by number; a seat by its round's number, then its table)."""
+    night_order = [Night.created_at, Night.id]
+    if model is Seating:
+        statement = select(*columns).join(NightRound, NightRound.id == Seating.round_id)
+        statement = statement.join(Night, Night.id == NightRound.night_id)
+        return statement.order_by(
+            *night_order, NightRound.number, NightRound.id, Seating.table, Seating.id
+        )
+    statement = select(*columns).join(Night, Night.id == model.night_id)
+    return statement.order_by(*night_order, model.number, model.id)
 
 
 class _Rows:
@@ -163,17 +215,21 @@ def _data(columns: list[Any], row: RowMapping) -> dict[str, Any]:
 
 
 @contextmanager
-def _games() -> Iterator[Iterator[dict[str, Any]]]:
-    """Every game, with the rows it holds nested in it, one at a time: seven reads walked side
-    by side (each table read once, whatever the number of games and hands). The reads begin
-    on entering, so a database that cannot be read fails before anything is written, and are
-    closed on leaving, read to their end or not (a phone that stops a download halfway)."""
+def _games_and_nights() -> Iterator[tuple[Iterator[dict[str, Any]], Iterator[dict[str, Any]]]]:
+    """Every game, with the rows it holds nested in it, one at a time, then every night so:
+    twelve reads walked side by side (each table read once, whatever the number of games,
+    hands and nights). The reads begin on entering, so a database that cannot be read fails
+    before anything is written, and are closed on leaving, read to their end or not (a phone
+    that stops a download halfway)."""
     _snapshot()
     reads: list[_Rows] = []
     try:
         reads.append(_Rows(Game, select(*_columns(Game)).order_by(Game.created_at, Game.id)))
-        reads.extend(_Rows(model, _ordered(model)) for model in PARENT)
-        yield _nested(reads[0], {rows.model: rows for rows in reads[1:]})
+        reads.extend(_Rows(model, _ordered(model)) for model in GAME_ROWS)
+        reads.append(_Rows(Night, select(*_columns(Night)).order_by(Night.created_at, Night.id)))
+        reads.extend(_Rows(model, _ordered(model)) for model in NIGHT_ROWS)
+        by_model = {rows.model: rows for rows in reads}
+        yield _nested(by_model[Game], by_model), _nested_nights(by_model[Night], by_model)
     finally:
         for rows in reads:
             rows.result.close()
@@ -201,6 +257,23 @@ def _nested(games: _Rows, reads: Mapping[type[Any], _Rows]) -> Iterator[dict[str
         yield game
 
 
+def _nested_nights(nights: _Rows, reads: Mapping[type[Any], _Rows]) -> Iterator[dict[str, Any]]:
+    for night_row in nights.of(None):
+        night = _data(nights.columns, night_row)
+        for name, model in (("pairs", Pair), ("tables", NightTable)):
+            night[name] = [
+                _data(reads[model].columns, row) for row in reads[model].of(night_row["id"])
+            ]
+        rounds = []
+        for round_row in reads[NightRound].of(night_row["id"]):
+            played = _data(reads[NightRound].columns, round_row)
+            seats = reads[Seating].of(round_row["id"])
+            played["seats"] = [_data(reads[Seating].columns, row) for row in seats]
+            rounds.append(played)
+        night["rounds"] = rounds
+        yield night
+
+
 def _others(model: type[Any]) -> list[dict[str, Any]]:
     """Every house rule, or every merge of players."""
     columns = _columns(model)
@@ -220,28 +293,32 @@ def _snapshot() -> None:
 
 
 def backup() -> dict[str, Any]:
-    """Every game (deleted ones, deleted hands and corrections too), every house rule and every
-    merge of players, as plain data."""
-    with _games() as games:
+    """Every game (deleted ones, deleted hands and corrections too), every house rule, every
+    merge of players and every club night (deleted ones too), as plain data."""
+    with _games_and_nights() as (games, nights):
         return {
             "format": FORMAT,
             "version": VERSION,
             "games": list(games),
             "house_rules": _others(HouseRule),
             "player_merges": _others(PlayerMerge),
+            "nights": list(nights),
         }
 
 
 def backup_text() -> Iterator[str]:
     """The backup as JSON text, written one game at a time as it is read: a club's backup is
     never whole in memory, and the first bytes leave before the last game is read."""
-    with _games() as games:
+    with _games_and_nights() as (games, nights):
         yield f'{{"format": {json.dumps(FORMAT)}, "version": {VERSION}, "games": [\n'
         for index, game in enumerate(games):
             yield ("" if index == 0 else ",\n") + json.dumps(game, ensure_ascii=False)
         house_rules = json.dumps(_others(HouseRule), ensure_ascii=False)
         merges = json.dumps(_others(PlayerMerge), ensure_ascii=False)
-        yield f'\n],\n"house_rules": {house_rules},\n"player_merges": {merges}}}\n'
+        yield f'\n],\n"house_rules": {house_rules},\n"player_merges": {merges},\n"nights": [\n'
+        for index, night in enumerate(nights):
+            yield ("" if index == 0 else ",\n") + json.dumps(night, ensure_ascii=False)
+        yield "\n]}\n"
 
 
 def _value(column: Any, value: object) -> object:
@@ -337,9 +414,12 @@ def _rows(
     return [read(row, f"{key}[{i}]") for i, row in enumerate(rows)]
 
 
-def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerMerge]]:
+def read_backup(
+    data: object,
+) -> tuple[list[Game], list[HouseRule], list[PlayerMerge], list[Night]]:
     """The rows a backup describes, not yet stored, checked by the schema the app writes by,
-    with their copied totals replayed. A backup made before merges were kept has none."""
+    with their copied totals replayed. A backup made before merges (or nights) were kept has
+    none."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
     version = data.get("version")
@@ -349,7 +429,8 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerM
         )
     unknown = sorted(
         str(key)
-        for key in data.keys() - {"format", "version", "games", "house_rules", "player_merges"}
+        for key in data.keys()
+        - {"format", "version", "games", "house_rules", "player_merges", "nights"}
     )
     if unknown:
         raise BackupError(f"unknown field {unknown[0]!r}")
@@ -361,7 +442,11 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerM
     merges: list[PlayerMerge] = _rows(
         data, "player_merges", lambda row, where: reader.record(PlayerMerge, row, where), []
     )
-    reader.check([*games, *house_rules, *merges])
+    nights: list[Night] = _rows(
+        data, "nights", lambda row, where: reader.record(Night, row, where), []
+    )
+    reader.check([*games, *house_rules, *merges, *nights])
+    _check_nights(nights, games)
     started: dict[str, int] = {}  # a form's one-time token starts one game (models.Game.token)
     for index, game in enumerate(games):
         if game.token is not None and started.setdefault(game.token, index) != index:
@@ -376,13 +461,38 @@ def read_backup(data: object) -> tuple[list[Game], list[HouseRule], list[PlayerM
             raise BackupError(f"games[{index}]: cannot be replayed: {problem}") from None
         if updated_at is not None:  # replaying is not a change to the game
             game.updated_at = updated_at
-    return games, house_rules, merges
+    return games, house_rules, merges, nights
 
 
-KEPT = (Game, HouseRule, Player, PlayerMerge)
+def _check_nights(nights: list[Night], games: list[Game]) -> None:
+    """Each night's games are among the games and marked with it, each in one seat; a game
+    marked with a night is one of that night's."""
+    night_ids = {night.id for night in nights}
+    seated: dict[str, str] = {}
+    for index, night in enumerate(nights):
+        for r, played in enumerate(night.rounds):
+            for t, seat in enumerate(played.seats):
+                if seat.game_id is None:
+                    continue
+                where = f"nights[{index}].rounds[{r}].seats[{t}].game_id"
+                if seat.game_id in seated:
+                    raise BackupError(f"{where}: the game {seat.game_id!r} has another seat")
+                seated[seat.game_id] = night.id
+    for index, game in enumerate(games):
+        if game.night_id is not None and game.night_id not in night_ids:
+            raise BackupError(f"games[{index}].night_id: no night {game.night_id!r}")
+        if game.id in seated and game.night_id != seated[game.id]:
+            raise BackupError(f"games[{index}].night_id: not the night it is seated in")
+    known = {game.id for game in games}
+    missing = sorted(set(seated) - known)
+    if missing:
+        raise BackupError(f"nights: no game {missing[0]!r} among the games")
+
+
+KEPT = (Game, HouseRule, Player, PlayerMerge, Night)
 """What a restore must not overwrite or mix with: games (and so their sides, hands and players),
-house rules and merges of players. The table's PIN, its wrong guesses and its signed-in phones
-are the server's own, not the scores: a new server with a PIN is empty."""
+house rules, merges of players and club nights. The table's PIN, its wrong guesses and its
+signed-in phones are the server's own, not the scores: a new server with a PIN is empty."""
 
 
 def is_empty() -> bool:
@@ -399,9 +509,11 @@ def _default(column: Any) -> object:
 
 
 TABLES: tuple[type[Any], ...] = (
-    HouseRule, Game, Side, Player, Hand, Entry, Correction, PlayerMerge
+    HouseRule, Night, Pair, NightTable, NightRound,
+    Game, Side, Player, Hand, Entry, Correction, PlayerMerge, Seating,
 )  # fmt: skip
-"""The tables a backup fills, each before the ones that name its rows."""
+"""The tables a backup fills, each before the ones that name its rows (a night before the games
+marked with it, a seat after the game it names)."""
 
 
 class _Writer:
@@ -454,28 +566,29 @@ class _Writer:
 
 
 def _sequences_past_largest_ids() -> None:
-    """On PostgreSQL, each table's id sequence set past its largest id: the rows came with their
-    ids, which leave the sequences where they were, so the next hand would take a used id."""
+    """On PostgreSQL, each table's id sequence set past its largest id, in one statement: the
+    rows came with their ids, which leave the sequences where they were, so the next hand would
+    take a used id."""
     if db.session.get_bind().dialect.name != "postgresql":
         return  # SQLite numbers the next row after the largest id there is
+    settings = []
     for table in db.metadata.sorted_tables:
         if "id" not in table.c or not isinstance(table.c.id.type, Integer):
             continue  # a game's id is random text, not counted
-        largest = func.max(table.c.id)
+        largest = select(func.max(table.c.id)).scalar_subquery()
         sequence = func.pg_get_serial_sequence(table.name, "id")
         # setval(…, 1, false) when the table is empty: the next id is 1, as in a new database.
-        db.session.execute(
-            select(func.setval(sequence, func.coalesce(largest, 1), largest.is_not(None)))
-        )
+        settings.append(func.setval(sequence, func.coalesce(largest, 1), largest.is_not(None)))
+    db.session.execute(select(*settings))
 
 
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
-    games, house_rules, merges = read_backup(data)
+    games, house_rules, merges, nights = read_backup(data)
     writer = _Writer()
-    writer.number([*house_rules, *games, *merges])
-    for record in (*house_rules, *games, *merges):
-        if isinstance(record, Game) and record.id is None:
+    writer.number([*house_rules, *nights, *games, *merges])
+    for record in (*house_rules, *nights, *games, *merges):
+        if isinstance(record, Game | Night) and record.id is None:
             record.id = new_game_id()
         writer.add(record)
     try:

@@ -9,13 +9,23 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ... import rules
 from ..extensions import db
 from ..store.database import writing
-from ..store.models import NAME_LENGTH, Game, Player, Side, new_revision, now, player_key
+from ..store.models import (
+    NAME_LENGTH,
+    Game,
+    Night,
+    Player,
+    Seating,
+    Side,
+    new_revision,
+    now,
+    player_key,
+)
 from .engine import engine_game, game_changed, replay_of
 from .errors import GameRefused, NotFound
 from .figures import store_figures
@@ -205,16 +215,36 @@ def bring_back(game_id: str) -> bool:
 
 
 def purge_deleted(at: datetime | None = None) -> bool:
-    """Delete for good the games deleted longer than KEPT_DELETED before `at` (now), with their
-    sides, players, hands and corrections; whether any deleted game is still kept (to be
-    brought back). One read when there is nothing to purge."""
+    """Delete for good the games (and club nights) deleted longer than KEPT_DELETED before `at`
+    (now), with their sides, players, hands and corrections; whether any deleted game is still
+    kept (to be brought back). Two reads when there is nothing to purge."""
     before = (at or now()) - KEPT_DELETED
     first = db.session.scalar(select(func.min(Game.deleted_at)))
-    if first is None or first >= before:
+    first_night = db.session.scalar(select(func.min(Night.deleted_at)))
+    expired_first = [when for when in (first, first_night) if when is not None and when < before]
+    if not expired_first:
         return first is not None
     with writing():
         expired = select(Game).where(Game.deleted_at < before).with_for_update()
-        for game in db.session.scalars(expired).all():
+        games = db.session.scalars(expired).all()
+        # A night's seating names its game: the seat stays, its game gone.
+        db.session.execute(
+            update(Seating)
+            .where(Seating.game_id.in_([game.id for game in games]))
+            .values(game_id=None)
+            .execution_options(synchronize_session=False)
+        )
+        for game in games:
             db.session.delete(game)
+        db.session.flush()
+        for night in db.session.scalars(select(Night).where(Night.deleted_at < before)).all():
+            # A game brought back on its own stays, a game of no night now.
+            db.session.execute(
+                update(Game)
+                .where(Game.night_id == night.id)
+                .values(night_id=None)
+                .execution_options(synchronize_session=False)
+            )
+            db.session.delete(night)
         kept = db.session.scalar(select(Game.id).where(Game.deleted_at.is_not(None)).limit(1))
     return kept is not None

@@ -21,6 +21,7 @@ from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
 from .loading import lock_game, with_hands
+from .nights import hand_at_table
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,13 @@ def fill_hand(record: Hand, hand: rules.Hand) -> None:
 
 
 @contextmanager
-def _game_write(game_id: str) -> Iterator[Game]:
-    """One write to a game: lock it, let the caller change it, re-derive its figures, commit."""
+def _game_write(game_id: str, *, director: bool) -> Iterator[Game]:
+    """One write to a game: lock it, let the caller change it, re-derive its figures, commit.
+    `director`: the write is made behind the table's PIN (a night's ended round takes no other:
+    nights.ForTheDirector)."""
     with writing():
         game = lock_game(game_id)
+        hand_at_table(game, 0, new=False, director=director)
         yield game
         db.session.flush()
         db.session.expire(game, ["hands"])
@@ -133,6 +137,7 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
                 if since:
                     raise HandTaken([stored(h) for h in since])
             before = replay_of(game)
+            hand_at_table(game, len(before.hands), new=True)
             position = last_position(game_id) + 1
             record = Hand(game_id=game_id, position=position, token=token)
             fill_hand(record, hand)
@@ -179,9 +184,11 @@ def _claim(game: Game, hand_id: int, version: int | None, *, deleted: bool = Fal
     return record
 
 
-def correct_hand(game_id: str, hand_id: int, hand: rules.Hand, version: int) -> int:
+def correct_hand(
+    game_id: str, hand_id: int, hand: rules.Hand, version: int, *, director: bool = False
+) -> int:
     """Replace a recorded hand, the old version kept as a correction; the hand's id."""
-    with _game_write(game_id) as game:
+    with _game_write(game_id, director=director) as game:
         record = _claim(game, hand_id, version)
         live = game.live_hands
         index = live.index(record)
@@ -196,22 +203,22 @@ def correct_hand(game_id: str, hand_id: int, hand: rules.Hand, version: int) -> 
     return hand_id
 
 
-def delete_hand(game_id: str, hand_id: int, version: int) -> int:
+def delete_hand(game_id: str, hand_id: int, version: int, *, director: bool = False) -> int:
     """Take a hand out of the game; it stays in the history, from where it can come back. The
     hand's id."""
-    with _game_write(game_id) as game:
+    with _game_write(game_id, director=director) as game:
         record = _claim(game, hand_id, version)
         record.deleted_at = now()
         record.corrections.append(Correction(before=hand_data(engine_hand(record)), after=None))
     return hand_id
 
 
-def restore_hand(game_id: str, hand_id: int) -> int:
+def restore_hand(game_id: str, hand_id: int, *, director: bool = False) -> int:
     """Bring a deleted hand back in its place, unless that breaks a rule (HandRefused); its id.
 
     HandChanged if it is back already (someone else brought it back first).
     """
-    with _game_write(game_id) as game:
+    with _game_write(game_id, director=director) as game:
         record = _claim(game, hand_id, None, deleted=True)
         live = game.live_hands
         back = sorted([*live, record], key=lambda h: h.position)

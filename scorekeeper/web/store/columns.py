@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import inspect
 
-from ... import rules
+from ... import nights, rules
 from ...rules.fields import ENTRY_FIELDS, EntryField, FieldKind
 from ...rules.house import LARGEST
 from .models import (
@@ -29,14 +29,24 @@ from .models import (
     Game,
     Hand,
     HouseRule,
+    Night,
+    NightRound,
+    NightTable,
+    Pair,
     Phone,
     PinAttempt,
     Player,
     PlayerMerge,
+    Seating,
     Side,
     TableSetting,
 )
 
+NIGHT_PAIRS = 200
+"""Pairs in one night: a hundred tables, more than any club room holds."""
+NIGHT_ROUNDS = 199
+ROUND_HANDS = 50
+ROUND_MINUTES = 600
 ROW_ID_LIMIT = 2**31 - 1
 """Row ids fit the smallest integer column a database gives (PostgreSQL's `integer`)."""
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
@@ -239,6 +249,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "join_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
         "next_game_id": text(24, GAME_ID, none=True),
         "deleted_at": when(none=True),
+        "night_id": text(24, GAME_ID, none=True),
     },
     Side: {
         "id": ROW_ID,
@@ -309,6 +320,54 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "updated_at": when(),
     },
     TableSetting: {"key": text(40, empty=False), "value": text(400)},
+    Night: {
+        "id": text(24, GAME_ID),
+        "name": text(NAME_LENGTH, empty=False),
+        "system_id": one_of(rules.SYSTEMS),
+        "options": options,
+        "house_rules": json_object(none=True),
+        "movement": one_of(m.value for m in nights.Movement),
+        "ranking": one_of(r.value for r in nights.Ranking),
+        "round_count": whole(1, NIGHT_ROUNDS),
+        "round_hands": whole(1, ROUND_HANDS, none=True),
+        "round_minutes": whole(1, ROUND_MINUTES, none=True),
+        "current_round": whole(0, NIGHT_ROUNDS),
+        "created_at": when(),
+        "ended_at": when(none=True),
+        "revision": text(REVISION_LENGTH),
+        "follow_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
+        "token": text(TOKEN_LENGTH, TOKEN, empty=False, none=True),
+        "deleted_at": when(none=True),
+    },
+    Pair: {
+        "id": ROW_ID,
+        "night_id": text(24, GAME_ID),
+        "number": whole(1, NIGHT_PAIRS + 1),
+        "first": text(NAME_LENGTH, empty=False),
+        "second": text(NAME_LENGTH, empty=False),
+        "present": flag(),
+    },
+    NightTable: {
+        "id": ROW_ID,
+        "night_id": text(24, GAME_ID),
+        "number": whole(1, NIGHT_PAIRS),
+        "token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
+    },
+    NightRound: {
+        "id": ROW_ID,
+        "night_id": text(24, GAME_ID),
+        "number": whole(1, NIGHT_ROUNDS),
+        "started_at": when(none=True),
+        "ended_at": when(none=True),
+    },
+    Seating: {
+        "id": ROW_ID,
+        "round_id": ROW_ID,
+        "table": whole(1, NIGHT_PAIRS),
+        "ns": whole(1, NIGHT_PAIRS + 1),
+        "ew": whole(1, NIGHT_PAIRS + 1),
+        "game_id": text(24, GAME_ID, none=True),
+    },
     PinAttempt: {"address": text(ADDRESS_LENGTH), "failures": whole(0, LARGEST), "last_at": when()},
     Phone: {"id": text(PHONE_ID_LENGTH, empty=False), "signed_in_at": when()},
 }

@@ -117,6 +117,9 @@ class Game(Model):
     deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
     """When it was deleted: out of every list and page, it can be brought back until
     `services.games.KEPT_DELETED` has passed, then it is purged for good."""
+    night_id: Mapped[str | None] = mapped_column(ForeignKey("night.id"), default=None, index=True)
+    """The club night whose round this game is (a table's game of one round), None for a game
+    of its own: it is an ordinary game in the history and the statistics all the same."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
@@ -321,3 +324,112 @@ class PlayerMerge(Model):
     """Their names before, in the same order (a rename changed them too)."""
     at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class Night(Model):
+    """A club night: pairs at numbered tables playing rounds, each table's round an ordinary
+    game (`Game.night_id`), the pairs moving between rounds by a movement (`scorekeeper.nights`)."""
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_game_id)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    system_id: Mapped[str] = mapped_column(String(20))
+    options: Mapped[list[str]] = mapped_column(JSON, default=list)
+    house_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """The house rules every round's game is played under (each game keeps its own copy)."""
+    movement: Mapped[str] = mapped_column(String(20))
+    ranking: Mapped[str] = mapped_column(String(20))
+    round_count: Mapped[int]
+    round_hands: Mapped[int | None] = mapped_column(default=None)
+    """A round is this many hands; None: a round is played to the game's target."""
+    round_minutes: Mapped[int | None] = mapped_column(default=None)
+    """The round clock, shown on the room's screen; None: no clock."""
+    current_round: Mapped[int] = mapped_column(default=0)
+    """The round being played or last played; 0 before the first starts."""
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    ended_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When the director ended the night: its table cards open no game any more."""
+    revision: Mapped[str] = mapped_column(String(REVISION_LENGTH), default=new_revision)
+    """A new value whenever a hand is saved at one of its tables, a round starts or ends, or
+    the director changes something: the standings are drawn once per revision."""
+    follow_token: Mapped[str] = mapped_column(
+        String(SHARE_TOKEN_LENGTH), default=new_share_token, unique=True
+    )
+    """The standings' link (the room's screen, the phones): whoever has it may watch."""
+    token: Mapped[str | None] = mapped_column(String(TOKEN_LENGTH), default=None, unique=True)
+    """The one-time token of the form that set it up (a double tap sets up one night)."""
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    """As a game's: with its games, kept for `KEPT_DELETED`, to be brought back."""
+
+    pairs: Mapped[list[Pair]] = relationship(
+        back_populates="night", order_by="Pair.number", cascade="all, delete-orphan"
+    )
+    tables: Mapped[list[NightTable]] = relationship(
+        back_populates="night", order_by="NightTable.number", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[NightRound]] = relationship(
+        back_populates="night", order_by="NightRound.number", cascade="all, delete-orphan"
+    )
+
+
+class Pair(Model):
+    """Two players who play the night together, known by their number (the movement's)."""
+
+    __table_args__ = (UniqueConstraint("night_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[str] = mapped_column(ForeignKey("night.id"), index=True)
+    number: Mapped[int]
+    first: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    second: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    present: Mapped[bool] = mapped_column(default=True)
+    """False once it left (between rounds): its later opponents sit out."""
+
+    night: Mapped[Night] = relationship(back_populates="pairs")
+
+
+class NightTable(Model):
+    """A numbered table of a night, with its card's token: the one link its phone opens."""
+
+    __table_args__ = (UniqueConstraint("night_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[str] = mapped_column(ForeignKey("night.id"), index=True)
+    number: Mapped[int]
+    token: Mapped[str] = mapped_column(
+        String(SHARE_TOKEN_LENGTH), default=new_share_token, unique=True
+    )
+
+    night: Mapped[Night] = relationship(back_populates="tables")
+
+
+class NightRound(Model):
+    """One round of a night: who sits where (printed before play), when it started and ended."""
+
+    __table_args__ = (UniqueConstraint("night_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[str] = mapped_column(ForeignKey("night.id"), index=True)
+    number: Mapped[int]
+    started_at: Mapped[datetime | None] = mapped_column(default=None)
+    ended_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    night: Mapped[Night] = relationship(back_populates="rounds")
+    seats: Mapped[list[Seating]] = relationship(
+        back_populates="round", order_by="Seating.table", cascade="all, delete-orphan"
+    )
+
+
+class Seating(Model):
+    """One table in one round: the north-south and east-west pairs (by number), and the game
+    they play once the round starts."""
+
+    __table_args__ = (UniqueConstraint("round_id", "table"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("night_round.id"), index=True)
+    table: Mapped[int]
+    ns: Mapped[int]
+    ew: Mapped[int]
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("game.id"), default=None, index=True)
+
+    round: Mapped[NightRound] = relationship(back_populates="seats")

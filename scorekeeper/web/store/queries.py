@@ -32,7 +32,18 @@ from sqlalchemy.orm import selectinload
 from ... import rules
 from ..extensions import db
 from ..http.converters import LARGEST_ID
-from .models import SET_COLUMNS, Game, HouseRule, Player, PlayerMerge, Side, player_key
+from .models import (
+    SET_COLUMNS,
+    Game,
+    HouseRule,
+    Night,
+    NightRound,
+    Player,
+    PlayerMerge,
+    Seating,
+    Side,
+    player_key,
+)
 
 PAGE_SIZE = 20
 LAST_PAGE = LARGEST_ID // PAGE_SIZE
@@ -465,3 +476,87 @@ def merges_into(key: str) -> list[MergeRow]:
         MergeRow(merge.id, merge.names[0] if merge.names else merge.key, merge.at)
         for merge in db.session.scalars(query)
     ]
+
+
+# --- club nights ---------------------------------------------------------------------------------
+
+
+class TableRow(NamedTuple):
+    """One table of one round of a night: its pairs and, once started, its game as it stands."""
+
+    round: int
+    table: int
+    ns: int
+    ew: int
+    game_id: str | None
+    ns_total: int | None
+    ew_total: int | None
+    hands: int | None
+    over: bool | None
+
+
+def night_tables(night_id: str) -> list[TableRow]:
+    """Every table of every round of a night, with each game's totals and hands played as the
+    last replay left them, in one statement (a deleted game counts as not played)."""
+    ns_side = select(Side).where(Side.position == 0).subquery()
+    ew_side = select(Side).where(Side.position == 1).subquery()
+    query = (
+        select(
+            NightRound.number.label("round"),
+            Seating.table,
+            Seating.ns,
+            Seating.ew,
+            Game.id.label("game_id"),
+            ns_side.c.total.label("ns_total"),
+            ew_side.c.total.label("ew_total"),
+            ns_side.c.hands,
+            Game.over,
+        )
+        .join(Seating, Seating.round_id == NightRound.id)
+        .outerjoin(Game, (Game.id == Seating.game_id) & LIVE)
+        .outerjoin(ns_side, ns_side.c.game_id == Game.id)
+        .outerjoin(ew_side, ew_side.c.game_id == Game.id)
+        .where(NightRound.night_id == night_id)
+        .order_by(NightRound.number, Seating.table)
+    )
+    return [TableRow(*row) for row in db.session.execute(query)]
+
+
+def known_players(limit: int = 500) -> list[str]:
+    """The names of the players in the history, latest spelling, for a form to suggest."""
+    query = select(Player.name).where(Player.name != "").group_by(Player.name).limit(limit)
+    return sorted(db.session.scalars(query))
+
+
+class NightOfGame(NamedTuple):
+    """Where a night's game is played: its night, round and table, and where the night is."""
+
+    night_id: str
+    name: str
+    current_round: int
+    night_ended_at: datetime | None
+    round: int
+    round_ended_at: datetime | None
+    table: int
+    round_hands: int | None
+
+
+def night_of_game(game_id: str) -> NightOfGame | None:
+    """The night, round and table of a night's game, in one statement; None for another game."""
+    query = (
+        select(
+            Night.id,
+            Night.name,
+            Night.current_round,
+            Night.ended_at,
+            NightRound.number,
+            NightRound.ended_at,
+            Seating.table,
+            Night.round_hands,
+        )
+        .join(NightRound, NightRound.id == Seating.round_id)
+        .join(Night, Night.id == NightRound.night_id)
+        .where(Seating.game_id == game_id, Night.deleted_at.is_(None))
+    )
+    row = db.session.execute(query).one_or_none()
+    return None if row is None else NightOfGame(*row)

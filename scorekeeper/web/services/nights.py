@@ -1,0 +1,569 @@
+"""Club nights: set one up, change its seating, start and end rounds, pairs leaving and
+arriving, end, delete and bring back; and the check every hand saved, corrected, deleted or
+brought back at one of its tables passes (`hand_at_table`).
+
+The order of locks is the same in every write that takes both: a night's games first, then the
+night's row. A hand saved at a table locks its game (services.hands) and then bumps the night's
+revision; the director's writes that change games (starting or ending a round, deleting a night)
+lock those games before the night, so two writes never wait for each other in a circle.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, select, update
+
+from ... import nights, rules
+from ..extensions import db
+from ..store.columns import NIGHT_PAIRS
+from ..store.database import writing
+from ..store.models import (
+    NAME_LENGTH,
+    Game,
+    Night,
+    NightRound,
+    NightTable,
+    Pair,
+    Seating,
+    new_revision,
+    new_share_token,
+    now,
+)
+from . import live
+from .engine import engine_game
+from .errors import NotFound
+from .figures import store_figures
+from .games import NewSide, side_rows
+
+
+class NightRefused(ValueError):
+    """A night's write that cannot be done; nothing was changed. `code` says why (the pages
+    word it), `field` what it is about, `values` what the words need."""
+
+    def __init__(self, code: str, field: str | None = None, **values: Any) -> None:
+        super().__init__(code)
+        self.code, self.field, self.values = code, field, values
+
+
+class SeatingRefused(ValueError):
+    """A seating with problems (`nights.seating_problems`); nothing was changed."""
+
+    def __init__(self, problems: Sequence[nights.SeatingProblem]) -> None:
+        super().__init__(", ".join(p.code for p in problems))
+        self.problems = list(problems)
+
+
+class TableClosed(Exception):
+    """A hand for a night's game that takes no more: its round is over (`ended`), or it has
+    all the hands a round has (`complete`); nothing was recorded."""
+
+    def __init__(self, code: str, round_number: int, hands: int | None = None) -> None:
+        super().__init__(code)
+        self.code, self.round, self.hands = code, round_number, hands
+
+
+class ForTheDirector(Exception):
+    """A change to a hand of a night's round that is over (or of a night that ended): the table
+    card's link recorded the table's hands while the round was played, and after it only the
+    director, behind the table's PIN, may correct, delete or bring one back; nothing changed."""
+
+    def __init__(self, round_number: int) -> None:
+        super().__init__(round_number)
+        self.round = round_number
+
+
+@dataclass(frozen=True)
+class NewNight:
+    """A night as its set-up form gives it."""
+
+    name: str
+    system_id: str
+    options: Sequence[str]
+    house_rules: dict[str, Any] | None
+    movement: nights.Movement
+    ranking: nights.Ranking
+    round_count: int
+    round_hands: int | None
+    round_minutes: int | None
+    pairs: Sequence[tuple[str, str]]
+
+
+def _slots(pairs: int) -> int:
+    """The pair numbers a movement seats: an odd night has a ghost, one number past the last."""
+    return pairs + pairs % 2
+
+
+def check_new_night(new: NewNight) -> None:
+    """NightRefused for a night that cannot be played: a system without tables of two pairs,
+    a movement with too few pairs or too many rounds, a player in two pairs."""
+    system = rules.SYSTEMS[new.system_id]
+    if (2, 2) not in system.tables:
+        raise NightRefused("no-pairs-table", "system_id", system=system.id)
+    seen: dict[str, int] = {}
+    for number, pair in enumerate(new.pairs, start=1):
+        for name in pair:
+            key = " ".join(name.split()).casefold()
+            if key in seen:
+                raise NightRefused("player-twice", "pairs", name=name, first=seen[key], pair=number)
+            seen[key] = number
+    try:
+        nights.movement(new.movement, _slots(len(new.pairs)), new.round_count)
+    except nights.MovementError:
+        if len(new.pairs) < 2:
+            raise NightRefused("too-few-pairs", "pairs") from None
+        most = nights.most_rounds(new.movement, len(new.pairs))
+        raise NightRefused("too-many-rounds", "round_count", most=most) from None
+
+
+def set_up_night(new: NewNight, token: str | None = None) -> str:
+    """Store a night with its pairs, tables and every round's seating; its id. A form's token
+    already used sets up nothing: the answer is the night it set up."""
+    check_new_night(new)
+    slots = _slots(len(new.pairs))
+    night = Night(
+        name=new.name,
+        system_id=new.system_id,
+        options=sorted(new.options),
+        house_rules=new.house_rules,
+        movement=new.movement.value,
+        ranking=new.ranking.value,
+        round_count=new.round_count,
+        round_hands=new.round_hands,
+        round_minutes=new.round_minutes,
+        token=token,
+    )
+    night.pairs = [
+        Pair(number=i, first=first, second=second)
+        for i, (first, second) in enumerate(new.pairs, start=1)
+    ]
+    night.tables = [NightTable(number=t) for t in range(1, nights.tables_for(slots) + 1)]
+    # Seated over every number, the ghost's too: its table is a sit-out, and a pair that arrives
+    # takes its number (`add_pair`).
+    night.rounds = [
+        NightRound(
+            number=r.number,
+            seats=[Seating(table=s.table, ns=s.ns, ew=s.ew) for s in r.seats],
+        )
+        for r in nights.movement(new.movement, slots, new.round_count)
+    ]
+    with writing():
+        if token is not None:
+            done = db.session.scalar(select(Night.id).where(Night.token == token))
+            if done is not None:
+                return done
+        db.session.add(night)
+        db.session.flush()
+        night_id = night.id
+    return night_id
+
+
+def _night(night_id: str, lock: bool = True) -> Night:
+    query = select(Night).where(Night.id == night_id, Night.deleted_at.is_(None))
+    if lock:
+        # Read again once locked, whatever this transaction read of it before the lock.
+        query = query.with_for_update().execution_options(populate_existing=True)
+    night = db.session.scalar(query)
+    if night is None:
+        raise NotFound(f"no night {night_id!r}")
+    return night
+
+
+def night_of(night_id: str) -> Night:
+    """A night as the pages read it; NotFound if there is none (or it was deleted)."""
+    return _night(night_id, lock=False)
+
+
+def _changed(night: Night) -> None:
+    night.revision = new_revision()
+
+
+def _round(night: Night, number: int) -> NightRound:
+    for played in night.rounds:
+        if played.number == number:
+            return played
+    raise NightRefused("no-such-round", "round", round=number)
+
+
+def _in_play(night: Night) -> NightRound | None:
+    """The round being played now, if any."""
+    if night.current_round == 0:
+        return None
+    played = _round(night, night.current_round)
+    return played if played.ended_at is None else None
+
+
+def _lock_games(game_ids: Sequence[str]) -> None:
+    """Lock games (in order of id) before their night: the order every write takes."""
+    ids = sorted(set(game_ids))
+    if ids:
+        db.session.execute(
+            select(Game.id).where(Game.id.in_(ids)).order_by(Game.id).with_for_update()
+        )
+        revision = new_revision()
+        db.session.execute(
+            update(Game)
+            .where(Game.id.in_(ids))
+            .values(revision=revision)
+            # Each game's page shows its round's state: a new revision draws it again.
+            .execution_options(synchronize_session=False)
+        )
+        for game_id in ids:  # a statement the session's flush does not see: told by name
+            live.changed(live.game_key(game_id), revision)
+
+
+def _round_games(night_id: str, number: int) -> list[str]:
+    query = (
+        select(Seating.game_id)
+        .join(NightRound, Seating.round_id == NightRound.id)
+        .where(
+            NightRound.night_id == night_id,
+            NightRound.number == number,
+            Seating.game_id.is_not(None),
+        )
+    )
+    return [game_id for game_id in db.session.scalars(query) if game_id is not None]
+
+
+def change_seating(night_id: str, number: int, seats: Sequence[nights.Seat]) -> None:
+    """The director's seating of a round not started yet; SeatingRefused with every problem."""
+    with writing():
+        night = _night(night_id)
+        played = _round(night, number)
+        if night.ended_at is not None:
+            raise NightRefused("night-over")
+        if played.started_at is not None:
+            raise NightRefused("round-started", "round", round=number)
+        slots = range(1, _slots(len(night.pairs)) + 1)
+        problems = nights.seating_problems([nights.Round(number, tuple(seats))], slots)
+        if problems:
+            raise SeatingRefused(problems)
+        played.seats = []
+        db.session.flush()  # the old seats go before the new ones take their tables
+        played.seats = [Seating(table=s.table, ns=s.ns, ew=s.ew) for s in seats]
+        _changed(night)
+
+
+def start_round(night_id: str, number: int) -> int:
+    """Start round `number` (the next one): a game at each table whose two pairs are here; the
+    last round's games show that the table moved on. How many games started."""
+    with writing():
+        night = _night(night_id, lock=False)
+        previous = _round_games(night_id, night.current_round)
+        _lock_games(previous)
+        night = _night(night_id)
+        if night.ended_at is not None:
+            raise NightRefused("night-over")
+        if number != night.current_round + 1 or number > night.round_count:
+            raise NightRefused("not-next-round", "round", round=number)
+        if _in_play(night) is not None:
+            raise NightRefused("round-in-play", "round", round=night.current_round)
+        played = _round(night, number)
+        if not played.seats:
+            raise NightRefused("no-tables", "round", round=number)
+        present = {pair.number: pair for pair in night.pairs if pair.present}
+        started = 0
+        for seat in played.seats:
+            ns, ew = present.get(seat.ns), present.get(seat.ew)
+            if ns is None or ew is None:
+                continue  # a ghost or a pair that left: the other sits out
+            seat.game_id = _new_game(night, number, seat.table, ns, ew)
+            started += 1
+        if not started:
+            raise NightRefused("no-tables", "round", round=number)
+        played.started_at = now()
+        night.current_round = number
+        _changed(night)
+    return started
+
+
+def _new_game(night: Night, number: int, table: int, ns: Pair, ew: Pair) -> str:
+    """One table's game of one round: an ordinary game, marked with its night."""
+    name = f"{night.name} · {number}/{table}"
+    game = Game(
+        system_id=night.system_id,
+        options=list(night.options),
+        house_rules=copy.deepcopy(night.house_rules),
+        night_id=night.id,
+        name=name[:NAME_LENGTH],
+    )
+    game.sides = side_rows(
+        [NewSide(pair_name(pair)[:NAME_LENGTH], [pair.first, pair.second]) for pair in (ns, ew)]
+    )
+    store_figures(game, rules.replay(engine_game(game, [])))
+    db.session.add(game)
+    db.session.flush()
+    return game.id
+
+
+def pair_name(pair: Pair) -> str:
+    """How a pair is named on its game's side: its number and its players."""
+    return f"{pair.number}. {pair.first} & {pair.second}"
+
+
+def end_round(night_id: str, number: int) -> None:
+    """End the round in play: its tables take no more hands (those unfinished stay as they are,
+    and the standings say so)."""
+    with writing():
+        _lock_games(_round_games(night_id, number))
+        night = _night(night_id)
+        played = _in_play(night)
+        if played is None or played.number != number:
+            raise NightRefused("round-not-in-play", "round", round=number)
+        played.ended_at = now()
+        _changed(night)
+
+
+def end_night(night_id: str) -> None:
+    """End the night (and the round in play): its table cards open no game any more."""
+    with writing():
+        _lock_games(_round_games(night_id, night_of(night_id).current_round))
+        night = _night(night_id)
+        if night.ended_at is not None:
+            return
+        played = _in_play(night)
+        if played is not None:
+            played.ended_at = now()
+        night.ended_at = now()
+        _changed(night)
+
+
+def set_ranking(night_id: str, ranking: nights.Ranking) -> None:
+    with writing():
+        night = _night(night_id)
+        night.ranking = ranking.value
+        _changed(night)
+
+
+def _between_rounds(night: Night) -> None:
+    if night.ended_at is not None:
+        raise NightRefused("night-over")
+    played = _in_play(night)
+    if played is not None:
+        raise NightRefused("round-in-play", "round", round=played.number)
+
+
+def set_present(night_id: str, number: int, present: bool) -> None:
+    """A pair that leaves (its later opponents sit out) or comes back, between rounds."""
+    with writing():
+        night = _night(night_id)
+        _between_rounds(night)
+        pair = next((p for p in night.pairs if p.number == number), None)
+        if pair is None:
+            raise NightRefused("no-such-pair", "pair", pair=number)
+        pair.present = present
+        _changed(night)
+
+
+def add_pair(night_id: str, first: str, second: str) -> int:
+    """A pair that arrives between rounds; its number. In an odd night it takes the ghost's
+    place (the ghost's opponent sits out no more); in an even one the night becomes odd: a
+    table more, the ghost's, and the rounds not started seated again (`nights.with_arrival`:
+    the new pair plays every round, a pair meeting the ghost sits out in its place)."""
+    with writing():
+        night = _night(night_id)
+        _between_rounds(night)
+        if len(night.pairs) >= NIGHT_PAIRS:
+            raise NightRefused("no-free-place", "pair")
+        number = len(night.pairs) + 1
+        names = {" ".join(n.split()).casefold() for p in night.pairs for n in (p.first, p.second)}
+        for name in (first, second):
+            if " ".join(name.split()).casefold() in names:
+                raise NightRefused("player-twice", "pair", name=name, first=0, pair=number)
+        if len(night.pairs) % 2 == 0:
+            _seat_arrival(night)
+        night.pairs.append(Pair(number=number, first=first, second=second))
+        _changed(night)
+    return number
+
+
+def _seat_arrival(night: Night) -> None:
+    """An even night becoming odd: the ghost's table, and the rounds not started seated again
+    for the pair that arrives (its number and the ghost's are the next two)."""
+    pairs = len(night.pairs)
+    night.tables.append(NightTable(number=len(night.tables) + 1))
+    coming = [played for played in night.rounds if played.started_at is None]
+    absent = {pair.number for pair in night.pairs if not pair.present}
+    rounds = [
+        nights.Round(played.number, tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats))
+        for played in coming
+    ]
+    seated = nights.with_arrival(rounds, pairs, absent)
+    for played in coming:
+        played.seats = []
+    db.session.flush()  # the old seats go before the new ones take their tables
+    for played, again in zip(coming, seated, strict=True):
+        played.seats = [Seating(table=s.table, ns=s.ns, ew=s.ew) for s in again.seats]
+
+
+def delete_night(night_id: str) -> bool:
+    """Take a night and its games out of every list and page, to be brought back as a deleted
+    game is (`services.games.KEPT_DELETED`); False if there is no such night."""
+    with writing():
+        games = list(db.session.scalars(select(Game.id).where(Game.night_id == night_id)))
+        _lock_games(games)
+        try:
+            night = _night(night_id)
+        except NotFound:
+            return False
+        at = now()
+        night.deleted_at = at
+        night.token = None
+        still_there = Game.night_id == night_id, Game.deleted_at.is_(None)
+        for game_id in db.session.scalars(select(Game.id).where(*still_there)):
+            live.changed(live.game_key(game_id), live.GONE)  # their pages say they are gone
+        db.session.execute(
+            update(Game)
+            .where(*still_there)
+            .values(deleted_at=at, token=None)
+            .execution_options(synchronize_session=False)
+        )
+    return True
+
+
+def bring_back_night(night_id: str) -> bool:
+    """A deleted night back, with the games deleted with it; False if it is not deleted."""
+    with writing():
+        night = db.session.scalar(
+            select(Night).where(Night.id == night_id, Night.deleted_at.is_not(None))
+        )
+        if night is None:
+            return False
+        db.session.execute(
+            update(Game)
+            .where(Game.night_id == night_id, Game.deleted_at == night.deleted_at)
+            .values(deleted_at=None, revision=new_revision())
+            .execution_options(synchronize_session=False)
+        )
+        night.deleted_at = None
+        _changed(night)
+    return True
+
+
+def renew_cards(night_id: str) -> None:
+    """New table cards: the old ones stop working at once."""
+    with writing():
+        night = _night(night_id)
+        for table in night.tables:
+            table.token = new_share_token()
+        _changed(night)
+
+
+# --- a table's hands (services.hands) and its card -----------------------------------------------
+
+
+def hand_at_table(game: Game, hands: int, *, new: bool, director: bool = False) -> None:
+    """Inside a hand's write to a night's game (locked): the night's revision moves on; a new
+    hand is refused (TableClosed) when its round is over or has all its hands, and a correction,
+    deletion or bringing back once its round is over unless the director makes it
+    (ForTheDirector)."""
+    if game.night_id is None:
+        return
+    db.session.execute(
+        update(Night).where(Night.id == game.night_id).values(revision=new_revision())
+    )
+    if not new and director:
+        return
+    row = db.session.execute(_round_of(game.id)).one_or_none()
+    if row is None:
+        return
+    number, ended_at, round_hands, night_ended = row
+    if ended_at is not None or night_ended is not None:
+        if not new:
+            raise ForTheDirector(number)
+        raise TableClosed("ended", number)
+    if new and round_hands is not None and hands >= round_hands:
+        raise TableClosed("complete", number, round_hands)
+
+
+def _round_of(game_id: str) -> Select[int, datetime | None, int | None, datetime | None]:
+    """The round a night's game is played in: its number, when it ended, its number of hands
+    and when the night ended."""
+    return (
+        select(NightRound.number, NightRound.ended_at, Night.round_hands, Night.ended_at)
+        .join(Seating, Seating.round_id == NightRound.id)
+        .join(Night, Night.id == NightRound.night_id)
+        .where(Seating.game_id == game_id)
+    )
+
+
+def round_over(game: Game) -> int | None:
+    """The number of the round a night's game was played in, once that round (or the night)
+    is over: its hands are the director's now. None for a game of no night, or while its round
+    is played."""
+    if game.night_id is None:
+        return None
+    row = db.session.execute(_round_of(game.id)).one_or_none()
+    if row is None:
+        return None
+    number, ended_at, _hands, night_ended = row
+    return number if ended_at is not None or night_ended is not None else None
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """Where a table card leads now: the night, the table, and the game of the round in play
+    (None while no round is in play, or when the table sits out)."""
+
+    night_id: str
+    table: int
+    round: int
+    game_id: str | None
+    ended: bool
+    sitting_out: bool
+    """A round is being played, and this table has no game in it (a sit-out's table)."""
+
+
+def at_table(token: str) -> AtTable:
+    """What a table card opens; NotFound for a card that is not (or no longer) one."""
+    table = db.session.scalar(
+        select(NightTable)
+        .join(Night, Night.id == NightTable.night_id)
+        .where(NightTable.token == token, Night.deleted_at.is_(None))
+    )
+    if table is None:
+        raise NotFound("no such table card")
+    return _table_now(table.night, table.number)
+
+
+def _table_now(night: Night, number: int) -> AtTable:
+    game_id = None
+    in_play = False
+    if night.current_round and night.ended_at is None:
+        played = _round(night, night.current_round)
+        in_play = played.ended_at is None
+        seat = next((s for s in played.seats if s.table == number), None)
+        if seat is not None and in_play:
+            game_id = seat.game_id
+    ended = night.ended_at is not None
+    return AtTable(
+        night.id, number, night.current_round, game_id, ended, in_play and game_id is None
+    )
+
+
+def table_of_game(game_id: str) -> tuple[Night, int, int] | None:
+    """The night, round and table whose game this is; None for a game of its own."""
+    row = db.session.execute(
+        select(NightRound.night_id, NightRound.number, Seating.table)
+        .join(Seating, Seating.round_id == NightRound.id)
+        .where(Seating.game_id == game_id)
+    ).one_or_none()
+    if row is None:
+        return None
+    night = db.session.get(Night, row.night_id)
+    if night is None or night.deleted_at is not None:
+        return None
+    return night, row.number, row.table
+
+
+def next_at_table(game_id: str) -> AtTable | None:
+    """Where the table of this game plays now; None for a game of no night."""
+    found = table_of_game(game_id)
+    if found is None:
+        return None
+    night, _number, table = found
+    return _table_now(night, table)

@@ -1,0 +1,203 @@
+"""A club night's movements and rankings (scorekeeper/nights.py), table by table."""
+
+from __future__ import annotations
+
+from itertools import combinations, pairwise
+
+import pytest
+
+from scorekeeper.nights import (
+    Direction,
+    Game,
+    Movement,
+    MovementError,
+    Ranking,
+    Round,
+    Seat,
+    meetings,
+    mitchell,
+    most_rounds,
+    movement,
+    round_robin,
+    seating_problems,
+    standings,
+    tables_for,
+    with_arrival,
+)
+
+SIZES = [(pairs, kind) for pairs in range(2, 41) for kind in Movement]
+
+
+@pytest.mark.parametrize(("pairs", "kind"), SIZES)
+def test_every_pair_plays_or_sits_out_once_a_round(pairs, kind):
+    for played in movement(kind, pairs, most_rounds(kind, pairs)):
+        placed = played.pairs() + list(played.sitting_out)
+        assert sorted(placed) == list(range(1, pairs + 1))
+        assert len(played.sitting_out) == pairs % 2
+        assert seating_problems([played], range(1, pairs + 1)) == []
+
+
+@pytest.mark.parametrize(("pairs", "kind"), SIZES)
+def test_no_two_pairs_meet_twice(pairs, kind):
+    met = meetings(movement(kind, pairs, most_rounds(kind, pairs)))
+    assert all(len(rounds) == 1 for rounds in met.values())
+
+
+@pytest.mark.parametrize("pairs", range(2, 41))
+def test_a_round_robin_has_every_pair_meet_every_other(pairs):
+    met = meetings(round_robin(pairs, most_rounds(Movement.ROUND_ROBIN, pairs)))
+    assert set(met) == {frozenset(two) for two in combinations(range(1, pairs + 1), 2)}
+
+
+@pytest.mark.parametrize("pairs", range(2, 41, 2))
+def test_a_mitchell_keeps_north_south_at_their_table_and_moves_east_west_up_one(pairs):
+    tables = tables_for(pairs)
+    rounds = mitchell(pairs, tables)
+    for before, after in pairwise(rounds):
+        for seat in after.seats:
+            assert seat.ns == seat.table
+            was = next(s for s in before.seats if s.ew == seat.ew)
+            assert seat.table == was.table % tables + 1
+
+
+ARRIVALS = [
+    (pairs, kind, played)
+    for pairs in range(2, 21, 2)
+    for kind in Movement
+    for played in range(most_rounds(kind, pairs))
+]
+"""An even night of every size and movement, a pair arriving after each of its rounds."""
+
+
+@pytest.mark.parametrize(("pairs", "kind", "played"), ARRIVALS)
+def test_a_pair_arriving_in_an_even_night_plays_every_round_left_and_one_other_pair_sits_out(
+    pairs, kind, played
+):
+    rounds = movement(kind, pairs, most_rounds(kind, pairs))
+    new, ghost = pairs + 1, pairs + 2
+    left = with_arrival(rounds[played:], pairs)
+    assert [r.number for r in left] == [r.number for r in rounds[played:]]
+    for seated in left:
+        assert sorted(seated.pairs()) == list(range(1, ghost + 1))
+        assert {s.table for s in seated.seats} == set(range(1, tables_for(pairs) + 2))
+        ghost_table = next(s for s in seated.seats if ghost in (s.ns, s.ew))
+        assert ghost_table.table == tables_for(pairs) + 1 and new not in (
+            ghost_table.ns,
+            ghost_table.ew,
+        )
+    met = meetings([*rounds[:played], *left])
+    real = {two: at for two, at in met.items() if ghost not in two}
+    assert all(len(at) == 1 for at in real.values())
+    sat_out = [
+        p
+        for r in left
+        for s in r.seats
+        if ghost in (s.ns, s.ew)
+        for p in (s.ns, s.ew)
+        if p != ghost
+    ]
+    assert len(set(sat_out)) == len(sat_out)
+
+
+def test_a_pair_that_left_gives_its_place_to_a_pair_that_arrives():
+    rounds = mitchell(8, 3)[1:]
+    seated = with_arrival(rounds, 8, absent={6})
+    # Pair 6 left: the new pair meets the pair 6 would have met, and pair 6 meets the ghost.
+    for before, after in zip(rounds, seated, strict=True):
+        opponent = next(s.ns for s in before.seats if s.ew == 6)
+        assert any(s.ns == opponent and s.ew == 9 for s in after.seats)
+        assert any({s.ns, s.ew} == {6, 10} for s in after.seats)
+
+
+def test_a_pair_cannot_arrive_where_a_ghost_sits_with_with_arrival():
+    with pytest.raises(MovementError, match="takes the ghost's place"):
+        with_arrival(mitchell(6, 2), 5)
+
+
+@pytest.mark.parametrize(("pairs", "tables"), [(2, 1), (3, 2), (8, 4), (9, 5), (60, 30)])
+def test_tables_a_night_needs(pairs, tables):
+    assert tables_for(pairs) == tables
+
+
+@pytest.mark.parametrize(
+    ("kind", "pairs", "rounds", "message"),
+    [
+        (Movement.MITCHELL, 8, 5, "mitchell movement of 8 pairs has at most 4 rounds"),
+        (Movement.ROUND_ROBIN, 4, 4, "round-robin movement of 4 pairs has at most 3 rounds"),
+        (Movement.MITCHELL, 1, 1, "at least 2 pairs, not 1"),
+        (Movement.ROUND_ROBIN, 4, 0, "at least 1 round, not 0"),
+    ],
+)
+def test_a_movement_that_cannot_be_made_says_why(kind, pairs, rounds, message):
+    with pytest.raises(MovementError, match=message):
+        movement(kind, pairs, rounds)
+
+
+NS, EW = Direction.NORTH_SOUTH, Direction.EAST_WEST
+
+
+@pytest.mark.parametrize(
+    ("seats", "code", "table", "pair", "place"),
+    [
+        ((Seat(1, 1, 2), Seat(2, 1, 3)), "twice", 2, 1, NS),
+        ((Seat(1, 1, 2), Seat(2, 3, 2)), "twice", 2, 2, EW),
+        ((Seat(1, 1, 1),), "itself", 1, 1, EW),
+        ((Seat(1, 1, 9),), "unknown", 1, 9, EW),
+        ((Seat(1, 0, 2),), "unknown", 1, 0, NS),
+        ((), "no-tables", None, None, None),
+    ],
+)
+def test_a_changed_seating_is_checked_at_the_place_that_is_wrong(seats, code, table, pair, place):
+    problems = seating_problems([Round(1, seats)], [1, 2, 3, 4])
+    assert [(p.code, p.table, p.pair, p.place) for p in problems] == [(code, table, pair, place)]
+
+
+EIGHT = [
+    Game(1, 1, 1, 5, 3000, 1000),
+    Game(1, 2, 2, 6, 2000, 2000),
+    Game(1, 3, 3, 7, 500, 4500),
+    Game(1, 4, 4, 8, 1500, 1400),
+    Game(2, 1, 1, 8, 1000, 2500),
+    Game(2, 2, 2, 5, 2600, 2400),
+]
+
+
+@pytest.mark.parametrize(
+    ("ranking", "order"),
+    [
+        (Ranking.POINTS, [2, 7, 1, 8, 5, 6, 4, 3]),
+        (Ranking.WINS, [2, 7, 8, 1, 4, 6, 5, 3]),
+    ],
+)
+def test_standings_add_up_the_rounds(ranking, order):
+    placed = standings(range(1, 9), EIGHT, ranking)
+    assert [s.pair for s in placed] == order
+    assert [s.place for s in placed] == list(range(1, 9))
+    # pair: (points, wins, difference), the same whatever the ranking
+    sums = {s.pair: (s.points, s.wins, s.difference) for s in placed}
+    assert sums == {
+        1: (4000, 1.0, 500),
+        2: (4600, 1.5, 200),
+        3: (500, 0.0, -4000),
+        4: (1500, 1.0, 100),
+        5: (3400, 0.0, -2200),
+        6: (2000, 0.5, 0),
+        7: (4500, 1.0, 4000),
+        8: (3900, 1.0, 1400),
+    }
+
+
+def test_level_pairs_share_a_place():
+    placed = standings([1, 2, 3], [Game(1, 1, 1, 2, 100, 100)], Ranking.POINTS)
+    assert [(s.place, s.pair) for s in placed] == [(1, 1), (1, 2), (3, 3)]
+
+
+def test_a_pair_sitting_out_scores_nothing_that_round():
+    placed = standings([1, 2, 3], [Game(1, 1, 1, 2, 900, 100)], Ranking.WINS)
+    three = next(s for s in placed if s.pair == 3)
+    assert (three.points, three.half_wins, dict(three.by_round)) == (0, 0, {})
+
+
+def test_the_default_ranking_is_wins_then_difference():
+    placed = standings([1, 2, 3, 4], [Game(1, 1, 1, 2, 5000, 4000), Game(1, 2, 3, 4, 800, 100)])
+    assert [s.pair for s in placed] == [1, 3, 4, 2]
