@@ -3,10 +3,11 @@
 
 The night is set up through its form (2N pairs, a Mitchell movement) and its round 1 started
 from the director's page. Each table's recording phone opens its table card, which leads it to
-its game, and records a hand every `--hand-every` seconds through the real hand form; four more
-phones per table follow that game's scoreboard (ETag, 304), and `--viewers` screens follow the
-standings (the room's screen and players' phones), every `--poll-every` seconds with the ETag
-they hold. The phones are `club_night.py`'s (raw sockets, asyncio, their own cookies).
+its game, and records a hand every half to whole `--hand-every` seconds through the real hand
+form (`club_night.record`, the single games' recorder); four more phones per table follow that
+game's scoreboard (ETag, 304), and `--viewers` screens follow the standings (the room's screen
+and players' phones), every `--poll-every` seconds with the ETag they hold.
+The phones are `club_night.py`'s (raw sockets, asyncio, their own cookies).
 
 It prints the p50 and p99 of each kind of request (above all the standings and the saves), the
 errors, the CPU of the server, and how many standings pages were drawn against how many were
@@ -33,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import club_night
-from club_night import FIELD, Answer, Figures, Phone, Table, cores, cpu_ticks, percentile
+from club_night import Answer, Figures, Phone, Table, cores, cpu_ticks, percentile
 
 KINDS = ("standings", "standings poll", "poll", "scoreboard", "hand form", "save")
 """standings: the page drawn for a viewer (200); standings poll: asked with its ETag, 304;
@@ -115,34 +116,6 @@ async def watch(phone: Phone, path: str, figures: Figures, every: float, until: 
         await asyncio.sleep(every)
 
 
-async def record(phone: Phone, table: Table, figures: Figures, every: float, until: float) -> None:
-    """The table's phone: a hand through the real form every `every` seconds."""
-    loop = asyncio.get_running_loop()
-    await asyncio.sleep(random.uniform(0, every))
-    while loop.time() < until:
-        began = loop.time()
-        kind = "hand form"
-        try:
-            form = await phone.ask("GET", f"{table.path}/hands/new")
-            figures.note(kind, form, 200)
-            if form.status == 200:
-                fields = {
-                    **dict(FIELD.findall(form.text())),
-                    **club_night.hand_fields(table.hands),
-                }
-                kind = "save"
-                body = urllib.parse.urlencode(fields).encode()
-                saved = await phone.ask("POST", f"{table.path}/hands/new", body=body)
-                figures.note(kind, saved, 302, 303)
-                if saved.status in (302, 303):
-                    table.hands += 1
-                    kind = "scoreboard"
-                    figures.note(kind, await phone.ask("GET", location(saved)), 200)
-        except Exception as error:
-            figures.failed(kind, error)
-        await asyncio.sleep(max(0.0, every - (loop.time() - began)))
-
-
 async def run(setup: club_night.Setup, options: argparse.Namespace) -> None:
     night = await set_up(setup.port, options.tables)
     figures = Figures(times={kind: [] for kind in KINDS})
@@ -159,7 +132,7 @@ async def run(setup: club_night.Setup, options: argparse.Namespace) -> None:
             raise RuntimeError(f"table {number}'s card answered {landing.status}")
         table = Table(location(landing))
         tables.append(table)
-        tasks.append(record(recorder, table, figures, options.hand_every, until))
+        tasks.append(club_night.record(recorder, table, figures, options.hand_every, until))
         for _ in range(4):
             phones.append(Phone(setup.port))
             tasks.append(club_night.follow(phones[-1], table, figures, options.poll_every, until))
