@@ -50,7 +50,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -449,6 +449,26 @@ class Setup:
     tables: list[Table] = field(default_factory=list)
 
 
+def followers(
+    port: int,
+    phones: list[Phone],
+    table: Table,
+    figures: Figures,
+    options: argparse.Namespace,
+    until: float,
+) -> list[Coroutine[None, None, None]]:
+    """A table's four followers (added to `phones`): `options.pollers` of them poll, the rest
+    hold the game's event stream."""
+    tasks = []
+    for index in range(4):
+        phones.append(Phone(port))
+        if index < options.pollers:
+            tasks.append(follow(phones[-1], table, figures, options.poll_every, until))
+        else:
+            tasks.append(stream(port, phones[-1], table, figures, options.poll_every, until))
+    return tasks
+
+
 async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures:
     """`count` tables for `options.seconds` after a warm-up; what they measured."""
     await create_tables(setup.port, setup.tables, count)
@@ -459,14 +479,7 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     tasks = []
     resident = rss(setup.server)
     for table in setup.tables[:count]:
-        for index in range(4):
-            phones.append(Phone(setup.port))
-            if index < options.pollers:
-                tasks.append(follow(phones[-1], table, figures, options.poll_every, until))
-            else:
-                tasks.append(
-                    stream(setup.port, phones[-1], table, figures, options.poll_every, until)
-                )
+        tasks += followers(setup.port, phones, table, figures, options, until)
         phones.append(Phone(setup.port))
         tasks.append(record(phones[-1], table, figures, options.hand_every, until))
     running = asyncio.gather(*tasks)

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import club_night
 from club_night import Answer, Figures, Phone, Table, cores, cpu_ticks, percentile
 
-KINDS = ("standings", "standings poll", "poll", "scoreboard", "hand form", "save")
+KINDS = ("standings", "standings poll", "poll", "scoreboard", "hand form", "save", "stream")
 """standings: the page drawn for a viewer (200); standings poll: asked with its ETag, 304;
 the rest as club_night.py counts them (a table's game)."""
 TOKEN = re.compile(r'name="(csrf_token|token)"[^>]*value="([^"]*)"')
@@ -133,9 +133,7 @@ async def run(setup: club_night.Setup, options: argparse.Namespace) -> None:
         table = Table(location(landing))
         tables.append(table)
         tasks.append(club_night.record(recorder, table, figures, options.hand_every, until))
-        for _ in range(4):
-            phones.append(Phone(setup.port))
-            tasks.append(club_night.follow(phones[-1], table, figures, options.poll_every, until))
+        tasks += club_night.followers(setup.port, phones, table, figures, options, until)
     for _ in range(options.viewers):
         phones.append(Phone(setup.port))
         tasks.append(watch(phones[-1], night.standings, figures, options.poll_every, until))
@@ -162,8 +160,13 @@ async def run(setup: club_night.Setup, options: argparse.Namespace) -> None:
         f"    standings: {asked} asked, {drawn} answered with a page, {saves} hands saved"
         f" (each a change of the night); errors {sum(figures.errors.values())}"
         f" {dict(figures.errors) if figures.errors else ''}; server CPU {server_cores:.2f} cores",
-        flush=True,
     )
+    told = [
+        f"{name} {percentile(times, 50):.0f}/{percentile(times, 99):.0f} ms ({len(times)})"
+        for name, times in (("by stream", figures.told), ("by poll", figures.told_polled))
+        if times
+    ]
+    print(f"    save -> each follower's new page p50/p99: {', '.join(told) or 'none'}", flush=True)
 
 
 def drawn_plus(figures: Figures) -> int:
@@ -178,7 +181,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="measured")
     parser.add_argument("--warm-up", type=float, default=5.0, help="unmeasured")
     parser.add_argument("--poll-every", type=float, default=2.0)
-    parser.add_argument("--hand-every", type=float, default=20.0)
+    parser.add_argument(
+        "--hand-every", type=float, default=60.0, help="a hand per table every half to all of it"
+    )
+    parser.add_argument("--pollers", type=int, default=1, help="of the four followers a table")
     club_night.server_options(parser)  # the same servers as club_night.py's
     parser.add_argument("--log-level", default="WARNING", help="the app's")
     options = parser.parse_args(argv)
