@@ -26,13 +26,22 @@
   // follows the game's state (state.json) once it is given `told`, which words each state.
   function toldOfOthers() {
     var live = window.scorekeeper;
+    var form = document.querySelector("form.hand-form");
     if (!live || !document.getElementById("elsewhere") || live.told === told) return;
+    untyped = typed(form);
     live.told = told;
     live.follow();
   }
 
+  var untyped = null; // the hand form as drawn, to tell whether anything was typed since
+
+  function typed(form) {
+    return form ? new URLSearchParams(new FormData(form)).toString() : "";
+  }
+
   function told(state) {
     var elsewhere = document.getElementById("elsewhere");
+    if (state.next && elsewhere) return playedOn(elsewhere, state.next);
     var after = document.querySelector("form.hand-form input[name=after]");
     if (!elsewhere || !after || after.value === "") return;
     if (state.last <= parseInt(after.value, 10)) {
@@ -54,6 +63,20 @@
       see.textContent = elsewhere.dataset.see.replace("{number}", number);
       elsewhere.appendChild(see);
     }
+  }
+
+  // The table played again (another phone's "Play again"): a form with nothing typed goes to
+  // the new game as the table's other pages do; one with a hand typed in says so and keeps it.
+  function playedOn(elsewhere, next) {
+    if (typed(document.querySelector("form.hand-form")) === untyped) return location.assign(next);
+    if (elsewhere.dataset.shown === next) return;
+    elsewhere.dataset.shown = next;
+    var go = document.createElement("a");
+    go.href = next;
+    go.className = "button";
+    go.textContent = elsewhere.dataset.playedOn;
+    elsewhere.textContent = "";
+    elsewhere.appendChild(go);
   }
 
   function searchAsYouType() {

@@ -1,7 +1,8 @@
 """Every live page follows the game by its event stream: another phone's hand is on screen with
 the page's clock stopped, so that no poll can have brought it (with streams refused, by the
 page's next poll), a page put away holds no stream, a renewed link's stream ends, and "Play
-again" takes every phone of the table to the new game. Each phone is a browser context of its
+again" takes every phone of the table to the new game (a hand form with a hand typed in offers
+it and keeps what is typed). Each phone is a browser context of its
 own."""
 
 from __future__ import annotations
@@ -261,3 +262,29 @@ def test_play_again_takes_every_phone_to_the_new_game_at_its_next_poll(
     browser: Any, polling: Served
 ) -> None:
     every_phone_goes_on_to_the_game_played_next(browser, polling, streamed=False)
+
+
+def test_play_again_takes_a_blank_hand_form_to_the_new_game_and_offers_it_to_a_typed_one(
+    browser: Any, streaming: Served
+) -> None:
+    table = new_page(browser)
+    unfinished = finished_game_file()
+    unfinished["hands"] = []  # its one hand is the one that wins
+    old = import_game(table, streaming.url, unfinished)
+    blank, typing = new_page(browser), new_page(browser)
+    for phone in (blank, typing):
+        phone.goto(streaming.url + old + "/hands/new")
+        streaming_on(phone)
+    typing.locator("#sides-0-melded_points").fill("400")
+    table.goto(streaming.url + old)
+    with table.expect_navigation():
+        table.get_by_role("button", name="Play again").click()
+    new = table.url.removeprefix(streaming.url)
+    assert new != old and new.startswith("/games/")
+    expect(blank).to_have_url(streaming.url + new)
+    offered = typing.locator("#elsewhere a", has_text="This table plays on")
+    expect(offered).to_have_attribute("href", new)
+    expect(typing).to_have_url(streaming.url + old + "/hands/new")
+    expect(typing.locator("#sides-0-melded_points")).to_have_value("400")
+    for page in (table, blank, typing):
+        page.context.close()

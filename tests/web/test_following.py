@@ -55,6 +55,7 @@ def test_the_state_tells_the_hands_played_and_where_the_last_one_is(
         "last": 1,
         "over": False,
         "see": f"/games/{game_id}/hands/{hand_id}",
+        "next": None,  # until the table plays again
     }
     actions.record_hand(game_id, [STAYS_IN, GOES_OUT], ending="out-1")
     after = client.get(f"/games/{game_id}/state.json").json

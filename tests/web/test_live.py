@@ -371,6 +371,9 @@ def test_playing_again_sends_each_phone_to_the_new_game_by_its_own_way_in(
     assert next_of(follower, f"/games/{old}/table") == f"{follow_new}?to=table"
     assert next_of(table, f"/games/{old}/table") == f"/games/{new}/table"
     assert next_of(table, f"/games/{old}") == f"/games/{new}"
+    # The hand form's phone learns it from the state it follows.
+    state = joined.get(f"/games/{old}/state.json").json
+    assert state is not None and state["next"] == join_new
     # The links let them in at the level they had: the joined phone may record hands.
     landed = joined.get(join_new)
     assert landed.headers["Location"] == f"/games/{new}"

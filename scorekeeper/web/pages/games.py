@@ -192,8 +192,9 @@ def display() -> str:
 @bp.get("/games/<game_id>/state.json")
 @needs(Access.FOLLOW)
 def state() -> dict[str, object]:
-    """What a phone filling in the hand form polls: the game's revision, its hands and whether
-    it is over (an unchanged game answers 304 at the door, like every game page)."""
+    """What a phone filling in the hand form polls: the game's revision, its hands, whether it
+    is over and, once the table played again, where this phone goes (`access.played_on`; an
+    unchanged game answers 304 at the door, like every game page)."""
     shown = presenters.game_state(door.game())
     last_hand = shown.last_hand_id
     return {
@@ -204,6 +205,7 @@ def state() -> dict[str, object]:
         "see": None
         if last_hand is None
         else url_for("hands.show", game_id=door.game_id(), hand_id=last_hand),
+        "next": access.played_on(),
     }
 
 
