@@ -1,6 +1,7 @@
 """A club night in real browsers (issue 29): eight pairs at four tables over three rounds, each
 table's phone recording through its card and moving on to each round's game by itself, the
-standings open on the room's screen in another context. Every round's seating follows the
+standings open on the room's screen in another context, each page following the night or its
+game by its event stream. Every round's seating follows the
 movement, no pair meets another twice, the standings are the sums of the rounds' games under
 both rankings, and the night survives a backup and restore."""
 
@@ -21,7 +22,7 @@ from .helpers import axe_violations, new_page, screenshot, served
 
 PAIRS = [(f"Ana{n}", f"Ben{n}") for n in range(1, 9)]
 ROUNDS = 3
-MOVED_ON = 8_000  # ms: a phone's poll every ~2 s, the next page's load, on a loaded machine
+MOVED_ON = 8_000  # ms: the stream's event and the next page's load, on a loaded machine
 
 
 def set_up_night(director: Any, base: str) -> str:
@@ -94,7 +95,7 @@ def standings_rows(page: Any) -> list[tuple[int, int, float, int]]:
 def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(
     browser, axe: str, tmp_path: Path
 ):
-    server = served(tmp_path)
+    server = served(tmp_path, STREAMS=24)  # the night's and the games' streams
     problems: dict[str, list[str]] = {}
     base = next(server)
     contexts: list[Any] = []
@@ -126,6 +127,7 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(
         room = room_context.new_page()
         room.goto(standings_url)
         expect(room.locator(".round-state")).to_have_text("Before round 1")
+        room.wait_for_selector("#live[data-by=stream]", state="attached")  # the night's stream
 
         phones = {}
         for table, url in cards.items():
@@ -133,6 +135,7 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(
             contexts.append(phone.context)
             phone.goto(url)
             expect(phone.locator(".banner")).to_contain_text("has not started")
+            phone.wait_for_selector("#live[data-by=stream]", state="attached")
             phones[table] = phone
         problems["a table card before play"] = axe_violations(phones[1], axe)
 

@@ -835,6 +835,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "nights.next_game": (by_game("/next"), 40),
     "nights.standings": (by_token(""), 60),
     "nights.state": (by_token("/state.json"), 40),
+    "nights.events": (by_token("/events"), 40),
     "nights.results": (by_token("/results"), 40),
     "nights.results_csv": (by_token("/results.csv"), 20),
     "nights.results_text": (by_token("/results.txt"), 20),

@@ -59,6 +59,7 @@ PUBLIC_ANSWERS = {
     ("GET", "nights.table_card"): 404,
     ("GET", "nights.standings"): 404,
     ("GET", "nights.state"): 404,
+    ("GET", "nights.events"): 404,
     ("GET", "nights.results"): 404,
     ("GET", "nights.results_csv"): 404,
     ("GET", "nights.results_text"): 404,

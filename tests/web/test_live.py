@@ -5,9 +5,7 @@ page polls."""
 
 from __future__ import annotations
 
-import queue
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,62 +19,7 @@ from scorekeeper.web.services import live
 
 from .apps import TEST_CONFIG, built_app, database_url
 from .helpers import GOES_OUT, STAYS_IN, Actions, hidden
-
-WITHIN = 60.0
-"""Seconds an event may take on a loaded machine before a test gives up: a bound, not a wait
-(a test goes on as soon as the event is there; what a phone sees is measured in
-tests/browser/test_push.py and benchmarks/club_night.py)."""
-
-
-class Stream:
-    """An event stream opened by a test client, read in a thread of its own, event by event."""
-
-    def __init__(self, client: FlaskClient, url: str, **headers: str) -> None:
-        self.response = client.get(url, buffered=False, headers=headers)
-        self.events: queue.Queue[dict[str, str] | None] = queue.Queue()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        if self.response.status_code == 200:
-            self.reader.start()
-
-    def _read(self) -> None:
-        pending = ""
-        try:
-            for chunk in self.response.response:
-                pending += chunk.decode() if isinstance(chunk, bytes) else chunk
-                while "\n\n" in pending:
-                    block, pending = pending.split("\n\n", 1)
-                    fields: dict[str, str] = {}
-                    for line in block.split("\n"):
-                        name, _, value = line.partition(":")
-                        fields[name or "comment"] = value.strip()
-                    self.events.put(fields)
-        finally:
-            self.events.put(None)  # the stream ended
-
-    def next(self, timeout: float = WITHIN) -> dict[str, str] | None:
-        """The next event or comment; None when the stream ended."""
-        return self.events.get(timeout=timeout)
-
-    def next_event(self, timeout: float = WITHIN) -> dict[str, str] | None:
-        """The next event, past any heartbeat; None when the stream ended."""
-        deadline = time.monotonic() + timeout
-        while True:
-            found = self.next(max(0.01, deadline - time.monotonic()))
-            if found is None or "comment" not in found:
-                return found
-
-    def ended(self, timeout: float = WITHIN) -> bool:
-        """Whether the stream ends (before `timeout`), past any event or comment."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.next(max(0.01, deadline - time.monotonic())) is None:
-                return True
-        return False
-
-    def close(self) -> None:
-        """Closed once read to its end; one still open ends by itself within its lifetime."""
-        if not self.reader.is_alive():
-            self.response.close()
+from .streams import WITHIN, Stream
 
 
 @pytest.fixture

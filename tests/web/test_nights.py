@@ -17,9 +17,10 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.services.backup import BackupError, read_backup, restore
 from scorekeeper.web.store.models import Game, Night, Side
 
-from .apps import TEST_CONFIG, another_app, backup_of, built_app, tables
+from .apps import TEST_CONFIG, another_app, backup_of, built_app, database_url, tables
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
 from .races import together
+from .streams import Stream
 
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
 PIN = "2468"
@@ -534,3 +535,43 @@ def test_after_its_round_ends_a_tables_hands_are_changed_only_behind_the_pin() -
     back = director.post(f"/games/{game_id}/hands/{second}/restore")
     assert back.status_code == 302, back.text
     assert hand_versions(app, game_id) == [(first, 3, False), (second, 3, False)]
+
+
+def test_the_nights_live_pages_follow_its_stream_which_names_each_change(tmp_path):
+    """The standings, the director's page and a table card between rounds name the night's
+    stream; a hand saved at a table, a round started and the night's deletion come on it."""
+    app = built_app(
+        {
+            **TEST_CONFIG,
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, "night.sqlite3"),
+            "STREAMS": 3,
+            "STREAM_SECONDS": 60,
+        }
+    )
+    client = app.test_client()
+    night_id = set_up(client)
+    link = standings_link(client, night_id)
+    waiting = client.get(cards(client, night_id)[1]).text  # before round 1
+    pages = [client.get(link).text, client.get(f"/nights/{night_id}").text, waiting]
+    found = [re.search(r'<div id="live"[^>]*data-stream="([^"]*)"', page) for page in pages]
+    streams = {match.group(1) for match in found if match}
+    assert len(found) == 3 and streams == {f"{link}/events"}, streams
+    followed = Stream(app.test_client(), f"{link}/events")  # a phone with the link alone
+    try:
+        first = followed.next_event()
+        assert first is not None and f'data-revision="{first["data"]}"' in client.get(link).text
+        start(client, night_id, 1)
+        started = followed.next_event()
+        assert started is not None and started["data"] != first["data"]
+        game_id = table_game(client, cards(client, night_id)[1])
+        assert game_id is not None
+        Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
+        saved = followed.next_event()
+        assert saved is not None and saved["data"] not in (first["data"], started["data"])
+        assert f'data-revision="{saved["data"]}"' in client.get(link).text
+        client.post(f"/nights/{night_id}/delete")
+        gone = followed.next_event()
+        assert gone is not None and gone.get("event") == "gone"
+    finally:
+        followed.close()
+    assert app.test_client().get(f"{link}/events").status_code == 404

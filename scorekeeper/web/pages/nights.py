@@ -24,7 +24,7 @@ from flask import (
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from werkzeug.wrappers import Response
 
 from ... import nights, rules
@@ -36,11 +36,12 @@ from ..forms.night import (
     pairs_asked,
     seating_form,
 )
-from ..http import access, caching, door
+from ..http import access, caching, door, stream
 from ..http.access import Access, needs
 from ..http.csrf import form_view
 from ..presenters import nights as presenters
 from ..presenters.qr import qr_svg
+from ..services import live
 from ..services import nights as service
 from ..services.errors import NotFound
 from ..services.games import KEPT_DELETED
@@ -546,12 +547,29 @@ def next_game() -> Response:
 
 
 def _by_token(token: str) -> Night:
-    night = db.session.scalar(
-        select(Night).where(Night.follow_token == token, Night.deleted_at.is_(None))
-    )
+    night = db.session.scalar(_standings_of(token))
     if night is None:
         abort(404)
     return night
+
+
+def _standings_of(token: str) -> Select[Night]:
+    return select(Night).where(Night.follow_token == token, Night.deleted_at.is_(None))
+
+
+@bp.get("/standings/<token>/events")
+@needs(Access.PUBLIC)
+@caching.never_kept
+def events(token: str) -> Response:
+    """The night's revision now and at each change (http/stream.py): what its live pages (the
+    standings, the director's page, a table card between rounds) follow. One stream for the
+    three, open to the standings link, since the revision tells no more than the standings."""
+    night = _by_token(token)
+
+    def still_there() -> bool:
+        return db.session.scalar(_standings_of(token)) is not None
+
+    return stream.respond(live.night_key(night.id), night.revision, still_there)
 
 
 def _ranking_asked(night: Night) -> nights.Ranking:

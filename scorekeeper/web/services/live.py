@@ -1,15 +1,16 @@
 """Live pages: every page that follows a thing with a revision hears of its change at once.
 
-A **key** names a thing with a revision: `game:<id>` today, any other kind tomorrow (a club
-night's standings) once it registers a reader of its revisions (`Hub.kind`). A page follows a
+A **key** names a thing with a revision: `game:<id>`, `night:<id>` (a club night: its standings,
+director's page and table cards between rounds), any other kind once it registers a reader of
+its revisions (`Hub.kind`) and its model (`KEYS`). A page follows a
 key through an event stream (`http/stream.py`); this module knows nothing of HTTP.
 
 How a change is heard, in each process:
 
-- A write names the keys it changed (`changed`; a game's new revision or end is noted by itself,
-  from the session's flush) and, on PostgreSQL, sends `pg_notify` in its own transaction, so the
-  notice leaves when, and only if, the write commits. After the commit the saving process tells
-  its own waiters at once (`Hub.tell`).
+- A write names the keys it changed (`changed`; a game's or night's new revision or end is noted
+  by itself, from the session's flush) and, on PostgreSQL, sends `pg_notify` in its own
+  transaction, so the notice leaves when, and only if, the write commits. After the commit the
+  saving process tells its own waiters at once (`Hub.tell`).
 - On PostgreSQL one listener per process (`LISTEN scorekeeper`, on a connection of its own,
   reconnecting) tells the waiters of every other process.
 - A watcher per process reads the revisions of every key followed there once a second, in one
@@ -33,7 +34,7 @@ from sqlalchemy import event, inspect, select, text
 from sqlalchemy.orm import Session
 
 from ..extensions import db
-from ..store.models import Game
+from ..store.models import Game, Night
 
 GONE = ""
 """The revision of a thing that is no more (a deleted game)."""
@@ -229,6 +230,23 @@ def game_key(game_id: str) -> str:
     return f"game:{game_id}"
 
 
+def night_revisions(ids: list[str]) -> dict[str, str]:
+    """The watcher's reader of nights: the revision of each night not deleted."""
+    statement = select(Night.id, Night.revision).where(
+        Night.id.in_(ids), Night.deleted_at.is_(None)
+    )
+    with db.engine.connect() as connection:
+        return {row.id: row.revision for row in connection.execute(statement)}
+
+
+def night_key(night_id: str) -> str:
+    return f"night:{night_id}"
+
+
+KEYS: dict[type[Game] | type[Night], Callable[[str], str]] = {Game: game_key, Night: night_key}
+"""The models whose rows are followed, and the key of a row: a flush notes their changes."""
+
+
 # --- what a write changed -------------------------------------------------------------------------
 
 
@@ -254,22 +272,24 @@ def _note(session: Session, key: str, revision: str) -> None:
         )
 
 
-def _games_changed(session: Session, _context: Any) -> None:
-    """After a flush: each game whose revision changed, or that was deleted or brought back."""
-    games: Iterable[Any] = (
-        *((g, False) for g in session.new),
-        *((g, False) for g in session.dirty),
-        *((g, True) for g in session.deleted),
+def _followed_changed(session: Session, _context: Any) -> None:
+    """After a flush: each game or night whose revision changed, or that was deleted or brought
+    back."""
+    rows: Iterable[Any] = (
+        *((row, False) for row in session.new),
+        *((row, False) for row in session.dirty),
+        *((row, True) for row in session.deleted),
     )
-    for game, deleted in games:
-        if not isinstance(game, Game):
+    for row, deleted in rows:
+        key_of = KEYS.get(type(row))
+        if key_of is None:
             continue
-        state = inspect(game).attrs
-        if deleted or game.deleted_at is not None:
+        state = inspect(row).attrs
+        if deleted or row.deleted_at is not None:
             if deleted or state.deleted_at.history.has_changes():
-                _note(session, game_key(game.id), GONE)
+                _note(session, key_of(row.id), GONE)
         elif state.revision.history.has_changes() or state.deleted_at.history.has_changes():
-            _note(session, game_key(game.id), game.revision)
+            _note(session, key_of(row.id), row.revision)
 
 
 def _committed(session: Session) -> None:
@@ -300,9 +320,10 @@ def init_app(app: Flask) -> None:
     """Give the app its hub, and have every write of the app's session note what it changed."""
     live = Hub()
     live.kind("game", game_revisions)
+    live.kind("night", night_revisions)
     app.extensions[EXTENSION] = live
     for name, listener in (
-        ("after_flush", _games_changed),
+        ("after_flush", _followed_changed),
         ("after_commit", _committed),
         ("after_rollback", _forgotten),
     ):

@@ -463,9 +463,9 @@ def hand_at_table(game: Game, hands: int, *, new: bool, director: bool = False) 
     (ForTheDirector)."""
     if game.night_id is None:
         return
-    db.session.execute(
-        update(Night).where(Night.id == game.night_id).values(revision=new_revision())
-    )
+    revision = new_revision()
+    db.session.execute(update(Night).where(Night.id == game.night_id).values(revision=revision))
+    live.changed(live.night_key(game.night_id), revision)  # a statement the flush does not see
     if not new and director:
         return
     row = db.session.execute(_round_of(game.id)).one_or_none()
