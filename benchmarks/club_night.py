@@ -53,6 +53,7 @@ from collections import Counter
 from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's tests/
 from tests import (
@@ -267,6 +268,9 @@ class Follower:
         self.etag = ""
         self.hands = 0
 
+    def polling(self) -> None:
+        self.told = self.figures.told_polled
+
     async def look(self) -> None:
         """Ask for the scoreboard with the ETag held; a new one after a save counts its delay."""
         kind = "poll" if self.etag else "scoreboard"
@@ -306,23 +310,41 @@ async def stream(
 ) -> None:
     """A phone watching the scoreboard by its event stream: drawn once, then asked again each
     time the stream names a new revision; polling instead while the stream is refused."""
-    loop = asyncio.get_running_loop()
     await asyncio.sleep(random.uniform(0, every))
     follower = Follower(phone, table, figures, streaming=True)
     await follower.look()
+    await hold_stream(port, f"{table.path}/events", follower, figures, every, until)
+
+
+class Looker(Protocol):
+    """A page that follows a stream: it looks at itself again at each revision named."""
+
+    async def look(self) -> None: ...
+
+    def polling(self) -> None:
+        """Its stream was refused: it polls from now on."""
+
+
+async def hold_stream(
+    port: int, path: str, follower: Looker, figures: Figures, every: float, until: float
+) -> None:
+    """The event stream at `path`, held as static/live.js holds it: opened again when its
+    lifetime ends, `follower` looking again at each revision named, and polling every `every`
+    s once the stream is refused."""
+    loop = asyncio.get_running_loop()
     while loop.time() < until:
         writer = None
         began = time.perf_counter()
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(
-                f"GET {table.path}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                 "Accept: text/event-stream\r\n\r\n".encode()
             )
             status = int((await asyncio.wait_for(reader.readline(), TIMEOUT)).split()[1])
             if status != 200:
                 figures.refused += status == 204
-                follower.told = figures.told_polled
+                follower.polling()
                 writer.close()
                 while loop.time() < until:  # app.js polls once the stream is refused
                     await asyncio.sleep(every)

@@ -5,8 +5,10 @@ The night is set up through its form (2N pairs, a Mitchell movement) and its rou
 from the director's page. Each table's recording phone opens its table card, which leads it to
 its game, and records a hand every half to whole `--hand-every` seconds through the real hand
 form (`club_night.record`, the single games' recorder); four more phones per table follow that
-game's scoreboard (ETag, 304), and `--viewers` screens follow the standings (the room's screen
-and players' phones), every `--poll-every` seconds with the ETag they hold.
+game's scoreboard, and `--viewers` screens follow the standings (the room's screen and players'
+phones): as static/live.js does, by the event stream of the game or the night, asking again
+with the ETag they hold at each revision named, but `--pollers` of each (a phone whose browser
+holds no stream) asking every `--poll-every` seconds.
 The phones are `club_night.py`'s (raw sockets, asyncio, their own cookies).
 
 It prints the p50 and p99 of each kind of request (above all the standings and the saves), the
@@ -96,24 +98,45 @@ async def set_up(port: int, tables: int) -> Night:
     return Night(director, night_id, found.group(1), cards)
 
 
-async def watch(phone: Phone, path: str, figures: Figures, every: float, until: float) -> None:
-    """A screen following the standings as app.js does: drawn once, then asked with its ETag."""
-    loop = asyncio.get_running_loop()
-    await asyncio.sleep(random.uniform(0, every))
-    etag = ""
-    while loop.time() < until:
-        kind = "standings poll" if etag else "standings"
+class Screen:
+    """A screen on the standings, as static/live.js follows them: asked with the ETag held."""
+
+    def __init__(self, phone: Phone, path: str, figures: Figures) -> None:
+        self.phone, self.path, self.figures = phone, path, figures
+        self.etag = ""
+
+    def polling(self) -> None:
+        pass
+
+    async def look(self) -> None:
+        kind = "standings poll" if self.etag else "standings"
+        headers = {"If-None-Match": self.etag} if self.etag else {}
         try:
-            answer = await phone.ask("GET", path, {"If-None-Match": etag} if etag else {})
+            answer = await self.phone.ask("GET", self.path, headers)
         except Exception as error:
-            figures.failed(kind, error)
+            self.figures.failed(kind, error)
+            return
+        if answer.status == 304:
+            self.figures.note("standings poll", answer, 304)
         else:
-            if answer.status == 304:
-                figures.note("standings poll", answer, 304)
-            else:
-                figures.note("standings", answer, 200)
-                etag = answer.headers.get("etag", "") if answer.status == 200 else ""
-        await asyncio.sleep(every)
+            self.figures.note("standings", answer, 200)
+            self.etag = answer.headers.get("etag", "") if answer.status == 200 else ""
+
+
+async def watch(
+    port: int, screen: Screen, figures: Figures, options: argparse.Namespace, until: float
+) -> None:
+    """A screen following the standings: drawn once, then by the night's stream (every one but
+    the first `--pollers` screens, which poll every `--poll-every` s)."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(random.uniform(0, options.poll_every))
+    await screen.look()
+    if options.streaming:
+        path = f"{screen.path}/events"
+        await club_night.hold_stream(port, path, screen, figures, options.poll_every, until)
+    while loop.time() < until:
+        await asyncio.sleep(options.poll_every)
+        await screen.look()
 
 
 async def run(setup: club_night.Setup, options: argparse.Namespace) -> None:
@@ -134,9 +157,11 @@ async def run(setup: club_night.Setup, options: argparse.Namespace) -> None:
         tables.append(table)
         tasks.append(club_night.record(recorder, table, figures, options.hand_every, until))
         tasks += club_night.followers(setup.port, phones, table, figures, options, until)
-    for _ in range(options.viewers):
+    for index in range(options.viewers):
         phones.append(Phone(setup.port))
-        tasks.append(watch(phones[-1], night.standings, figures, options.poll_every, until))
+        screen = Screen(phones[-1], night.standings, figures)
+        watching = argparse.Namespace(**vars(options), streaming=index >= options.pollers)
+        tasks.append(watch(setup.port, screen, figures, watching, until))
     running = asyncio.gather(*tasks)
     await asyncio.sleep(options.warm_up)
     figures.measuring = True
