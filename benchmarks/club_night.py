@@ -478,13 +478,16 @@ def followers(
     figures: Figures,
     options: argparse.Namespace,
     until: float,
+    number: int,
 ) -> list[Coroutine[None, None, None]]:
     """A table's four followers (added to `phones`): `options.pollers` of them poll, the rest
-    hold the game's event stream."""
+    hold the game's event stream. A share under one is spread over the tables by their
+    `number` (0.1: one follower polls at every tenth table)."""
     tasks = []
+    pollers = int((number + 1) * options.pollers) - int(number * options.pollers)
     for index in range(4):
         phones.append(Phone(port))
-        if index < options.pollers:
+        if index < pollers:
             tasks.append(follow(phones[-1], table, figures, options.poll_every, until))
         else:
             tasks.append(stream(port, phones[-1], table, figures, options.poll_every, until))
@@ -500,8 +503,8 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     phones: list[Phone] = []
     tasks = []
     resident = rss(setup.server)
-    for table in setup.tables[:count]:
-        tasks += followers(setup.port, phones, table, figures, options, until)
+    for number, table in enumerate(setup.tables[:count]):
+        tasks += followers(setup.port, phones, table, figures, options, until, number)
         phones.append(Phone(setup.port))
         tasks.append(record(phones[-1], table, figures, options.hand_every, until))
     running = asyncio.gather(*tasks)
@@ -736,7 +739,9 @@ def main() -> None:
     parser.add_argument(
         "--hand-every", type=float, default=60.0, help="a hand per table every half to all of it"
     )
-    parser.add_argument("--pollers", type=int, default=1, help="of the four followers a table")
+    parser.add_argument(
+        "--pollers", type=float, default=1, help="of the four followers a table (0.1: a tenth)"
+    )
     server_options(parser)
     parser.add_argument("--log-level", default="INFO", help="the app's (a line per request)")
     parser.add_argument(

@@ -156,7 +156,7 @@ async def run(setup: club_night.Setup, options: argparse.Namespace) -> None:
         table = Table(location(landing))
         tables.append(table)
         tasks.append(club_night.record(recorder, table, figures, options.hand_every, until))
-        tasks += club_night.followers(setup.port, phones, table, figures, options, until)
+        tasks += club_night.followers(setup.port, phones, table, figures, options, until, number)
     for index in range(options.viewers):
         phones.append(Phone(setup.port))
         screen = Screen(phones[-1], night.standings, figures)
@@ -209,7 +209,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--hand-every", type=float, default=60.0, help="a hand per table every half to all of it"
     )
-    parser.add_argument("--pollers", type=int, default=1, help="of the four followers a table")
+    parser.add_argument(
+        "--pollers", type=float, default=1, help="of the four followers a table (0.1: a tenth)"
+    )
     club_night.server_options(parser)  # the same servers as club_night.py's
     parser.add_argument("--log-level", default="WARNING", help="the app's")
     options = parser.parse_args(argv)
