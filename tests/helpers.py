@@ -7,14 +7,18 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
-SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+ROOT = Path(__file__).resolve().parents[1]
+"""The checkout."""
+SEEDS = ROOT.parent / "shared" / "seeds"
 """The rule texts the systems were written from: beside the project, not in a user's clone."""
 
 
@@ -57,3 +61,23 @@ def wait_until_answering(
             answered = f"did not answer in {STARTING_AT_MOST:.0f} s"
             pytest.fail(f"{process.args} {answered}{said}", pytrace=False)
         time.sleep(0.1)
+
+
+def scorekeeper_serve(port: int, settings: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """The real `scorekeeper serve` on 127.0.0.1:`port`, with these environment variables over
+    the test's own; returned once it answers (stopped if it does not)."""
+    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
+    server = subprocess.Popen(
+        [*command, "--port", str(port)],
+        cwd=ROOT,
+        env={**os.environ, **settings},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_answering(server, port)
+    except BaseException:
+        server.kill()
+        server.wait()
+        raise
+    return server

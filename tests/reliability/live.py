@@ -6,11 +6,9 @@ process of its own; and a phone's browser that talks to them over HTTP."""
 from __future__ import annotations
 
 import http.client
-import os
 import re
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +22,7 @@ from flask import Flask
 
 from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.serving import WAITRESS
-from tests.helpers import wait_until_answering
+from tests.helpers import scorekeeper_serve
 from tests.web.apps import built_app, database_url
 
 
@@ -62,9 +60,6 @@ def games_off_the_replay(app: Flask) -> list[str]:
     """The games whose stored totals, winner or hand scores differ from their replay."""
     with app.app_context():
         return games_differing_from_replay()
-
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -112,25 +107,8 @@ class Browser:
 
 
 def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{database}",
-        "SECRET_KEY": "kill-test",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_until_answering(server, port)
-    except BaseException:
-        server.kill()
-        server.wait()
-        raise
-    return server
+    settings = {"DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "kill-test"}
+    return scorekeeper_serve(port, settings)
 
 
 def stock_hand(melded: int = 60, **extra: str) -> dict[str, str]:

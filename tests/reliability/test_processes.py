@@ -31,9 +31,9 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.services.access import FREE_TRIES
 from scorekeeper.web.store.models import Hand, PinAttempt
 from tests import postgres
-from tests.helpers import wait_until_answering
+from tests.helpers import ROOT, wait_until_answering
 
-from .live import ROOT, Browser, free_port, games_off_the_replay, stock_hand
+from .live import Browser, free_port, games_off_the_replay, stock_hand
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 

@@ -7,12 +7,8 @@ reached over https: its cookies are `Secure` and its share links say `https://`.
 from __future__ import annotations
 
 import http.client
-import os
 import re
-import socket
 import subprocess
-import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,18 +17,17 @@ from urllib.parse import urlencode
 import pytest
 
 from scorekeeper.web.services.access import FREE_TRIES
+from tests.helpers import scorekeeper_serve
 from tests.reverse_proxy import free_port, nginx_binary, nginx_in_front, unchecked_tls
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 
-ROOT = Path(__file__).resolve().parents[2]
 PIN = "2468"
 
 
 def serve(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
     """The real `scorekeeper serve` on 127.0.0.1:`port`, with a PIN, behind one proxy."""
-    env = {
-        **os.environ,
+    settings = {
         "SCOREKEEPER_DATABASE_URL": f"sqlite:///{tmp_path / 'club.sqlite3'}",
         "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance"),
         "SCOREKEEPER_SECRET_KEY": "proxied",
@@ -40,23 +35,7 @@ def serve(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
         "SCOREKEEPER_PROXY_FIX": "1",
         "SCOREKEEPER_LOG_LEVEL": "WARNING",
     }
-    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
-    server = subprocess.Popen(
-        [*command, "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(600):  # a bounded number of tries, 30 s
-        assert server.poll() is None, "the server stopped while starting"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server
-        except OSError:
-            time.sleep(0.05)
-    server.kill()
-    raise AssertionError("the server did not start within 30 s")
+    return scorekeeper_serve(port, settings)
 
 
 @pytest.fixture

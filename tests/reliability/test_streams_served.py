@@ -5,22 +5,20 @@ streams open through it, and the save reaches every one of them."""
 
 from __future__ import annotations
 
-import os
 import resource
 import socket
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import unavailable, wait_until_answering
+from tests.helpers import scorekeeper_serve, unavailable
 from tests.reverse_proxy import nginx_binary, nginx_in_front
 from tests.web.helpers import GOES_OUT, STAYS_IN
 
-from .live import ROOT, Browser, free_port
+from .live import Browser, free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 
@@ -31,28 +29,13 @@ machine, not a wait (each step goes on as soon as its bytes are there)."""
 
 def serve(database: Path, port: int, streams: int) -> subprocess.Popen[bytes]:
     """`scorekeeper serve` on `port`, holding `streams` streams; started when it answers."""
-    env = {
-        **os.environ,
+    settings = {
         "DATABASE_URL": f"sqlite:///{database}",
         "SCOREKEEPER_SECRET_KEY": "streams",
         "SCOREKEEPER_STREAMS": str(streams),
         "SCOREKEEPER_LOG_LEVEL": "WARNING",
     }
-    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
-    server = subprocess.Popen(
-        [*command, "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_until_answering(server, port)
-    except BaseException:
-        server.kill()
-        server.wait()
-        raise
-    return server
+    return scorekeeper_serve(port, settings)
 
 
 class Stream:
