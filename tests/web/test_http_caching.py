@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
+from scorekeeper.web.http import caching
 
 from .apps import statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, a_game_with_a_hand, game_of, hidden
+from .streams import WITHIN
 
 GAME_PAGES = [
     "/games/{game}",
@@ -153,3 +157,47 @@ def test_a_blank_hand_form_shows_a_first_meld_minimum_changed_by_the_last_hand(
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])  # Us pass 3,000: 120 from now on
     after = client.get(f"/games/{game_id}/hands/new").text
     assert after.count("≥ 120") == 1 and after.count("≥ 50") == 1
+
+
+class Asking(dict[Hashable, Any]):
+    """Parts' locks of parts being drawn, counting who came to wait for one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.came = threading.Semaphore(0)
+
+    def setdefault(self, key: Hashable, default: Any = None) -> Any:
+        self.came.release()
+        return super().setdefault(key, default)
+
+
+def test_a_part_asked_for_by_many_at_once_is_drawn_once(app: Flask) -> None:
+    """A save makes every screen following the game or the night ask at the same moment: one
+    draws, the others wait for it rather than each drawing it again."""
+    parts = app.extensions[caching.EXTENSION]
+    parts.drawing = asking = Asking()
+    release = threading.Event()
+    drawn: list[str] = []
+
+    def draw() -> str:
+        drawn.append("drawn")
+        assert release.wait(WITHIN)
+        return "the standings"
+
+    got: list[str] = []
+
+    def screen() -> None:
+        with app.app_context():
+            got.append(caching.kept(("standings", "rev"), draw))
+
+    screens = [threading.Thread(target=screen) for _ in range(5)]
+    for thread in screens:
+        thread.start()
+    for _ in screens:  # every screen has come to the part while the first draws it
+        assert asking.came.acquire(timeout=WITHIN)
+    release.set()
+    for thread in screens:
+        thread.join(WITHIN)
+    assert got == ["the standings"] * 5
+    assert drawn == ["drawn"]
+    assert not asking  # nothing left behind

@@ -120,6 +120,8 @@ class Parts:
     def __init__(self) -> None:
         self.kept: LRUCache[Hashable, object] = LRUCache(512)
         self.lock = Lock()
+        self.drawing: dict[Hashable, Lock] = {}
+        """A lock per part being drawn: who asks for it meanwhile waits for that drawing."""
 
 
 def part(draw: Callable[[], Drawn], variant: str = "") -> Drawn:
@@ -144,14 +146,28 @@ EXTENSION = "scorekeeper.parts"
 
 
 def kept(key: Hashable, draw: Callable[[], Kept]) -> Kept:
-    """What `draw` draws, kept under `key`: a key that names everything the drawing reads."""
+    """What `draw` draws, kept under `key`: a key that names everything the drawing reads.
+
+    Drawn once however many ask at once: a save makes every screen that follows the game or
+    the night ask for it together, and each drawing it again would make all of them wait for
+    as many drawings, sharing the same interpreter."""
     parts: Parts = current_app.extensions[EXTENSION]
     with parts.lock:
         drawn = parts.kept.get(key)
-    if drawn is None:
-        drawn = draw()
+        if drawn is not None:
+            return cast(Kept, drawn)
+        drawing = parts.drawing.setdefault(key, Lock())
+    with drawing:
         with parts.lock:
-            parts.kept[key] = drawn
+            drawn = parts.kept.get(key)
+        if drawn is None:
+            try:
+                drawn = draw()
+                with parts.lock:
+                    parts.kept[key] = drawn
+            finally:
+                with parts.lock:
+                    parts.drawing.pop(key, None)
     return cast(Kept, drawn)
 
 
