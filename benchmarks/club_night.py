@@ -704,8 +704,9 @@ def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Set
         command += ["-k", options.worker_class, "--graceful-timeout", "5"]
         if options.worker_class == "gthread":
             command += ["--threads", str(options.threads)]
-        if options.worker_class == "gevent":
-            command += ["--worker-connections", "4000"]
+        # gunicorn's 1,000 connections a worker, over which gthread accepts no one until a
+        # kept-alive connection closes (seconds): every phone holds one, a stream a second.
+        command += ["--worker-connections", str(options.worker_connections)]
         command += ["scorekeeper.web:create_app()"]
         with server(command, env, folder, port) as process:
             if options.no_proxy:
@@ -722,6 +723,9 @@ def server_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn's")
     parser.add_argument("--worker-class", choices=("gevent", "gthread", "sync"), default="gthread")
     parser.add_argument("--threads", type=int, default=600, help="gunicorn's gthread, per worker")
+    parser.add_argument(
+        "--worker-connections", type=int, default=4000, help="gunicorn's, per worker"
+    )
     parser.add_argument("--streams", type=int, help="SCOREKEEPER_STREAMS under gunicorn")
     parser.add_argument("--no-proxy", action="store_true", help="gunicorn without nginx")
 
@@ -733,7 +737,14 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=25, help="tables of the first step")
     parser.add_argument("--step", type=int, default=25, help="tables added at each step")
     parser.add_argument("--seconds", type=float, default=60.0, help="measured, per step")
-    parser.add_argument("--warm-up", type=float, default=15.0, help="unmeasured, per step")
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=45.0,
+        # Every phone of a step arrives at once: each page drawn anew, each stream opened. At
+        # 250 tables that takes the server some 20 s, which is no club's steady evening.
+        help="unmeasured, per step",
+    )
     parser.add_argument("--max-minutes", type=float, default=15.0, help="per set-up")
     parser.add_argument("--poll-every", type=float, default=2.0)
     parser.add_argument(
