@@ -31,8 +31,13 @@ def nginx_binary() -> str | None:
 
 def readme_nginx_server() -> str:
     """The nginx server block of the README's "Host it for a club"."""
+    return _readme_block("With nginx:")
+
+
+def _readme_block(after: str) -> str:
+    """The first indented block after `after` in the README's "Host it for a club"."""
     section = (ROOT / "README.md").read_text().split("### Host it for a club", 1)[1]
-    lines = section.split("With nginx:", 1)[1].splitlines()[1:]
+    lines = section.split(after, 1)[1].splitlines()[1:]
     block: list[str] = []
     for line in lines:
         if line.startswith("    "):
@@ -45,15 +50,7 @@ def readme_nginx_server() -> str:
 def readme_nginx_main() -> tuple[str, str]:
     """What the README's "Host it for a club" puts in nginx.conf: the lines of its main context,
     and the body of its `events` block."""
-    section = (ROOT / "README.md").read_text().split("### Host it for a club", 1)[1]
-    lines = section.split("in `/etc/nginx/nginx.conf`", 1)[1].splitlines()[1:]
-    block: list[str] = []
-    for line in lines:
-        if line.startswith("    "):
-            block.append(line[4:])
-        elif line.strip() and block:
-            break
-    text = "\n".join(block)
+    text = _readme_block("in `/etc/nginx/nginx.conf`")
     main, _, events = text.partition("events {")
     return main.strip(), events.rsplit("}", 1)[0].strip()
 
