@@ -73,7 +73,6 @@
     elsewhere.dataset.shown = next;
     var go = document.createElement("a");
     go.href = next;
-    go.className = "button";
     go.textContent = elsewhere.dataset.playedOn;
     elsewhere.textContent = "";
     elsewhere.appendChild(go);
