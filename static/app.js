@@ -26,17 +26,24 @@
   // follows the game's state (state.json) once it is given `told`, which words each state.
   function toldOfOthers() {
     var live = window.scorekeeper;
-    var form = document.querySelector("form.hand-form");
     if (!live || !document.getElementById("elsewhere") || live.told === told) return;
-    untyped = typed(form);
     live.told = told;
     live.follow();
   }
 
-  var untyped = null; // the hand form as drawn, to tell whether anything was typed since
-
-  function typed(form) {
-    return form ? new URLSearchParams(new FormData(form)).toString() : "";
+  // A new hand's form as the server drew it (data-blank), nothing typed or tapped into it since.
+  function untouched(form) {
+    if (!form || !("blank" in form.dataset)) return false;
+    var every = Array.prototype.every;
+    return every.call(form.querySelectorAll("input, select, textarea"), function (field) {
+      if (field.type === "checkbox" || field.type === "radio") {
+        return field.checked === field.defaultChecked;
+      }
+      if (field.options) {
+        return every.call(field.options, function (o) { return o.selected === o.defaultSelected; });
+      }
+      return field.value === field.defaultValue;
+    });
   }
 
   function told(state) {
@@ -68,7 +75,7 @@
   // The table played again (another phone's "Play again"): a form with nothing typed goes to
   // the new game as the table's other pages do; one with a hand typed in says so and keeps it.
   function playedOn(elsewhere, next) {
-    if (typed(document.querySelector("form.hand-form")) === untyped) return location.assign(next);
+    if (untouched(document.querySelector("form.hand-form"))) return location.assign(next);
     if (elsewhere.dataset.shown === next) return;
     elsewhere.dataset.shown = next;
     var go = document.createElement("a");

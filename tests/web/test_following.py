@@ -145,3 +145,15 @@ def test_the_hand_form_is_never_swapped_under_the_thumb(
 ) -> None:
     game_id = actions.new_game()
     assert "data-poll" not in client.get(f"/games/{game_id}/hands/new").text
+
+
+def test_only_a_new_hands_form_with_nothing_typed_is_marked_blank(
+    client: FlaskClient, actions: Actions
+) -> None:
+    """What app.js reads before taking the hand form's phone to the game played next: a form
+    sent back with what was typed (and what is wrong with it) is never blank."""
+    game_id = actions.new_game()
+    assert "data-blank" in client.get(f"/games/{game_id}/hands/new").text
+    refused = client.post(f"/games/{game_id}/hands/new", data={"sides-0-melded_points": "400"})
+    assert refused.status_code == 422 and 'value="400"' in refused.text
+    assert "data-blank" not in refused.text

@@ -100,6 +100,7 @@ def hand_form_page(
         theirs=theirs,
         taken=taken,
         refused=refused,
+        blank=blank,
     )
     return caching.Drawn(title, Markup(body))
 
