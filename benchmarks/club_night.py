@@ -717,6 +717,17 @@ def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Set
                 yield Setup(name, proxied, process.pid, database, proxy)
 
 
+def phone_options(parser: argparse.ArgumentParser) -> None:
+    """How the phones of a table play: how often they ask, record and poll (night.py's too)."""
+    parser.add_argument("--poll-every", type=float, default=2.0)
+    parser.add_argument(
+        "--hand-every", type=float, default=60.0, help="a hand per table every half to all of it"
+    )
+    parser.add_argument(
+        "--pollers", type=float, default=1, help="of the four followers a table (0.1: a tenth)"
+    )
+
+
 def server_options(parser: argparse.ArgumentParser) -> None:
     """The options of the servers started here (`postgres_gunicorn` reads them; night.py, which
     starts them too, takes the same)."""
@@ -746,13 +757,7 @@ def main() -> None:
         help="unmeasured, per step",
     )
     parser.add_argument("--max-minutes", type=float, default=15.0, help="per set-up")
-    parser.add_argument("--poll-every", type=float, default=2.0)
-    parser.add_argument(
-        "--hand-every", type=float, default=60.0, help="a hand per table every half to all of it"
-    )
-    parser.add_argument(
-        "--pollers", type=float, default=1, help="of the four followers a table (0.1: a tenth)"
-    )
+    phone_options(parser)
     server_options(parser)
     parser.add_argument("--log-level", default="INFO", help="the app's (a line per request)")
     parser.add_argument(

@@ -205,13 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--viewers", type=int, default=10, help="screens on the standings")
     parser.add_argument("--seconds", type=float, default=60.0, help="measured")
     parser.add_argument("--warm-up", type=float, default=5.0, help="unmeasured")
-    parser.add_argument("--poll-every", type=float, default=2.0)
-    parser.add_argument(
-        "--hand-every", type=float, default=60.0, help="a hand per table every half to all of it"
-    )
-    parser.add_argument(
-        "--pollers", type=float, default=1, help="of the four followers a table (0.1: a tenth)"
-    )
+    club_night.phone_options(parser)  # the same phones as club_night.py's
     club_night.server_options(parser)  # the same servers as club_night.py's
     parser.add_argument("--log-level", default="WARNING", help="the app's")
     options = parser.parse_args(argv)
