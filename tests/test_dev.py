@@ -86,8 +86,8 @@ def test_uv_on_the_path_installs_the_project_into_the_venv(
     assert dev.install("/repo[test]") == "uv"
 
     assert ran == [
-        ["/usr/bin/uv", "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"),
-         "-e", "/repo[test]"],
+        ["/usr/bin/uv", "pip", "install", "--quiet", "--compile-bytecode",
+         "--python", str(venv / "bin" / "python"), "-e", "/repo[test]"],
     ]  # fmt: skip
 
 
