@@ -145,9 +145,14 @@
         if (event.data !== known) { known = event.data; poll(); }
       };
       source.addEventListener("gone", function () { close(); gone(); });
-      // This phone may no longer follow the game (its link renewed, another PIN): the page
-      // shows why and how to get in again.
-      source.addEventListener("refused", function () { close(); stopped = true; location.reload(); });
+      // This phone may no longer follow the game (its link renewed, another PIN): a page that
+      // follows it shows why and how to get in again; the hand form keeps what is typed, and
+      // its Save asks for the PIN and keeps the hand.
+      source.addEventListener("refused", function () {
+        close();
+        stopped = true;
+        if (live) location.reload();
+      });
       source.onerror = function () {
         streaming = false;
         if (!source) return;

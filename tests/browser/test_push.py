@@ -21,7 +21,7 @@ from werkzeug.serving import make_server
 from scorekeeper.web.http import stream
 from tests.web.apps import built_app
 
-from .helpers import EVERY, HIDE, PATIENCE, Phones, new_page, totals_on
+from .helpers import EVERY, HIDE, PATIENCE, Phones, new_page, totals_on, type_a_hand
 from .pages import correct_first_hand, finished_game_file, game_file, hand_paths, import_game
 
 
@@ -190,6 +190,34 @@ def test_a_renewed_link_ends_the_stream_of_a_phone_that_followed_by_it(
     expect(follower.locator("main")).to_contain_text("PIN")
     table.context.close()
     follower.context.close()
+
+
+def test_a_renewed_link_keeps_the_hand_typed_on_the_form_and_save_asks_for_the_pin(
+    browser: Any, streaming: Served
+) -> None:
+    table = table_with_pin(browser, streaming)
+    game = import_game(table, streaming.url, game_file())
+    table.goto(streaming.url + game + "/share")
+    join_link = table.locator("a[data-share=join]").get_attribute("href") or ""
+    joiner = new_page(browser)
+    joiner.goto(join_link)
+    joiner.goto(streaming.url + game + "/hands/new")
+    streaming_on(joiner)
+    type_a_hand(joiner)
+    joiner.evaluate("window.typedHere = true")  # gone if the page were drawn again
+    expect_streams(streaming, 1)
+    table.goto(streaming.url + game + "/share")
+    with table.expect_navigation():
+        table.locator(f"form[action='{game}/share/renew'] button").click()
+    # The form's stream ends; the page and what is typed on it stay.
+    expect_streams(streaming, 0)
+    assert joiner.evaluate("window.typedHere") is True
+    expect(joiner.locator("#sides-0-melded_points")).to_have_value("400")
+    joiner.get_by_role("button", name="Save hand", exact=True).click()
+    expect(joiner.locator("h1")).to_have_text("This table has a PIN")
+    expect(joiner.get_by_text("What you typed is kept")).to_be_visible()
+    table.context.close()
+    joiner.context.close()
 
 
 def table_with_pin(browser: Any, served: Served) -> Any:
