@@ -63,17 +63,31 @@ def wait_until_answering(
         time.sleep(0.1)
 
 
-def scorekeeper_serve(port: int, settings: Mapping[str, str]) -> subprocess.Popen[bytes]:
-    """The real `scorekeeper serve` on 127.0.0.1:`port`, with these environment variables over
-    the test's own; returned once it answers (stopped if it does not)."""
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_serve(port: int, settings: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """The real `scorekeeper serve` on 127.0.0.1:`port`, set by `settings` alone: none of the
+    app's settings (`SCOREKEEPER_…`) of the test's own environment reach it. Started, not
+    waited for (`wait_until_answering`)."""
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
     command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
-    server = subprocess.Popen(
+    return subprocess.Popen(
         [*command, "--port", str(port)],
         cwd=ROOT,
-        env={**os.environ, **settings},
+        env={**inherited, **settings},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def scorekeeper_serve(port: int, settings: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """`start_serve`, returned once it answers (stopped if it does not)."""
+    server = start_serve(port, settings)
     try:
         wait_until_answering(server, port)
     except BaseException:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.helpers import wait_until_answering
+from tests.helpers import free_port, wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,12 +77,6 @@ def local_server_block(app_port: int, port: int, folder: Path, tls: bool) -> str
     )
     block = _replaced(block, "/etc/letsencrypt/live/scores.example.org/privkey.pem", str(key))
     return _replaced(block, "http://127.0.0.1:8000", f"http://127.0.0.1:{app_port}")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextmanager

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import urllib.parse
@@ -21,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests import postgres
-from tests.helpers import unavailable, wait_until_answering
+from tests.helpers import free_port, unavailable, wait_until_answering
 
 pytestmark = pytest.mark.slow
 
@@ -39,12 +38,6 @@ HAND = {
     "sides-1-melded_points": "150",
     "sides-1-hand_points": "30",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(params=["postgresql", "sqlite"])

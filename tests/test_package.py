@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tomllib
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import wait_until_answering
+from tests.helpers import free_port, wait_until_answering
 
 ROOT = Path(__file__).resolve().parents[1]
 # What the build reads: the project's description, the package and the folders mapped into it.
@@ -102,12 +101,6 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str] | None = None) -> s
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
     assert done.returncode == 0, f"{command}: {done.stdout}{done.stderr}"
     return done.stdout
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import re
-import socket
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -60,12 +59,6 @@ def games_off_the_replay(app: Flask) -> list[str]:
     """The games whose stored totals, winner or hand scores differ from their replay."""
     with app.app_context():
         return games_differing_from_replay()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Browser:

@@ -20,8 +20,9 @@ from sqlalchemy import select, text
 
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Entry, Hand
+from tests.helpers import free_port
 
-from .live import Browser, database_app, free_port, games_off_the_replay, start_server
+from .live import Browser, database_app, games_off_the_replay, start_server
 
 RUNS = 20
 

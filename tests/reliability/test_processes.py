@@ -31,9 +31,9 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.services.access import FREE_TRIES
 from scorekeeper.web.store.models import Hand, PinAttempt
 from tests import postgres
-from tests.helpers import ROOT, wait_until_answering
+from tests.helpers import ROOT, free_port, start_serve, wait_until_answering
 
-from .live import Browser, free_port, games_off_the_replay, stock_hand
+from .live import Browser, games_off_the_replay, stock_hand
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 
@@ -67,24 +67,15 @@ class Club:
 
 def serve(url: str, port: int, instance: Path, pin: str | None) -> subprocess.Popen[bytes]:
     """`scorekeeper serve` on `url`, as a club runs each process: one secret key for all."""
-    env = {
-        **os.environ,
+    settings = {
         "SCOREKEEPER_DATABASE_URL": url,
         "SCOREKEEPER_SECRET_KEY": "one key for every process",
         "SCOREKEEPER_INSTANCE_PATH": str(instance),
         "SCOREKEEPER_LOG_LEVEL": "WARNING",
     }
-    env.pop("SCOREKEEPER_PIN", None)
     if pin:
-        env["SCOREKEEPER_PIN"] = pin
-    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1"]
-    return subprocess.Popen(
-        [*command, "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+        settings["SCOREKEEPER_PIN"] = pin
+    return start_serve(port, settings)
 
 
 @contextmanager

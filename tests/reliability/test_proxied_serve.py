@@ -17,8 +17,8 @@ from urllib.parse import urlencode
 import pytest
 
 from scorekeeper.web.services.access import FREE_TRIES
-from tests.helpers import scorekeeper_serve
-from tests.reverse_proxy import free_port, nginx_binary, nginx_in_front, unchecked_tls
+from tests.helpers import free_port, scorekeeper_serve
+from tests.reverse_proxy import nginx_binary, nginx_in_front, unchecked_tls
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 

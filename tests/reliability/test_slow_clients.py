@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.web.serving import WAITRESS
-from tests.helpers import unavailable
+from tests.helpers import free_port, unavailable
 from tests.reverse_proxy import SlowClients, nginx_binary, nginx_in_front
 
-from .live import free_port, start_server
+from .live import start_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import scorekeeper_serve, unavailable
+from tests.helpers import free_port, scorekeeper_serve, unavailable
 from tests.reverse_proxy import nginx_binary, nginx_in_front
 from tests.web.helpers import GOES_OUT, STAYS_IN
 
-from .live import Browser, free_port
+from .live import Browser
 
 pytestmark = [pytest.mark.slow, pytest.mark.once]
 
