@@ -13,8 +13,10 @@ database instead, and then nothing is started.
 The cluster listens only on a unix socket in its own folder, with fsync off (nothing in it is
 worth keeping), and runs as the unprivileged `postgres` user when the tests run as root, since
 initdb and pg_ctl refuse root. Every test that wants a database of its own asks
-`fresh_database()`: a new database, dropped when the test ends, so that no test and no worker of
-a parallel run sees another's data.
+`fresh_database()`, so that no test and no worker of a parallel run sees another's data: a new
+database, dropped when the test ends; or, for a copy of a template (the migrated schema, which
+most web tests get), one that this process lent to an earlier test and emptied, as a new copy
+would be, when lent again (a copy costs a checkpoint of the whole server, an emptying does not).
 
     SCOREKEEPER_TEST_POSTGRES_URL=postgresql+psycopg://postgres@/postgres?host=/tmp/samba-pg-…
 """
@@ -225,6 +227,11 @@ def start_in(folder: Path, *, durable: bool = False) -> Cluster:
 
 _names = itertools.count()
 _made: list[str] = []
+_lent: list[tuple[str, str]] = []
+"""(template, database): copies lent to the running test, put back when it ends."""
+_spare: dict[str, list[str]] = {}
+"""Copies of each template that this process's earlier tests used, closed to connections until
+lent again (a process of an earlier test that outlived it cannot write into a later one's)."""
 _closers: list[Callable[[], None]] = []
 
 
@@ -266,12 +273,17 @@ def advisory_lock(what: str) -> Iterator[None]:
 
 
 def fresh_database(template: str | None = None, *, lasting: bool = False) -> str:
-    """A new database on the throw-away server (a copy of `template` when given), dropped at
+    """A database of the test's own on the throw-away server, its URL: a new one, dropped at
     the end of the test (`drop_made_databases`), or with the server when `lasting` (for a
-    fixture that outlives a test); its URL."""
+    fixture that outlives a test); with a `template`, a copy of it, which the end of the test
+    puts back for a later test of this process, emptied (`_emptied`) when lent again."""
     url = server_url()
     if not url:
         raise RuntimeError(why_none())
+    if template is not None and not lasting and _spare.get(template):
+        name = _spare[template].pop()
+        _lent.append((template, name))
+        return _emptied(url, name)
     name = f"test_{os.getpid()}_{next(_names)}"
     with _admin(url) as connection:
         statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
@@ -280,9 +292,32 @@ def fresh_database(template: str | None = None, *, lasting: bool = False) -> str
             # (writing every page to the WAL).
             statement += sql.SQL(" TEMPLATE {} STRATEGY FILE_COPY").format(sql.Identifier(template))
         connection.execute(statement)
-    if not lasting:
+    if template is not None and not lasting:
+        _lent.append((template, name))
+    elif not lasting:
         _made.append(name)
     return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def _emptied(url: str, name: str) -> str:
+    """The spare copy `name` opened to connections again and emptied: every table of its
+    template's schema truncated and its numbering restarted, as in a new copy (the migrations'
+    own table, alembic_version, kept); its URL. A test that changes a database's schema asks
+    for a database without a template."""
+    with _admin(url) as connection:
+        connection.execute(
+            sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS true").format(sql.Identifier(name))
+        )
+    copy = make_url(url).set(database=name).render_as_string(hide_password=False)
+    with _admin(copy) as connection:
+        tables = connection.execute(
+            "SELECT tablename FROM pg_tables"
+            " WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+        ).fetchall()
+        if tables:
+            names = sql.SQL(", ").join(sql.Identifier(table) for (table,) in tables)
+            connection.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(names))
+    return copy
 
 
 def server_or_skip() -> str:
@@ -302,10 +337,11 @@ def database_or_skip() -> str:
 
 
 def drop_made_databases() -> None:
-    """Drop the databases made since the last call, closing whatever still holds them."""
+    """Drop the databases made since the last call, and put back the copies lent, closed to
+    connections: whatever still holds one is ended, as a drop WITH (FORCE) ends it."""
     while _closers:
         _closers.pop()()
-    if not _made:
+    if not _made and not _lent:
         return
     with _admin(server_url()) as connection:
         while _made:
@@ -313,3 +349,13 @@ def drop_made_databases() -> None:
             connection.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+        while _lent:
+            template, name = _lent.pop()
+            connection.execute(
+                sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS false").format(sql.Identifier(name))
+            )
+            connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                [name],
+            )
+            _spare.setdefault(template, []).append(name)
