@@ -115,6 +115,40 @@ ON_SCREEN = """selector => {
 }"""
 
 
+CUT_OFF = """() => {
+  const width = document.documentElement.clientWidth;
+  const name = el =>
+      `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
+  const found = [];
+  if (document.scrollingElement.scrollWidth > width) {
+    const wide = [...document.querySelectorAll('body *')].filter(el =>
+        el.getBoundingClientRect().right > width + 1 || (el.scrollWidth > el.clientWidth + 1
+            && getComputedStyle(el).overflowX === 'visible' && !el.closest('svg')));
+    found.push(`the page scrolls sideways: ${document.scrollingElement.scrollWidth} > ${width}`
+        + ` (${wide.slice(-3).map(name).join(', ')})`);
+  }
+  for (const el of document.querySelectorAll('body *')) {
+    // The file chooser draws its own text (the chosen file's name) and elides it itself, and a
+    // field scrolls what was typed into it; a placeholder must fit.
+    // Text for screen readers only (.sr-only) is never seen, so never cut off.
+    if (el.getClientRects().length === 0 || el.matches('input[type=file], .sr-only')) continue;
+    if (el.matches('input') && el.value !== '') continue;
+    const style = getComputedStyle(el);
+    const control = el.matches('button, .button, input, select');
+    const clips = control || style.overflowX !== 'visible';
+    if (el.scrollWidth <= el.clientWidth + 1 || !clips) continue;
+    const titled = el.closest('[title]');
+    const elided = style.textOverflow === 'ellipsis' && titled
+        && titled.title.replace(/\\s+/g, ' ').includes(el.textContent.trim().replace(/\\s+/g, ' '));
+    if (!elided) found.push(`cut off: ${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
+  }
+  return found;
+}"""
+"""What a page at a larger text size shows wrong: scrolling sideways (with the widest elements),
+and anything cut off other than a word too long for its line, which ends in "…" with the whole
+of it in a title."""
+
+
 def summary_at_the_bottom(page: Any) -> None:
     """On a hand form, its summary and Save are on screen at its bottom, where the thumb is:
     checked after every step a player takes there (not merely that they are on the page)."""

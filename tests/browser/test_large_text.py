@@ -1,6 +1,8 @@
 """At 200% text size (Chromium's own font-size setting, as a person with weaker eyes sets it), on
 a 360 px phone: no page scrolls sideways, nothing is cut off except a word too long for its line,
-which ends in "…" with the whole of it in a title, and totals stay inside their cards."""
+which ends in "…" with the whole of it in a title, and totals stay inside their cards. (A root
+font size of 200%, a reader's own style sheet, is checked with the other checks of every page,
+in test_every_page.py.)"""
 
 from __future__ import annotations
 
@@ -12,41 +14,11 @@ from typing import Any
 
 import pytest
 
-from .helpers import CHROMIUM_FLAGS, PHONES, new_page, patient
-from .pages import LONG_NAMES, import_game, pages, set_up_games, walk_page
+from .helpers import CHROMIUM_FLAGS, CUT_OFF, PHONES, patient
+from .pages import OPEN_ALL_DETAILS, every_state, import_game
 
 TEXT_SIZE = 32
 """Chromium's default font size at 200% of its usual 16 px (Settings → Appearance → Font size)."""
-
-CUT_OFF = """() => {
-  const width = document.documentElement.clientWidth;
-  const name = el =>
-      `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
-  const found = [];
-  if (document.scrollingElement.scrollWidth > width) {
-    const wide = [...document.querySelectorAll('body *')].filter(el =>
-        el.getBoundingClientRect().right > width + 1 || (el.scrollWidth > el.clientWidth + 1
-            && getComputedStyle(el).overflowX === 'visible' && !el.closest('svg')));
-    found.push(`the page scrolls sideways: ${document.scrollingElement.scrollWidth} > ${width}`
-        + ` (${wide.slice(-3).map(name).join(', ')})`);
-  }
-  for (const el of document.querySelectorAll('body *')) {
-    // The file chooser draws its own text (the chosen file's name) and elides it itself, and a
-    // field scrolls what was typed into it; a placeholder must fit.
-    // Text for screen readers only (.sr-only) is never seen, so never cut off.
-    if (el.getClientRects().length === 0 || el.matches('input[type=file], .sr-only')) continue;
-    if (el.matches('input') && el.value !== '') continue;
-    const style = getComputedStyle(el);
-    const control = el.matches('button, .button, input, select');
-    const clips = control || style.overflowX !== 'visible';
-    if (el.scrollWidth <= el.clientWidth + 1 || !clips) continue;
-    const titled = el.closest('[title]');
-    const elided = style.textOverflow === 'ellipsis' && titled
-        && titled.title.replace(/\\s+/g, ' ').includes(el.textContent.trim().replace(/\\s+/g, ' '));
-    if (!elided) found.push(`cut off: ${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
-  }
-  return found;
-}"""
 
 NUMBERS_IN_CARDS = """() => [...document.querySelectorAll('.big-number')].map(el => ({
   text: el.textContent.trim(),
@@ -91,33 +63,13 @@ def test_nothing_scrolls_sideways_or_is_cut_off_at_200_percent(
         large_text.goto(server + "/")
         with large_text.expect_navigation():
             large_text.get_by_role("button", name="Español").click()
-    found = walk_page(large_text, server, CUT_OFF)
+    found = {}
+    for name, page in every_state(large_text, server):
+        page.evaluate(OPEN_ALL_DETAILS)
+        found[name] = page.evaluate(CUT_OFF)
     problems = [f"{name}: {line}" for name, lines in found.items() for line in lines]
     assert {"scoreboard", "hand-form", "stats", "rules"} <= found.keys()
     assert not problems, "\n".join(problems)
-
-
-ROOT_AT_200 = (
-    """() => document.documentElement.style.setProperty('font-size', '200%', 'important')"""
-)
-"""A root font size of 200% (a reader's own style sheet), which media queries' em do not see."""
-
-
-@pytest.mark.parametrize("language", ["en-US", "es"])
-def test_nothing_scrolls_sideways_at_a_200_percent_root_font_size(
-    browser: Any, server: str, language: str
-) -> None:
-    page = new_page(browser, language=language)
-    page.goto(server + "/")
-    found = {}
-    for name, open_page in pages(set_up_games(page, server, LONG_NAMES)).items():
-        open_page(page, server)
-        page.evaluate(ROOT_AT_200)
-        found[name] = page.evaluate(CUT_OFF)
-    problems = [f"{name}: {line}" for name, lines in found.items() for line in lines]
-    assert {"home", "scoreboard", "hand-form", "hand-form-refused"} <= found.keys()
-    assert not problems, "\n".join(problems)
-    page.context.close()
 
 
 def test_large_totals_stay_in_their_cards(large_text: Any, server: str) -> None:
