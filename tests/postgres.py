@@ -339,17 +339,34 @@ def database_or_skip() -> str:
 def drop_made_databases() -> None:
     """Drop the databases made since the last call, and put back the copies lent, closed to
     connections: whatever still holds one is ended, as a drop WITH (FORCE) ends it."""
-    while _closers:
+    _let_go(made=0, lent=0, closers=0)
+
+
+@contextmanager
+def databases_of_one_example() -> Iterator[None]:
+    """The databases made and copies lent inside, dropped and put back when it ends rather than
+    at the end of the test: around each example of a property test, whose next example then
+    takes the same copy again instead of making one (a copy checkpoints the whole server)."""
+    made, lent, closers = len(_made), len(_lent), len(_closers)
+    try:
+        yield
+    finally:
+        _let_go(made=made, lent=lent, closers=closers)
+
+
+def _let_go(*, made: int, lent: int, closers: int) -> None:
+    """`drop_made_databases` for what was made after the first `made`, `lent` and `closers`."""
+    while len(_closers) > closers:
         _closers.pop()()
-    if not _made and not _lent:
+    if len(_made) == made and len(_lent) == lent:
         return
     with _admin(server_url()) as connection:
-        while _made:
+        while len(_made) > made:
             name = _made.pop()
             connection.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
-        while _lent:
+        while len(_lent) > lent:
             template, name = _lent.pop()
             connection.execute(
                 sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS false").format(sql.Identifier(name))

@@ -110,3 +110,12 @@ def test_a_postgresql_copy_lent_again_is_as_empty_as_a_new_one(postgresql_server
 def side_ids(app: Flask) -> list[int]:
     with app.app_context():
         return list(db.session.scalars(select(Side.id).order_by(Side.id)))
+
+
+@pytest.mark.once  # about the throw-away PostgreSQL's copies, which it asks for itself
+def test_each_example_of_a_property_test_takes_the_same_copy_again(postgresql_server: str) -> None:
+    taken = []
+    for _ in range(2):
+        with postgres.databases_of_one_example():
+            taken.append(postgres.fresh_database(template=migrated_postgresql()))
+    assert taken[0] == taken[1]
