@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,10 +26,11 @@ NUMBERS_IN_CARDS = """() => [...document.querySelectorAll('.big-number')].map(el
 }))"""
 
 
-@pytest.fixture
-def large_text(browser: Any, tmp_path: Path) -> Iterator[Any]:
-    """A 360×740 touch page of a Chromium profile whose text size is 200%."""
-    profile = tmp_path / "profile"
+@pytest.fixture(scope="module")
+def large_text_chromium(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Chromium with a profile whose text size is 200%, at 360×740 with touch: a browser of its
+    own (a persistent context), started once for this file's tests."""
+    profile = tmp_path_factory.mktemp("large-text") / "profile"
     (profile / "Default").mkdir(parents=True)
     preferences = {"webkit": {"webprefs": {"default_font_size": TEXT_SIZE}}}
     (profile / "Default" / "Preferences").write_text(json.dumps(preferences))
@@ -43,10 +43,18 @@ def large_text(browser: Any, tmp_path: Path) -> Iterator[Any]:
         has_touch=True,
         is_mobile=True,
     )
-    patient(context)
-    page = context.pages[0] if context.pages else context.new_page()
-    yield page
+    yield patient(context)
     context.close()
+
+
+@pytest.fixture
+def large_text(large_text_chromium: Any) -> Iterator[Any]:
+    """A page of that Chromium, as if it were new: no cookie an earlier test left (a language
+    chosen); each test's server is another origin, with storage of its own."""
+    large_text_chromium.clear_cookies()
+    page = large_text_chromium.new_page()
+    yield page
+    page.close()
 
 
 def test_the_text_size_setting_is_in_force(large_text: Any, server: str) -> None:
