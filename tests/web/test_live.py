@@ -19,20 +19,26 @@ from scorekeeper.web.services import live
 
 from .apps import TEST_CONFIG, built_app, database_url
 from .helpers import GOES_OUT, STAYS_IN, Actions, hidden
-from .streams import WITHIN, Stream
+from .streams import ENDS_WITHIN, WITHIN, Stream
 
 
-@pytest.fixture
-def streaming(tmp_path: Path) -> Iterator[Flask]:
-    """An app holding up to 3 streams that last 2–4 s, on a database file other apps may share."""
-    yield built_app(
+def streaming_app(tmp_path: Path, stream_seconds: int = 60) -> Flask:
+    """An app holding up to 3 streams that last from half of `stream_seconds` to all of it
+    (long enough that no test's stream ends by its lifetime but the lifetime's test), on a
+    database file other apps may share."""
+    return built_app(
         {
             **TEST_CONFIG,
             "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, "live.sqlite3"),
             "STREAMS": 3,
-            "STREAM_SECONDS": 4,
+            "STREAM_SECONDS": stream_seconds,
         }
     )
+
+
+@pytest.fixture
+def streaming(tmp_path: Path) -> Iterator[Flask]:
+    yield streaming_app(tmp_path)
 
 
 @pytest.fixture
@@ -136,16 +142,19 @@ def test_a_write_rolled_back_tells_no_one(streaming: Flask, opened: list[Stream]
 
 
 def test_a_stream_ends_after_its_lifetime_and_gives_back_its_place(
-    streaming: Flask, opened: list[Stream]
+    tmp_path: Path, opened: list[Stream]
 ) -> None:
-    game_id = Actions(streaming.test_client()).new_game()
-    streams = [open_stream(opened, streaming.test_client(), game_id) for _ in range(3)]
-    over = open_stream(opened, streaming.test_client(), game_id)
+    app = streaming_app(tmp_path, stream_seconds=2)
+    game_id = Actions(app.test_client()).new_game()
+    streams = [open_stream(opened, app.test_client(), game_id) for _ in range(3)]
+    over = open_stream(opened, app.test_client(), game_id)
     assert over.response.status_code == 204  # over the cap: the page polls
-    assert all(stream.ended() for stream in streams)
-    again = open_stream(opened, streaming.test_client(), game_id)
+    assert all(stream.next() is not None for stream in streams)  # the revision, at once
+    # Next, within its lifetime (1-2 s, against a heartbeat of 15), each ends.
+    assert all(stream.ended(2 + ENDS_WITHIN) for stream in streams)
+    again = open_stream(opened, app.test_client(), game_id)
     assert again.response.status_code == 200
-    with streaming.app_context():
+    with app.app_context():
         assert list(live.hub().followed()) == [live.game_key(game_id)]
 
 

@@ -124,7 +124,7 @@ def _follow(
         if revision != sent:
             sent = revision
             yield event(revision)
-        else:
+        elif time.monotonic() < ends:  # a quiet stream: a heartbeat, unless it ends now
             yield ": still here\n\n"
 
 
