@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.web.http import stream as event_stream
 from scorekeeper.web.services import live
 
 from .apps import TEST_CONFIG, built_app, database_url
@@ -53,6 +54,11 @@ def open_stream(opened: list[Stream], client: FlaskClient, game_id: str, **heade
     stream = Stream(client, f"/games/{game_id}/events", **headers)
     opened.append(stream)
     return stream
+
+
+def places_taken(app: Flask) -> int:
+    """The streams the app holds a place for."""
+    return int(app.extensions[event_stream.EXTENSION].open)
 
 
 def revision_of(client: FlaskClient, game_id: str) -> str:
@@ -156,6 +162,17 @@ def test_a_stream_ends_after_its_lifetime_and_gives_back_its_place(
     assert again.response.status_code == 200
     with app.app_context():
         assert list(live.hub().followed()) == [live.game_key(game_id)]
+
+
+def test_a_head_of_a_stream_holds_no_place(streaming: Flask, opened: list[Stream]) -> None:
+    """werkzeug answers a HEAD without asking the stream for a first event: its place is given
+    back when the answer is closed (a generator that never began runs no `finally`)."""
+    client = streaming.test_client()
+    game_id = Actions(client).new_game()
+    for _ in range(4):  # more than the cap of 3
+        assert client.head(f"/games/{game_id}/events").status_code == 200
+    assert places_taken(streaming) == 0
+    assert open_stream(opened, client, game_id).response.status_code == 200
 
 
 def test_without_streams_allowed_the_stream_is_answered_204(

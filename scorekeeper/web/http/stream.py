@@ -27,6 +27,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from flask import Flask, Response, current_app
 
@@ -48,16 +49,28 @@ class Streams:
         self.open = 0
         self.lock = threading.Lock()
 
-    def take(self) -> bool:
+    def take(self) -> Place | None:
+        """A place for a stream, if the cap has one."""
         with self.lock:
             if self.open >= self.cap:
-                return False
+                return None
             self.open += 1
-            return True
+            return Place(self)
+
+
+@dataclass
+class Place:
+    """One stream's place, held until it is given back (once, whoever asks first)."""
+
+    streams: Streams
+    held: bool = True
 
     def give_back(self) -> None:
-        with self.lock:
-            self.open -= 1
+        with self.streams.lock:
+            if not self.held:
+                return
+            self.held = False
+            self.streams.open -= 1
 
 
 def held() -> Streams:
@@ -72,8 +85,8 @@ def event(revision: str) -> str:
 def respond(key: str, revision: str, allowed: Callable[[], bool]) -> Response:
     """The stream of `key`, read at `revision` by this request; `allowed` says again whether
     this phone may follow it (called when who may follow may have changed)."""
-    streams = held()
-    if not streams.take():
+    place = held().take()
+    if place is None:
         return Response(status=204)  # over the cap: the page polls
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = live.hub()
@@ -86,9 +99,12 @@ def respond(key: str, revision: str, allowed: Callable[[], bool]) -> Response:
             with hub.watching(key, revision):
                 yield from _follow(app, hub, key, allowed, lifetime, retry)
         finally:
-            streams.give_back()
+            place.give_back()
 
     response = Response(events(), mimetype="text/event-stream")
+    # And when the answer is closed without a first event (a HEAD, whose body werkzeug never
+    # asks for): a generator that never began runs no `finally`.
+    response.call_on_close(place.give_back)
     response.headers["Cache-Control"] = "no-store"
     # nginx passes each event on at once instead of buffering the answer.
     response.headers["X-Accel-Buffering"] = "no"
