@@ -136,8 +136,12 @@ def level() -> Access:
     signed_in_now = bool(_phone()) and _table_state()[1]
     if not door.inside():
         return _level(pin_hash(), signed_in_now, session.get(TABLE_KEY), "", None)
-    token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
-    return _level(pin_hash(), signed_in_now, session.get(TABLE_KEY), token, door.state())
+    return _level(pin_hash(), signed_in_now, session.get(TABLE_KEY), link_token(), door.state())
+
+
+def link_token() -> str:
+    """The token of the share link this phone opened for the game it is in ('' if none)."""
+    return str(dict(session.get(LINKS_KEY) or ()).get(door.game_id(), ""))
 
 
 def _level(hashed: str | None, phone_in: bool, mark: object, token: str, game: Any) -> Access:
@@ -165,7 +169,7 @@ def still_may(wanted: Access) -> Callable[[], bool]:
     game_id = door.game_id()
     phone = _phone()
     mark = session.get(TABLE_KEY)
-    token = dict(session.get(LINKS_KEY) or ()).get(game_id, "")
+    token = link_token()
     configured: str | None = current_app.config.get("PIN_HASH")
 
     def asked_again() -> bool:

@@ -19,6 +19,11 @@ Each process holds at most `STREAMS` streams (each holds a thread under waitress
 over that, or with 0, a stream is answered `204 No Content`, which tells the browser not to try
 again, and the page polls as it did before streams. The stream reads nothing from the database
 while it waits: `services/live.py` wakes it.
+
+The cap is the table's to use, not a stranger's: the streams of one address, and those of one
+share link (a game's join or follow link, a night's standings link, which every table card
+prints), hold at most a share of it (`SHARE`), so that whoever holds a link, or sends from one
+address, leaves the phones that record hands their streams.
 """
 
 from __future__ import annotations
@@ -26,36 +31,54 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from flask import Flask, Response, current_app
 
 from ..services import live
+from .access import client_address
 
 HEARTBEAT = 15.0
 """Seconds between comments on a quiet stream: under nginx's 60 s `proxy_read_timeout`, and
 the longest a WSGI server holds the thread of a phone that left."""
+SHARE = 4
+"""The streams of one address, or of one share link, hold at most a quarter of the cap…"""
+SHARE_AT_LEAST = 8
+"""…and never fewer than a table's phones and its display (a cap this small is a test's)."""
 RETRY_MS = (2_000, 6_000)
 """How long the browser waits before coming back, spread at random between these."""
 EXTENSION = "scorekeeper.streams"
 
 
+Claim = tuple[str, str]
+"""What a stream is counted under besides the cap: ("address", its client's address) and
+("link", the share link it came by)."""
+
+
 class Streams:
-    """The streams this process holds, up to its cap."""
+    """The streams this process holds, up to its cap, and what each address and link holds."""
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.open = 0
+        self.by_claim: Counter[Claim] = Counter()
         self.lock = threading.Lock()
 
-    def take(self) -> Place | None:
-        """A place for a stream, if the cap has one."""
+    @property
+    def share(self) -> int:
+        """The most streams one address or one link may hold."""
+        return max(self.cap // SHARE, SHARE_AT_LEAST)
+
+    def take(self, claims: tuple[Claim, ...]) -> Place | None:
+        """A place for a stream counted under `claims`, if the cap and their shares have one."""
         with self.lock:
-            if self.open >= self.cap:
+            if self.open >= self.cap or any(self.by_claim[claim] >= self.share for claim in claims):
                 return None
             self.open += 1
-            return Place(self)
+            self.by_claim.update(claims)
+            return Place(self, claims)
 
 
 @dataclass
@@ -63,14 +86,20 @@ class Place:
     """One stream's place, held until it is given back (once, whoever asks first)."""
 
     streams: Streams
+    claims: tuple[Claim, ...]
     held: bool = True
 
     def give_back(self) -> None:
-        with self.streams.lock:
+        streams = self.streams
+        with streams.lock:
             if not self.held:
                 return
             self.held = False
-            self.streams.open -= 1
+            streams.open -= 1
+            streams.by_claim.subtract(self.claims)
+            for claim in self.claims:
+                if not streams.by_claim[claim]:
+                    del streams.by_claim[claim]
 
 
 def held() -> Streams:
@@ -82,12 +111,17 @@ def event(revision: str) -> str:
     return f"id: {revision}\ndata: {revision}\n\n"
 
 
-def respond(key: str, revision: str, allowed: Callable[[], bool]) -> Response:
+def respond(key: str, revision: str, allowed: Callable[[], bool], link: str = "") -> Response:
     """The stream of `key`, read at `revision` by this request; `allowed` says again whether
-    this phone may follow it (called when who may follow may have changed)."""
-    place = held().take()
+    this phone may follow it (called when who may follow may have changed); `link`, the share
+    link the phone came by, if any, whose streams hold only a share of the cap."""
+    streams = held()
+    claims: tuple[Claim, ...] = (("address", client_address()),)
+    if link:
+        claims += (("link", link),)
+    place = streams.take(claims)
     if place is None:
-        return Response(status=204)  # over the cap: the page polls
+        return Response(status=204)  # over the cap, or over its share: the page polls
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = live.hub()
     hub.start(app)
