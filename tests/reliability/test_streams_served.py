@@ -17,6 +17,7 @@ import resource
 import socket
 import sqlite3
 import subprocess
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,7 +44,8 @@ WITHIN = 30.0
 machine, not a wait (each step goes on as soon as its bytes are there)."""
 ENDS_WITHIN = 10.0
 """Seconds a stream whose end is due may take to end: it ends at its next wake, which the test
-brings at once (a deletion)."""
+brings at once (a save, a deletion); a stream that waited for its heartbeat (15 s) to notice
+has failed."""
 
 
 def address(n: int, network: int = 10) -> str:
@@ -244,6 +246,32 @@ def test_a_stranger_holding_a_link_or_one_address_takes_only_a_share_and_the_tab
         assert all_end(by_link + by_one_address)
         delete(table, f"/nights/{server.night_id}")
         assert all_end(standings)
+
+
+def test_a_stream_whose_phone_left_gives_its_place_back_at_its_next_wake(server: Served) -> None:
+    browser = Browser(server.port)
+    game_id = new_game(browser)
+    path = f"/games/{game_id}/events"
+    phones = [address(0, 15)] * (PER_SHARE + 1)
+    streams, refused = open_until_refused(server.port, path, phones)
+    try:
+        assert (len(streams), refused) == (PER_SHARE, 204)  # the address holds its share
+        streams.pop(0).close()  # a phone goes
+        save_a_hand(browser, game_id)  # every stream of the game wakes
+        again = None
+        deadline = time.monotonic() + ENDS_WITHIN
+        while again is None and time.monotonic() < deadline:
+            stream = Stream(server.port, path, phones[0])
+            if stream.status == 200:
+                again = stream
+            else:
+                stream.close()
+                time.sleep(0.05)
+        assert again is not None, "the place of the phone that left was not given back"
+        streams.append(again)
+    finally:
+        delete(browser, f"/games/{game_id}")
+        assert all_end(streams)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from typing import Any
 
 from flask.testing import FlaskClient
 
@@ -22,8 +23,12 @@ test fails now rather than after WITHIN, or after a lifetime or a heartbeat ende
 class Stream:
     """An event stream opened by a test client, read in a thread of its own, event by event."""
 
-    def __init__(self, client: FlaskClient, url: str, **headers: str) -> None:
-        self.response = client.get(url, buffered=False, headers=headers)
+    def __init__(
+        self, client: FlaskClient, url: str, environ: dict[str, Any] | None = None, **headers: str
+    ) -> None:
+        self.response = client.get(
+            url, buffered=False, headers=headers, environ_overrides=environ or {}
+        )
         self.events: queue.Queue[dict[str, str] | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         if self.response.status_code == 200:

@@ -6,6 +6,7 @@ page polls."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,10 +51,16 @@ def opened() -> Iterator[list[Stream]]:
         stream.close()
 
 
-def open_stream(opened: list[Stream], client: FlaskClient, game_id: str, **headers: str) -> Stream:
-    stream = Stream(client, f"/games/{game_id}/events", **headers)
-    opened.append(stream)
-    return stream
+def open_stream(
+    opened: list[Stream],
+    client: FlaskClient,
+    game_id: str,
+    environ: dict[str, Any] | None = None,
+    **headers: str,
+) -> Stream:
+    found = Stream(client, f"/games/{game_id}/events", environ, **headers)
+    opened.append(found)
+    return found
 
 
 def places_taken(app: Flask) -> int:
@@ -162,6 +169,24 @@ def test_a_stream_ends_after_its_lifetime_and_gives_back_its_place(
     assert again.response.status_code == 200
     with app.app_context():
         assert list(live.hub().followed()) == [live.game_key(game_id)]
+
+
+def test_a_stream_whose_phone_left_gives_back_its_place_at_its_next_heartbeat(
+    streaming: Flask, opened: list[Stream], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As waitress tells (`waitress.client_disconnected`) that the phone closed its connection:
+    the stream asks at its next wake, and ends without writing."""
+    monkeypatch.setattr(event_stream, "HEARTBEAT", 0.2)
+    game_id = Actions(streaming.test_client()).new_game()
+    left = threading.Event()
+    phone = open_stream(
+        opened, streaming.test_client(), game_id, {"waitress.client_disconnected": left.is_set}
+    )
+    assert phone.next() is not None
+    assert phone.next() == {"comment": "still here"}  # a heartbeat while the phone is there
+    left.set()
+    assert phone.ended()
+    assert places_taken(streaming) == 0
 
 
 def test_a_head_of_a_stream_holds_no_place(streaming: Flask, opened: list[Stream]) -> None:

@@ -9,8 +9,7 @@ names another revision than the one it was drawn at, as its poll does. What is s
   stream works and, had it missed a change, fetches itself;
 - each new revision the same way; `event: gone` when the thing is deleted; `event: refused`
   when this phone may no longer follow it (a renewed link, another PIN); the stream then ends;
-- a comment every `HEARTBEAT` seconds, so that a proxy does not cut a quiet stream and a WSGI
-  server notices a phone that left;
+- a comment every `HEARTBEAT` seconds, so that a proxy does not cut a quiet stream;
 - an end after a lifetime spread at random (`STREAM_SECONDS`, from half of it to all of it):
   the browser comes back after `retry:` with `Last-Event-ID`, and a frozen phone's stream does
   not stay forever.
@@ -23,26 +22,32 @@ while it waits: `services/live.py` wakes it.
 The cap is the table's to use, not a stranger's: the streams of one address, and those of one
 share link (a game's join or follow link, a night's standings link, which every table card
 prints), hold at most a share of it (`SHARE`), so that whoever holds a link, or sends from one
-address, leaves the phones that record hands their streams.
+address, leaves the phones that record hands their streams. And a stream gives its place back
+at its next wake (a heartbeat at the latest) once its phone has gone: it asks the server before
+it writes (`_gone`), rather than waiting for a write to fail, which under waitress and gunicorn
+takes two or three heartbeats (a write into a connection the phone closed still succeeds once).
 """
 
 from __future__ import annotations
 
 import random
+import select
+import socket
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 
 from ..services import live
 from .access import client_address
 
 HEARTBEAT = 15.0
 """Seconds between comments on a quiet stream: under nginx's 60 s `proxy_read_timeout`, and
-the longest a WSGI server holds the thread of a phone that left."""
+the longest a stream whose phone left holds its place (it looks at every wake)."""
 SHARE = 4
 """The streams of one address, or of one share link, hold at most a quarter of the cap…"""
 SHARE_AT_LEAST = 8
@@ -122,6 +127,7 @@ def respond(key: str, revision: str, allowed: Callable[[], bool], link: str = ""
     place = streams.take(claims)
     if place is None:
         return Response(status=204)  # over the cap, or over its share: the page polls
+    gone = _gone(request.environ)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = live.hub()
     hub.start(app)
@@ -131,7 +137,7 @@ def respond(key: str, revision: str, allowed: Callable[[], bool], link: str = ""
     def events() -> Iterator[str]:
         try:
             with hub.watching(key, revision):
-                yield from _follow(app, hub, key, allowed, lifetime, retry)
+                yield from _follow(app, hub, key, allowed, gone, lifetime, retry)
         finally:
             place.give_back()
 
@@ -150,6 +156,7 @@ def _follow(
     hub: live.Hub,
     key: str,
     allowed: Callable[[], bool],
+    gone: Callable[[], bool],
     lifetime: float,
     retry: int,
 ) -> Iterator[str]:
@@ -162,6 +169,8 @@ def _follow(
     yield f"retry: {retry}\n" + event(sent)
     while (left := ends - time.monotonic()) > 0:
         revision, now_access = hub.wait(key, sent, access, min(HEARTBEAT, left))
+        if gone():
+            return  # the phone left: its place is free now, not after a write fails
         if revision == live.GONE:
             yield "event: gone\ndata: \n\n"
             return
@@ -176,6 +185,32 @@ def _follow(
             yield event(revision)
         elif time.monotonic() < ends:  # a quiet stream: a heartbeat, unless it ends now
             yield ": still here\n\n"
+
+
+def _gone(environ: dict[str, Any]) -> Callable[[], bool]:
+    """Whether the phone of this request has gone, as the server tells without a write:
+    waitress reads its connection while the stream runs (`channel_request_lookahead`,
+    serving.py) and says so; gunicorn gives the connection, which reads as ended. Under
+    another server, a write that fails ends the stream."""
+    told: Callable[[], bool] | None = environ.get("waitress.client_disconnected")
+    if told is not None:
+        return told
+    connection: socket.socket | None = environ.get("gunicorn.socket")
+    if connection is not None:
+        return lambda: _hung_up(connection)
+    return lambda: False
+
+
+def _hung_up(connection: socket.socket) -> bool:
+    """Whether the phone closed `connection` (or reset it): it reads as ended. Nothing is read
+    away: a phone sends nothing more on a stream's connection, and if it did it would stay."""
+    try:
+        readable, _, _ = select.select([connection], [], [], 0)
+        return bool(readable) and not connection.recv(1, socket.MSG_PEEK)
+    except ValueError:  # TLS (no peeking) or a closed socket: the next write tells
+        return False
+    except OSError:  # reset
+        return True
 
 
 def allow(app: Flask, cap: int) -> None:
