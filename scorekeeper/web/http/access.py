@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, g, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import generate_password_hash
 
 from ..services import access as access_service
 from ..store.models import ADDRESS_LENGTH
@@ -114,12 +114,6 @@ def pin_hash() -> str | None:
     if configured:
         return configured
     return _table_state()[0]
-
-
-def pin_is(entered: str) -> bool:
-    """Whether `entered` is the table's PIN."""
-    hashed = pin_hash()
-    return hashed is not None and check_password_hash(hashed, entered)
 
 
 def _mark(hashed: str | None) -> str:
