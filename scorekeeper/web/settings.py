@@ -133,6 +133,15 @@ SETTINGS = (
         int,
     ),
     Setting(
+        "BODY_SECONDS",
+        "`60`",
+        "The longest a request's body may take to arrive: it is read whole before the app "
+        "touches the database, so that a phone sending slowly holds a thread at most, never one "
+        "of the database's connections, and past this it is answered 408. Under gunicorn "
+        "reached without a proxy; waitress and a reverse proxy read each body whole themselves.",
+        int,
+    ),
+    Setting(
         "STREAM_SECONDS",
         "`600`",
         "The longest a stream lasts (each one ends at random between half of it and all of "
@@ -172,6 +181,7 @@ def read(test_config: Mapping[str, Any] | None = None) -> Config:
         LOG_LEVEL="INFO",
         PROXY_FIX=0,
         STREAMS=None,
+        BODY_SECONDS=60,
         STREAM_SECONDS=600,
     )
     if test_config is None:

@@ -99,6 +99,15 @@ class Browser:
         return fields
 
 
+def new_game(browser: Browser) -> str:
+    """A classic game of two sides started on the browser's phone, as its form does; its id."""
+    fields = browser.form("/games/new?system=classic&table=2x2")
+    fields.update({"side_list-0-name": "Us", "side_list-1-name": "Them"})
+    status, where = browser.send("POST", "/games/new?system=classic&table=2x2", fields)
+    assert status == 302, where
+    return where.rsplit("/", 1)[1]
+
+
 def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
     settings = {"DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "kill-test"}
     return scorekeeper_serve(port, settings)

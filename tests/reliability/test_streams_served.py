@@ -32,7 +32,7 @@ from tests.helpers import free_port, gunicorn_serve, scorekeeper_serve, unavaila
 from tests.reverse_proxy import nginx_binary, nginx_in_front
 from tests.web.helpers import GOES_OUT, STAYS_IN
 
-from .live import Browser
+from .live import Browser, new_game
 
 pytestmark = pytest.mark.once
 
@@ -116,14 +116,6 @@ def open_until_refused(
         streams.append(stream)
         stream.next_revision()
     return streams, 0
-
-
-def new_game(browser: Browser) -> str:
-    fields = browser.form("/games/new?system=classic&table=2x2")
-    fields.update({"side_list-0-name": "Us", "side_list-1-name": "Them"})
-    status, where = browser.send("POST", "/games/new?system=classic&table=2x2", fields)
-    assert status == 302, where
-    return where.rsplit("/", 1)[1]
 
 
 def save_a_hand(browser: Browser, game_id: str) -> None:
