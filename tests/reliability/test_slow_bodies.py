@@ -17,10 +17,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.command import scorekeeper
-from tests.helpers import free_port, gunicorn_serve, scorekeeper_serve
-
-from .live import Browser, new_game
+from .live import Browser, new_game, real_server, settings_for
 
 pytestmark = pytest.mark.once
 
@@ -46,25 +43,9 @@ def server(
     """gunicorn (one gthread worker, more threads than the slow POSTs) or `scorekeeper serve`,
     on 127.0.0.1 with nothing in front, bodies given BODY_SECONDS."""
     folder = tmp_path_factory.mktemp(request.param)
-    settings = {
-        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{folder / 'games.sqlite3'}",
-        "SCOREKEEPER_SECRET_KEY": "bodies",
-        "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"),
-        "SCOREKEEPER_BODY_SECONDS": str(BODY_SECONDS),
-        "SCOREKEEPER_LOG_LEVEL": "WARNING",
-    }
-    done = scorekeeper("upgrade", env=settings)
-    assert done.returncode == 0, done.stderr
-    port = free_port()
-    if request.param == "serve":
-        process = scorekeeper_serve(port, settings)
-    else:
-        process = gunicorn_serve(port, settings, folder / "gunicorn.log", threads=SLOW + 16)
-    try:
+    settings = settings_for(folder, SCOREKEEPER_BODY_SECONDS=str(BODY_SECONDS))
+    with real_server(request.param, folder, settings, threads=SLOW + 16) as port:
         yield Served(port, request.param)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def hand(phone: Browser, path: str) -> bytes:
@@ -126,11 +107,11 @@ def test_more_slow_posts_than_the_pool_has_connections_leave_every_page_answered
             post.close()
 
 
+# waitress reads a body itself, and drops one silent for 20 s unanswered.
+@pytest.mark.parametrize("server", ["gunicorn"], indirect=True)
 def test_under_gunicorn_a_body_that_stops_or_trickles_is_answered_408_at_its_deadline(
     server: Served,
 ) -> None:
-    if server.kind != "gunicorn":
-        pytest.skip("waitress reads a body itself (and drops one silent for 20 s, unanswered)")
     phone = Browser(server.port)
     path = f"/games/{new_game(phone)}/hands/new"
     stopped = SlowPost(phone, path, hand(phone, path))

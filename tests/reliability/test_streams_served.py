@@ -28,11 +28,11 @@ import pytest
 from scorekeeper.web.http.stream import SHARE, SHARE_AT_LEAST
 from tests.club_backup import club_backup
 from tests.command import scorekeeper
-from tests.helpers import free_port, gunicorn_serve, scorekeeper_serve, unavailable
+from tests.helpers import free_port, scorekeeper_serve, unavailable
 from tests.reverse_proxy import nginx_binary, nginx_in_front
 from tests.web.helpers import GOES_OUT, STAYS_IN
 
-from .live import Browser, new_game
+from .live import Browser, new_game, real_server, settings_for
 
 pytestmark = pytest.mark.once
 
@@ -159,32 +159,17 @@ def server(
 ) -> Iterator[Served]:
     """`scorekeeper serve` or gunicorn, holding CAP streams, on a database with a club night."""
     folder = tmp_path_factory.mktemp(request.param)
-    database = folder / "games.sqlite3"
-    settings = {
-        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{database}",
-        "SCOREKEEPER_SECRET_KEY": "streams",
-        "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"),
-        "SCOREKEEPER_STREAMS": str(CAP),
-        "SCOREKEEPER_LOG_LEVEL": "WARNING",
-    }
+    settings = settings_for(folder, SCOREKEEPER_STREAMS=str(CAP))
     backup = folder / "club.json"
     backup.write_text(json.dumps(club_backup(12, hands_a_game=2, nights=True)))
     for command in (("upgrade",), ("restore", str(backup))):
         done = scorekeeper(*command, env=settings)
         assert done.returncode == 0, done.stderr
-    with sqlite3.connect(database) as connection:
+    with sqlite3.connect(folder / "games.sqlite3") as connection:
         night_id, token = connection.execute("SELECT id, follow_token FROM night").fetchone()
-    port = free_port()
-    if request.param == "serve":
-        process = scorekeeper_serve(port, settings)
-    else:
-        threads = CAP + 24  # and SCOREKEEPER_STREAMS under --threads, as the README says
-        process = gunicorn_serve(port, settings, folder / "gunicorn.log", threads=threads)
-    try:
+    # SCOREKEEPER_STREAMS under --threads, as the README says
+    with real_server(request.param, folder, settings, threads=CAP + 24) as port:
         yield Served(port, str(night_id), str(token))
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def test_over_its_cap_a_server_refuses_a_stream_at_once_and_a_save_is_still_answered(
@@ -276,16 +261,10 @@ def descriptors() -> Iterator[None]:
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def serve_behind_a_proxy(database: Path, port: int, streams: int) -> subprocess.Popen[bytes]:
+def serve_behind_a_proxy(folder: Path, port: int, streams: int) -> subprocess.Popen[bytes]:
     """`scorekeeper serve` on `port`, holding `streams` streams, believing the proxy's
     X-Forwarded-For (each phone's own address); started when it answers."""
-    settings = {
-        "DATABASE_URL": f"sqlite:///{database}",
-        "SCOREKEEPER_SECRET_KEY": "streams",
-        "SCOREKEEPER_STREAMS": str(streams),
-        "SCOREKEEPER_PROXY_FIX": "1",
-        "SCOREKEEPER_LOG_LEVEL": "WARNING",
-    }
+    settings = settings_for(folder, SCOREKEEPER_STREAMS=str(streams), SCOREKEEPER_PROXY_FIX="1")
     return scorekeeper_serve(port, settings)
 
 
@@ -296,7 +275,7 @@ def test_the_readme_nginx_passes_a_stream_and_a_save_with_1000_streams_open(
     if nginx_binary() is None:
         unavailable("nginx is not installed (Debian: apt-get install nginx)")
     app_port = free_port()
-    server = serve_behind_a_proxy(tmp_path / "games.sqlite3", app_port, streams=1_010)
+    server = serve_behind_a_proxy(tmp_path, app_port, streams=1_010)
     streams: list[Stream] = []
     try:
         with nginx_in_front(app_port, tmp_path / "nginx", tls=False) as port:
