@@ -30,7 +30,6 @@ from contextlib import contextmanager, suppress
 from typing import IO, TYPE_CHECKING, Any
 
 from flask import Flask
-from werkzeug.wsgi import ClosingIterator
 
 from .security import HEADERS
 
@@ -133,7 +132,13 @@ class WholeBody:
         body.seek(0)
         environ.pop("HTTP_TRANSFER_ENCODING", None)  # read whole: a body of known length now
         environ["wsgi.input_terminated"] = True
-        return ClosingIterator(self.app(environ, start_response), body.close)
+        try:
+            return self.app(environ, start_response)
+        finally:
+            # The request is over once the app has answered: no answer of this app reads the
+            # body as it streams (the only streamed answers, a backup and the event streams,
+            # are GETs).
+            body.close()
 
     def read(self, environ: WSGIEnvironment) -> IO[bytes]:
         """The body, read whole in time; Refused if it is too large, late or cut short."""
@@ -141,7 +146,7 @@ class WholeBody:
         if declared is not None and declared > LARGEST_BODY:
             raise Refused(413)
         deadline = time.monotonic() + self.seconds
-        # Closed by the answer's close (WholeBody), or here when the body cannot be read.
+        # Closed once the app has answered (WholeBody), or here when the body cannot be read.
         body: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)  # noqa: SIM115
         try:
             with _timed(environ.get("gunicorn.socket"), self.seconds, deadline):
