@@ -196,7 +196,7 @@ def guess_pin(address: str, entered: str, hashed: str) -> Guess:
     (and against a wrong guess settled meanwhile in another one), a guess is settled in one
     transaction holding the address's row: one that finds the address waiting by then is
     answered as waiting, right or wrong, so that no more than the free tries are ever answered,
-    and a right PIN found among forty guesses at once is let in only if it came within them.
+    and a right PIN among forty guesses at once lets its sender in only if it came within them.
     Kept in the database, so every server process counts the same.
     """
     with TURNS.taken(address):
