@@ -1,5 +1,5 @@
-"""The web app: `create_app` builds it in named steps (the Flask app, its database, what runs
-around every view, the templates' globals, the proxies it trusts, the pages).
+"""The web app: `create_app` builds it in named steps (the Flask app, its database, the kept
+parts, what runs around every view, the templates' globals, the proxies it trusts, the pages).
 
 The rooms: `http/` runs around every view, `pages/` holds one module per blueprint, `presenters/`
 works out what pages show, `forms/` reads what is sent, `services/` writes (one transaction
@@ -21,6 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import http, settings, templating
 from .extensions import db, migrate
+from .presenters import parts
 from .services import live
 from .store import database, schema
 
@@ -33,6 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = _flask_app(config)
     _bind_database(app)
     live.init_app(app)
+    parts.init_app(app)
     http.install(app)
     templating.install(app)
     _trust_proxies(app)

@@ -12,7 +12,7 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
-from scorekeeper.web.http import caching
+from scorekeeper.web.presenters import parts
 
 from .apps import statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, a_game_with_a_hand, game_of, hidden
@@ -174,8 +174,8 @@ class Asking(dict[Hashable, Any]):
 def test_a_part_asked_for_by_many_at_once_is_drawn_once(app: Flask) -> None:
     """A save makes every screen following the game or the night ask at the same moment: one
     draws, the others wait for it rather than each drawing it again."""
-    parts = app.extensions[caching.EXTENSION]
-    parts.drawing = asking = Asking()
+    kept = app.extensions[parts.EXTENSION]
+    kept.drawing = asking = Asking()
     release = threading.Event()
     drawn: list[str] = []
 
@@ -188,7 +188,7 @@ def test_a_part_asked_for_by_many_at_once_is_drawn_once(app: Flask) -> None:
 
     def screen() -> None:
         with app.app_context():
-            got.append(caching.kept(("standings", "rev"), draw))
+            got.append(parts.kept(("standings", "rev"), draw))
 
     screens = [threading.Thread(target=screen) for _ in range(5)]
     for thread in screens:

@@ -20,15 +20,14 @@ from ..forms.game_file import ImportForm
 from ..http import door
 from ..http.access import Access, needs
 from ..http.csrf import form_view, json_api
-from ..http.i18n import number, say
 from ..http.security import not_kept
-from ..presenters.labels import label_of
 from ..services.engine import replay_of, system_of
 from ..services.errors import GameRefused, ImportRefused
 from ..services.game_files import export_game, import_game
 from ..services.loading import with_hands
 from ..store.columns import SchemaError
 from ..store.models import START_SCORE_LIMIT, Game
+from ..wording import label_of, number, say
 
 bp = Blueprint("game_files", __name__)
 

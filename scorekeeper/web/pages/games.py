@@ -18,6 +18,7 @@ from ..http.i18n import COOKIE, LANGUAGES
 from ..http.security import on_this_site
 from ..presenters import game as presenters
 from ..presenters import nights as night_presenters
+from ..presenters import parts
 from ..services import games as games_service
 from ..services.games import KEPT_DELETED, create_game
 from ..services.house_rules import as_game_rules
@@ -147,16 +148,16 @@ def scoreboard() -> str | Response:
     # A phone with the join link records hands: it is shown no control that needs the PIN.
     managing = access.may(Access.TABLE)
 
-    def draw() -> caching.Drawn:
+    def draw() -> parts.Drawn:
         board = presenters.scoreboard(door.game())
         seat = night_presenters.night_seat(door.game())
         body = render_template(
             "_scoreboard.html", board=board, saved=saved, managing=managing, night_seat=seat
         )
-        return caching.Drawn(board.title, Markup(body))
+        return parts.Drawn(board.title, Markup(body))
 
     # "Play again"'s one-time token, fresh for each visitor.
-    drawn = caching.part(draw, variant="table" if managing else "join")
+    drawn = parts.kept(caching.part_key(variant="table" if managing else "join"), draw)
     return render_template("scoreboard.html", drawn=drawn, token=new_token(), managing=managing)
 
 
@@ -168,13 +169,13 @@ def scoreboard() -> str | Response:
 def follow() -> str:
     """The scoreboard for a phone that only watches: nothing on it changes the game."""
 
-    def draw() -> caching.Drawn:
+    def draw() -> parts.Drawn:
         board = presenters.scoreboard(door.game())
         seat = night_presenters.night_seat(door.game())
         body = render_template("_scoreboard.html", board=board, read_only=True, night_seat=seat)
-        return caching.Drawn(board.title, Markup(body))
+        return parts.Drawn(board.title, Markup(body))
 
-    return render_template("follow.html", drawn=caching.part(draw))
+    return render_template("follow.html", drawn=parts.kept(caching.part_key(), draw))
 
 
 @bp.get("/games/<game_id>/table")
@@ -182,11 +183,11 @@ def follow() -> str:
 def display() -> str:
     """The game for a tablet or a TV in the middle of the table, read from two metres."""
 
-    def draw() -> caching.Drawn:
+    def draw() -> parts.Drawn:
         shown = presenters.display(door.game())
-        return caching.Drawn(shown.title, Markup(render_template("_display.html", shown=shown)))
+        return parts.Drawn(shown.title, Markup(render_template("_display.html", shown=shown)))
 
-    return render_template("display.html", drawn=caching.part(draw))
+    return render_template("display.html", drawn=parts.kept(caching.part_key(), draw))
 
 
 @bp.get("/games/<game_id>/state.json")

@@ -32,6 +32,7 @@ from ..http import access, caching, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
+from ..presenters import parts
 from ..presenters.game import hand_in_words
 from ..presenters.hand_form import hand_form_page
 from ..services.engine import engine_game, engine_hand, replay_of, system_of
@@ -113,9 +114,9 @@ def _form_page(
     return _page(hand_form_page(game, system, form, **shown), form.token.data), status
 
 
-def _page(drawn: caching.Drawn, token: str | None) -> str:
+def _page(drawn: parts.Drawn, token: str | None) -> str:
     """The page around a drawn hand form: the visitor's CSRF token and the form's one-time
-    token are written here, never into what is kept (`caching.part`)."""
+    token are written here, never into what is kept (`parts.kept`)."""
     return render_template("hand_form.html", drawn=drawn, token=token)
 
 
@@ -264,12 +265,12 @@ def new() -> ResponseReturnValue:
     if request.method == "GET":
         if door.over():
             return redirect(url_for("games.scoreboard", game_id=door.game_id()))
-        return _page(caching.part(_blank_form), new_token())
+        return _page(parts.kept(caching.part_key(), _blank_form), new_token())
     # A form sent again after it ended the game is still answered as the first time was.
     return _handle(*_game(), None)
 
 
-def _blank_form() -> caching.Drawn:
+def _blank_form() -> parts.Drawn:
     """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
     game, system = _game()
     return hand_form_page(game, system, hand_form(game), blank=True)

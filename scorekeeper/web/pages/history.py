@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from ... import rules
 from ..forms.player import MergeForm, RenameForm
 from ..http.access import Access, needs
-from ..http.converters import LARGEST_PAGE, whole_number
+from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import statistics
 from ..services.errors import MergeNotUndone, NotFound, PlayerRefused
@@ -31,7 +31,7 @@ PARTNERSHIPS_SHOWN = 30
 
 def _page_number() -> int:
     """The `?page=` asked for; one that is not a page number (0, -1, abc, 10^30) is a 404."""
-    page = whole_number(request.args.get("page", "1"), most=LARGEST_PAGE)
+    page = whole_number(request.args.get("page", "1"), most=queries.LARGEST_PAGE)
     if page is None:
         abort(404)
     return page

@@ -28,10 +28,10 @@ from ..forms.house_rule import (
 )
 from ..http.access import Access, needs
 from ..http.csrf import form_view
-from ..http.i18n import say
 from ..presenters.rulebook import differences, render_rules
 from ..services.house_rules import delete_house_rule, house_rule_system, save_house_rule
 from ..store.models import HouseRule
+from ..wording import say
 
 bp = Blueprint("house_rules", __name__)
 

@@ -40,6 +40,7 @@ from ..http import access, caching, door, stream
 from ..http.access import Access, needs
 from ..http.csrf import form_view
 from ..presenters import nights as presenters
+from ..presenters import parts
 from ..presenters.qr import qr_svg
 from ..services import live
 from ..services import nights as service
@@ -578,17 +579,17 @@ def _ranking_asked(night: Night) -> nights.Ranking:
     return known.get(asked, nights.Ranking(night.ranking))
 
 
-def _drawn(night: Night, template: str) -> caching.Drawn:
+def _drawn(night: Night, template: str) -> parts.Drawn:
     """The standings drawn once per revision of the night, language and ranking shown."""
     by = _ranking_asked(night)
 
-    def draw() -> caching.Drawn:
+    def draw() -> parts.Drawn:
         shown = presenters.standings(night, queries.night_tables(night.id), by)
         body = render_template(template, shown=shown, night=night)
-        return caching.Drawn(shown.name, Markup(body))
+        return parts.Drawn(shown.name, Markup(body))
 
     key = ("night", template, night.id, night.revision, str(get_locale()), by.value)
-    return caching.kept(key, draw)
+    return parts.kept(key, draw)
 
 
 def _conditional(night: Night) -> str | None:

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from flask_babel import format_percent
 
 from ... import rules
-from ..http.i18n import say
 from ..store import queries
 from ..store.models import player_key
+from ..wording import say
 
 
 @dataclass(frozen=True)

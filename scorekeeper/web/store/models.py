@@ -29,6 +29,11 @@ ADDRESS_LENGTH = 64
 """The longest client address a PIN guess is counted under (`http.access.client_address`)."""
 START_SCORE_LIMIT = 100_000
 """A score carried over from paper is within ± this; a larger one is a typing slip."""
+LARGEST_ID = 2**31 - 1
+"""The largest number an INTEGER column holds on PostgreSQL (SQLite's hold up to 2**63 - 1): ids,
+versions and hand numbers are INTEGER columns, and a larger number in a query is an error there,
+not a row that is not found. Row ids fit in it (`columns.ROW_ID`), and no number past it is ever
+looked up (`http.converters.whole_number`)."""
 SCORE = BigInteger
 """The column of a score the replay gives (a hand's, a total): a game file's hand may hold up to
 10^9 card points in hand or melded, so a few hands pass PostgreSQL's 32-bit `integer`."""

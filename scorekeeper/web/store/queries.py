@@ -31,8 +31,8 @@ from sqlalchemy.orm import selectinload
 
 from ... import rules
 from ..extensions import db
-from ..http.converters import LARGEST_ID
 from .models import (
+    LARGEST_ID,
     SET_COLUMNS,
     Game,
     HouseRule,
@@ -48,6 +48,9 @@ from .models import (
 PAGE_SIZE = 20
 LAST_PAGE = LARGEST_ID // PAGE_SIZE
 """The furthest page whose offset still fits in a database integer."""
+LARGEST_PAGE = 2**63 - 1
+"""The largest page number asked for that is a page past the last rather than a 404 (a page
+is never a number in a query: the furthest offset asked is LAST_PAGE's)."""
 LIVE = Game.deleted_at.is_(None)
 """The games that are not deleted: the only ones lists and statistics count."""
 LIVE_SIDE = Side.game_id.not_in(select(Game.id).where(Game.deleted_at.is_not(None)))
