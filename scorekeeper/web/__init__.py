@@ -90,6 +90,7 @@ def _register_pages(app: Flask) -> None:
     """Every page's blueprint: the only place that imports the page modules."""
     from .pages import (
         backup,
+        director,
         game_files,
         games,
         hands,
@@ -102,6 +103,7 @@ def _register_pages(app: Flask) -> None:
         result,
         rules,
         sharing,
+        standings,
         what_if,
     )
     from .pages import settings as settings_page
@@ -122,5 +124,7 @@ def _register_pages(app: Flask) -> None:
         install,
         live,
         nights,
+        director,
+        standings,
     ):
         app.register_blueprint(page.bp)

@@ -15,7 +15,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from scorekeeper import nights
-from scorekeeper.web.services.backup import restore
+from scorekeeper.web.services.restore import restore
 from tests.web.apps import built_app
 
 from .helpers import axe_violations, new_page, screenshot, served

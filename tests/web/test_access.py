@@ -57,12 +57,12 @@ PUBLIC_ANSWERS = {
     ("GET", "sharing.follow"): 404,  # no such token
     ("GET", "sharing.join"): 404,
     ("GET", "nights.table_card"): 404,
-    ("GET", "nights.standings"): 404,
-    ("GET", "nights.state"): 404,
-    ("GET", "nights.events"): 404,
-    ("GET", "nights.results"): 404,
-    ("GET", "nights.results_csv"): 404,
-    ("GET", "nights.results_text"): 404,
+    ("GET", "standings.standings"): 404,
+    ("GET", "standings.state"): 404,
+    ("GET", "standings.events"): 404,
+    ("GET", "standings.results"): 404,
+    ("GET", "standings.results_csv"): 404,
+    ("GET", "standings.results_text"): 404,
 }
 """What a fresh phone gets from the public addresses other than a page (200)."""
 NOT_A_PAGE = {"nights.next_game": 302, "live.game_events": 204}

@@ -14,7 +14,7 @@ from sqlalchemy import event, func, select
 
 from scorekeeper import nights
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services.backup import BackupError, read_backup, restore
+from scorekeeper.web.services.restore import BackupError, read_backup, restore
 from scorekeeper.web.store.models import Game, Night, Side
 
 from .apps import TEST_CONFIG, another_app, backup_of, built_app, database_url, tables

@@ -85,13 +85,14 @@ def not_modified() -> Response | None:
     g.flashed = bool(session.get("_flashes"))
     if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
-        return _tagged(response, _asked_etag())
+        return tagged(response, _asked_etag())
     if door.inside() and not _never_kept():
         door.settle()  # the page will be drawn: from here on, one snapshot of the game
     return None
 
 
-def _tagged(response: Response, tag: str) -> Response:
+def tagged(response: Response, tag: str) -> Response:
+    """`response` with the weak ETag `tag`, to be checked by the browser each time."""
     response.set_etag(tag, weak=True)
     response.cache_control.no_cache = True
     return response
@@ -100,7 +101,7 @@ def _tagged(response: Response, tag: str) -> Response:
 def tag(response: Response) -> Response:
     """Give a game page drawn now its ETag (errors and redirects get none)."""
     if _conditional() and response.status_code == 200:
-        return _tagged(response, etag())
+        return tagged(response, etag())
     return response
 
 

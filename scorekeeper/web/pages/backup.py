@@ -24,8 +24,9 @@ from ..forms.files import Unreadable, read_json
 from ..http.access import Access, needs
 from ..http.csrf import form_view
 from ..http.security import not_kept
-from ..services.backup import BackupError, DatabaseNotEmpty, backup_text
-from ..services.backup import restore as restore_backup
+from ..services.backup import backup_text
+from ..services.restore import BackupError, DatabaseNotEmpty
+from ..services.restore import restore as restore_backup
 from ..store.models import now
 
 bp = Blueprint("backup", __name__)

@@ -46,7 +46,7 @@ from ..services.hands import (
     restore_hand,
 )
 from ..services.loading import with_hands
-from ..services.nights import ForTheDirector, TableClosed, round_over
+from ..services.night_tables import ForTheDirector, TableClosed, round_over
 from ..store.models import Game, Hand, new_token
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
@@ -86,7 +86,7 @@ def _for_the_director(round_number: int) -> ResponseReturnValue:
 
 def _closed_to_this_phone(game: Game) -> ResponseReturnValue | None:
     """A hand of a club night's round that is over is the director's: a phone that came in
-    through its table card is asked for the PIN (services.nights.ForTheDirector says why)."""
+    through its table card is asked for the PIN (services.night_tables.ForTheDirector says why)."""
     if _director():
         return None
     number = round_over(game)

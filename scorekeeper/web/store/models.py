@@ -186,7 +186,7 @@ SIDE_TALLIES = ("hands", "best", "went_out", "red_threes", *SET_COLUMNS.values()
 """The columns of `Side` that statistics add up, copied from the last replay."""
 SIDE_STATISTICS = ("team", "system_id", "created_at", "over", "won", "total", "start_score",
                    *SIDE_TALLIES, "game_id")  # fmt: skip
-"""Everything statistics read of a side, in the order they group it (`queries._teams`)."""
+"""Everything statistics read of a side, in the order they group it (`tallies._teams`)."""
 Index(
     "ix_side_statistics",
     *(Side.__table__.c[column] for column in SIDE_STATISTICS),
