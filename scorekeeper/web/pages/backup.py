@@ -45,7 +45,7 @@ def backups_are_larger(endpoint: str | None, values: dict[str, Any] | None) -> N
 
 
 @bp.route("/restore", methods=["GET", "POST"])
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @form_view
 def restore() -> ResponseReturnValue:
     """A backup uploaded from the phone, restored into an empty database, or why not (422)."""
@@ -74,7 +74,7 @@ def restore() -> ResponseReturnValue:
 
 
 @bp.get("/backup.json")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @not_kept
 def download() -> Response:
     """Every game and house rule as one file; `scorekeeper restore` loads it. Sent as it is

@@ -25,7 +25,7 @@ bp = Blueprint("director", __name__)
 
 
 @bp.get("/nights/<night_id>")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def director(night_id: str) -> Response:
     """Every table's progress at a glance (live: a 304 while the night is unchanged), the
     round's buttons, the pairs."""
@@ -63,7 +63,7 @@ def _round_sent() -> int:
 
 
 @bp.post("/nights/<night_id>/start")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def start_round(night_id: str) -> Response:
     number = _round_sent()
     return _director_write(
@@ -74,7 +74,7 @@ def start_round(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/end-round")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def end_round(night_id: str) -> Response:
     number = _round_sent()
     night = service.night_of(night_id)
@@ -93,7 +93,7 @@ def end_round(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/end")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def end_night(night_id: str) -> Response:
     service.night_of(night_id)
     service.end_night(night_id)
@@ -103,7 +103,7 @@ def end_night(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/ranking")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def ranking(night_id: str) -> Response:
     chosen = request.form.get("ranking", "")
     if chosen not in {r.value for r in nights.Ranking}:
@@ -122,7 +122,7 @@ def _pair_sent() -> int:
 
 
 @bp.post("/nights/<night_id>/leaves")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def pair_leaves(night_id: str) -> Response:
     number = _pair_sent()
     return _director_write(
@@ -133,7 +133,7 @@ def pair_leaves(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/returns")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def pair_returns(night_id: str) -> Response:
     number = _pair_sent()
     return _director_write(
@@ -145,7 +145,7 @@ def pair_returns(night_id: str) -> Response:
 
 @bp.post("/nights/<night_id>/arrives")
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def pair_arrives(night_id: str) -> Response | tuple[str, int]:
     night = service.night_of(night_id)
     form = ArrivingPairForm(prefix="arriving")

@@ -107,7 +107,7 @@ def import_bytes(body: bytes) -> str:
 @bp.route("/games/import", methods=["GET", "POST"])
 @form_view
 @json_api
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def import_file() -> ResponseReturnValue:
     """A game file as JSON (201 Created) or uploaded from the form (redirect to the game)."""
     if request.method == "POST" and not request.files:
@@ -140,7 +140,7 @@ def _import_json() -> ResponseReturnValue:
 
 
 @bp.get("/games/<game_id>/export.json")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @not_kept
 def export_json() -> Response:
     game = with_hands(door.game())
@@ -150,7 +150,7 @@ def export_json() -> Response:
 
 
 @bp.get("/games/<game_id>/result.json")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @not_kept
 def result_json() -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
@@ -213,7 +213,7 @@ def csv_rows(game: Game) -> list[list[Any]]:
 
 
 @bp.get("/games/<game_id>/export.csv")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @not_kept
 def export_csv() -> Response:
     """The game's hands as a spreadsheet: UTF-8 with a BOM, so that Excel reads the accents."""

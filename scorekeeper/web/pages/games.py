@@ -49,7 +49,7 @@ def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | Non
 
 
 @bp.get("/")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def index() -> str:
     return render_template(
         "index.html",
@@ -61,7 +61,7 @@ def index() -> str:
 
 
 @bp.get("/games/archived")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def archived() -> str:
     """The games put away from the home page, from where each can be brought back."""
     return render_template(
@@ -70,7 +70,7 @@ def archived() -> str:
 
 
 @bp.get("/games/deleted")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def deleted() -> str:
     """The games deleted in the last days, from where each can be brought back; those deleted
     longer ago are purged first."""
@@ -84,7 +84,7 @@ def deleted() -> str:
 
 
 @bp.post("/games/deleted")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def bring_back() -> Response:
     """Bring a deleted game back (the game's id in the form: its own address is a 404 while it
     is deleted). Pressed twice, or for a game purged meanwhile, it says the game is not there."""
@@ -98,7 +98,7 @@ def bring_back() -> Response:
 
 @bp.route("/games/new", methods=["GET", "POST"])
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def new() -> str | Response | tuple[str, int]:
     """Step by step, so it works without JavaScript: the system, the table, then the names.
 
@@ -146,7 +146,7 @@ def scoreboard() -> str | Response:
         return redirect(url_for("games.follow", game_id=door.game_id()))
     saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
     # A phone with the join link records hands: it is shown no control that needs the PIN.
-    managing = access.may(Access.TABLE)
+    managing = access.may(Access.PIN)
 
     def draw() -> parts.Drawn:
         board = presenters.scoreboard(door.game())
@@ -157,7 +157,7 @@ def scoreboard() -> str | Response:
         return parts.Drawn(board.title, Markup(body))
 
     # "Play again"'s one-time token, fresh for each visitor.
-    drawn = parts.kept(caching.part_key(variant="table" if managing else "join"), draw)
+    drawn = parts.kept(caching.part_key(variant="pin" if managing else "join"), draw)
     return render_template("scoreboard.html", drawn=drawn, token=new_token(), managing=managing)
 
 
@@ -220,7 +220,7 @@ def _manage_page(game: Game, form: RenameGameForm, status: int = 200) -> tuple[s
 
 
 @bp.get("/games/<game_id>/manage")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def manage() -> tuple[str, int]:
     game = door.game()
     form = RenameGameForm(prefix="game")
@@ -230,7 +230,7 @@ def manage() -> tuple[str, int]:
 
 @bp.post("/games/<game_id>/rename")
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def rename() -> Response | tuple[str, int]:
     form = RenameGameForm(prefix="game")
     if form.validate_on_submit():
@@ -241,7 +241,7 @@ def rename() -> Response | tuple[str, int]:
 
 
 @bp.post("/games/<game_id>/archive")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def archive() -> Response:
     games_service.archive_game(door.game_id())
     flash(_("Archived: the game is off the home page, and still in the history."))
@@ -249,7 +249,7 @@ def archive() -> Response:
 
 
 @bp.post("/games/<game_id>/unarchive")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def unarchive() -> Response:
     games_service.archive_game(door.game_id(), archived=False)
     flash(_("Brought back to the home page."))
@@ -258,7 +258,7 @@ def unarchive() -> Response:
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
 @door.when_gone("games.index")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def delete() -> str | Response:
     """Asks first; a deleted game can be brought back from the recently deleted games until
     it is purged (`services.games.KEPT_DELETED`).
@@ -283,7 +283,7 @@ def delete() -> str | Response:
 
 
 @bp.post("/games/<game_id>/again")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def play_again() -> Response:
     """A new game for the same table; the form's one-time token makes a double tap start one."""
     token = one_time_token(request.form.get("token")) or new_token()

@@ -70,7 +70,7 @@ def _game() -> tuple[Game, rules.RuleSystem]:
 
 def _director() -> bool:
     """Whether this phone is behind the table's PIN (a club night's director is)."""
-    return access.may(Access.TABLE)
+    return access.may(Access.PIN)
 
 
 def _for_the_director(round_number: int) -> ResponseReturnValue:

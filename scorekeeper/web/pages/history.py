@@ -45,7 +45,7 @@ def _system() -> str:
 
 
 @bp.get("/games")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def games() -> str:
     player = request.args.get("player", "")[: NAME_LENGTH * 2]
     system = _system()
@@ -65,7 +65,7 @@ def games() -> str:
 
 
 @bp.get("/stats")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def stats() -> str:
     system = _system()
     found = tallies.statistics(system)
@@ -114,7 +114,7 @@ def _player_page(
 
 
 @bp.get("/players/<player:key>")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def player(key: str) -> tuple[str, int]:
     found = tallies.statistics(_system(), player=key)
     return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
@@ -122,7 +122,7 @@ def player(key: str) -> tuple[str, int]:
 
 @bp.post("/players/<player:key>/rename")
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def rename(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)
@@ -149,7 +149,7 @@ def rename(key: str) -> Response | tuple[str, int]:
 
 @bp.post("/players/<player:key>/merge")
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def merge(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)
@@ -167,7 +167,7 @@ def merge(key: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/merges/<id:merge_id>/undo")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def undo(merge_id: int) -> Response:
     """Count a merged player's games apart again, from the page of the player merged into."""
     try:

@@ -62,7 +62,7 @@ def _night() -> Night:
 
 
 @bp.get("/nights")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def index() -> str:
     live = db.session.scalars(
         select(Night).where(Night.deleted_at.is_(None)).order_by(Night.created_at.desc())
@@ -81,7 +81,7 @@ def _houses() -> list[tuple[str, str]]:
 
 @bp.route("/nights/new", methods=["GET", "POST"])
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def new() -> str | Response | tuple[str, int]:
     """Two steps, so that it works without JavaScript: how many pairs, then the night."""
     count = pairs_asked(request.args.get("pairs"))
@@ -150,7 +150,7 @@ def _system(chosen: str) -> tuple[str, list[str], dict[str, Any] | None]:
 
 @bp.route("/nights/<night_id>/seating", methods=["GET", "POST"])
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def seating(night_id: str) -> str | tuple[str, int] | Response:
     """Who sits where in every round, to print before play; a round not started can be
     changed (`?round=N` opens its form)."""
@@ -217,7 +217,7 @@ def _place_seating_problems(
 
 
 @bp.get("/nights/<night_id>/cards")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def cards(night_id: str) -> str:
     """One card per table, to print: its join link and QR code for the whole night."""
     night = _night()
@@ -232,7 +232,7 @@ def cards(night_id: str) -> str:
 
 
 @bp.post("/nights/<night_id>/cards/renew")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def renew_cards(night_id: str) -> Response:
     _night()
     service.renew_cards(night_id)
@@ -241,7 +241,7 @@ def renew_cards(night_id: str) -> Response:
 
 
 @bp.route("/nights/<night_id>/delete", methods=["GET", "POST"])
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def delete(night_id: str) -> str | Response:
     """Asks first; a deleted night comes back with its games, as a deleted game does."""
     if request.method == "GET":
@@ -257,7 +257,7 @@ def delete(night_id: str) -> str | Response:
 
 
 @bp.post("/nights/deleted")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def bring_back() -> Response:
     if service.bring_back_night(request.form.get("night", "")):
         flash(_("The night is back, with its games."))

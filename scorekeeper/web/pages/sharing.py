@@ -54,7 +54,7 @@ def enter_pin() -> Response | tuple[str, int]:
         elif not has_pin or access.pin_is(form.pin.data or ""):
             if has_pin:
                 access_service.right_pin(address)
-            access.grant_table()
+            access.grant_pin()
             # A refused form came along: it is sent on as it was (307 keeps the POST and its
             # fields), so a typed hand is saved as its Save asked; a page is simply shown.
             return redirect(_next(), 307 if _carried() else 302)
@@ -83,7 +83,7 @@ def sign_out() -> Response:
 
 
 @bp.post("/settings/pin/sign-out-everyone")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def sign_out_every_phone() -> Response:
     """Every other phone must enter the PIN, or open its link, again."""
     signed_out = access.sign_out_every_phone()
@@ -97,7 +97,7 @@ def sign_out_every_phone() -> Response:
 
 
 @bp.post("/settings/pin/remove-stored")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def remove_stored_pin() -> Response:
     """Remove the PIN set on the settings page: with SCOREKEEPER_PIN set the page cannot change
     the PIN, but one stored before (or by a prank) must not come back when the server's goes."""
@@ -107,7 +107,7 @@ def remove_stored_pin() -> Response:
 
 
 @bp.route("/settings/pin", methods=["GET", "POST"])
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @form_view
 def pin_settings() -> Response | tuple[str, int]:
     """Set, change or remove the table's PIN (the current one is asked for a change)."""
@@ -122,7 +122,7 @@ def pin_settings() -> Response | tuple[str, int]:
             form.current.errors = [_("That is not the PIN now.")]
         else:
             if form.new.data:
-                access.grant_table()  # this phone set it: it knows it
+                access.grant_pin()  # this phone set it: it knows it
                 flash(_("The PIN is set: other phones need it now."))
             else:
                 flash(_("There is no PIN now: every phone on this network may do everything."))
@@ -169,7 +169,7 @@ LOCAL = ("localhost", "::1")
 
 
 @bp.get("/games/<game_id>/share")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def share() -> str:
     """The game's follow and join links, with their QR codes to scan across the table."""
     game = door.game()
@@ -187,7 +187,7 @@ def share() -> str:
 
 
 @bp.post("/games/<game_id>/share/renew")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def renew_links() -> Response:
     """New links: the old ones stop working at once."""
     access_service.renew_links(door.game_id())
