@@ -127,7 +127,7 @@ def test_the_hand_form_keeps_the_screen_on_as_switched_elsewhere_without_the_swi
 
 
 def test_the_table_display_keeps_itself_on(browser: Any, server: str) -> None:
-    page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix="/table")
+    page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix="/display")
     page.wait_for_function("locks.asked === 1")
     assert not page.get_by_role("switch").is_visible()  # nothing to switch: it stays on
     page.evaluate("locks.held[0].release()")

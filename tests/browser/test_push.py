@@ -98,7 +98,7 @@ def stop_the_clock(page: Any) -> None:
 
 def every_live_page_sees_a_hand_saved_elsewhere(phones: Phones, *, streamed: bool) -> None:
     hand = hand_paths(phones.recorder, phones.server, phones.game)[0]
-    watchers = {suffix: phones.watching(suffix) for suffix in ("", "/follow", "/table")}
+    watchers = {suffix: phones.watching(suffix) for suffix in ("", "/follow", "/display")}
     hand_page = phones.watching(hand.removeprefix(phones.game))
     form = phones.watching("/hands/new")
     every_page = [*watchers.values(), hand_page, form]
@@ -261,7 +261,7 @@ def every_phone_goes_on_to_the_game_played_next(
     for name, link, then in (
         ("joined", links["join"], ""),  # opens the scoreboard
         ("following", links["follow"], ""),  # opens the follow page
-        ("display", links["follow"], old + "/table"),  # a tablet in the middle of the table
+        ("display", links["follow"], old + "/display"),  # a tablet in the middle of the table
     ):
         phone = new_page(browser)
         phone.clock.install()
@@ -282,7 +282,7 @@ def every_phone_goes_on_to_the_game_played_next(
             phone.clock.run_for(EVERY)  # the next poll
     expect(phones["joined"]).to_have_url(served.url + new)
     expect(phones["following"]).to_have_url(served.url + new + "/follow")
-    expect(phones["display"]).to_have_url(served.url + new + "/table")
+    expect(phones["display"]).to_have_url(served.url + new + "/display")
     # Each came in as it had: the joined phone records hands, the others only watch.
     expect(phones["joined"].get_by_role("link", name="Record hand 1")).to_be_visible()
     for name in ("following", "display"):

@@ -26,7 +26,7 @@ GAME_PAGES = [
     "/games/{game}/result.json",
     # What phones that follow the game poll (test_following.py):
     "/games/{game}/follow",
-    "/games/{game}/table",
+    "/games/{game}/display",
     "/games/{game}/state.json",
 ]
 

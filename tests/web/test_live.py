@@ -309,10 +309,10 @@ def test_playing_again_sends_each_phone_to_the_new_game_by_its_own_way_in(
     join_new, follow_new = link(table, new, "join"), link(table, new, "follow")
     # Each phone goes on the way it came in, to the kind of page it was on.
     assert next_of(joined, f"/games/{old}") == join_new
-    assert next_of(joined, f"/games/{old}/table") == f"{join_new}?to=table"
+    assert next_of(joined, f"/games/{old}/display") == f"{join_new}?to=display"
     assert next_of(follower, f"/games/{old}/follow") == f"{follow_new}?to=follow"
-    assert next_of(follower, f"/games/{old}/table") == f"{follow_new}?to=table"
-    assert next_of(table, f"/games/{old}/table") == f"/games/{new}/table"
+    assert next_of(follower, f"/games/{old}/display") == f"{follow_new}?to=display"
+    assert next_of(table, f"/games/{old}/display") == f"/games/{new}/display"
     assert next_of(table, f"/games/{old}") == f"/games/{new}"
     # The hand form's phone learns it from the state it follows.
     state = joined.get(f"/games/{old}/state.json").json
@@ -321,9 +321,9 @@ def test_playing_again_sends_each_phone_to_the_new_game_by_its_own_way_in(
     landed = joined.get(join_new)
     assert landed.headers["Location"] == f"/games/{new}"
     assert joined.get(f"/games/{new}/hands/new").status_code == 200
-    shown = follower.get(f"{follow_new}?to=table")
-    assert shown.headers["Location"] == f"/games/{new}/table"
-    assert follower.get(f"/games/{new}/table").status_code == 200
+    shown = follower.get(f"{follow_new}?to=display")
+    assert shown.headers["Location"] == f"/games/{new}/display"
+    assert follower.get(f"/games/{new}/display").status_code == 200
     assert follower.get(f"/games/{new}/hands/new").status_code == 403
     # A stranger learns nothing of the new game from the old one.
     assert app.test_client().get(f"/games/{old}").status_code == 403
@@ -357,7 +357,7 @@ def test_every_live_page_names_its_stream_and_revision(
     hand = re.search(r'<tr id="hand-(\d+)">', actions.scoreboard(game_id))
     assert hand
     revision = revision_of(client, game_id)
-    for page in ("", "/follow", "/table", f"/hands/{hand.group(1)}", "/hands/new"):
+    for page in ("", "/follow", "/display", f"/hands/{hand.group(1)}", "/hands/new"):
         text = client.get(f"/games/{game_id}{page}").text
         assert f'data-stream="/games/{game_id}/events"' in text, page
         assert f'data-revision="{revision}"' in text, page

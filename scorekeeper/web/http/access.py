@@ -190,7 +190,7 @@ def may_record_hands() -> bool:
     return may(Access.JOIN)
 
 
-PLAYED_ON_PAGES = {"games.display": "table", "games.follow": "follow"}
+PLAYED_ON_PAGES = {"games.display": "display", "games.follow": "follow"}
 """The live pages a phone stays on in the game played next (`played_on`), each with the name a
 share link's `?to=` gives it; from any other (the scoreboard, a hand) it goes to the new
 game's scoreboard, or the page its link opens."""

@@ -178,7 +178,7 @@ def follow() -> str:
     return render_template("follow.html", drawn=parts.kept(caching.part_key(), draw))
 
 
-@bp.get("/games/<game_id>/table")
+@bp.get("/games/<game_id>/display")
 @needs(Access.FOLLOW)
 def display() -> str:
     """The game for a tablet or a TV in the middle of the table, read from two metres."""
@@ -188,6 +188,16 @@ def display() -> str:
         return parts.Drawn(shown.title, Markup(render_template("_display.html", shown=shown)))
 
     return render_template("display.html", drawn=parts.kept(caching.part_key(), draw))
+
+
+@bp.get("/games/<game_id>/table")
+@needs(Access.FOLLOW)
+def display_before() -> Response:
+    """The display's address before it was /display (a tablet's bookmark, a link shared then):
+    a permanent redirect there, its query kept."""
+    query = request.query_string.decode("latin-1")
+    address = url_for("games.display", game_id=door.game_id())
+    return redirect(f"{address}?{query}" if query else address, 308)
 
 
 @bp.get("/games/<game_id>/state.json")

@@ -133,7 +133,10 @@ def pin_settings() -> Response | tuple[str, int]:
     return page, 422 if form.is_submitted() else 200
 
 
-LANDINGS = {kind: endpoint for endpoint, kind in access.PLAYED_ON_PAGES.items()}
+LANDINGS = {
+    **{kind: endpoint for endpoint, kind in access.PLAYED_ON_PAGES.items()},
+    "table": "games.display",  # the display's name in the links made before it was `display`
+}
 """The pages a share link may open instead of its own (`?to=`): a phone brought to the game
 played next stays on the kind of page it was on (`access.played_on`)."""
 
