@@ -70,24 +70,24 @@
   // Following the game from another phone. While the page is visible it holds one event stream
   // (#live's data-stream) that names the game's revision at once and at each change; on a change
   // the page asks for its own address, or the hand form for the game's state, with the ETag of
-  // what it has, as the poll does. Where no stream can be held (an old browser, the server's cap
+  // what it has, as a poll does. Where no stream can be held (an old browser, the server's cap
   // answered 204, a proxy holding events back) it polls every ~2 s instead; an unchanged game
-  // costs the server a 304. A changed scoreboard or hand is swapped in ([data-poll]) and says
+  // costs the server a 304. A changed scoreboard or hand is swapped in ([data-follow]) and says
   // what changed ([data-announce]); a deleted game says so (#gone); a phone out of reach says
   // since when (#offline) and catches up when it is back.
   var EVERY = 2000;
   var ANNOUNCED = 90000; // how long "Hand 4: Abuelos +1,530" stays up
-  var polling = null; // the following of the page shown now (a page swapped by Save gets a new one)
+  var current = null; // the following of the page shown now (a page swapped by Save gets a new one)
 
   function follow() {
-    var live = document.querySelector("[data-poll]");
+    var live = document.querySelector("[data-follow]");
     // The hand form follows the game's state for its notice of a hand saved elsewhere, which
     // app.js (loaded with the form) words: `told`, given when app.js calls this again.
     var elsewhere = document.getElementById("elsewhere");
     var told = window.scorekeeper && window.scorekeeper.told;
     var hub = document.getElementById("live");
-    if (polling) polling.stop();
-    polling = null;
+    if (current) current.stop();
+    current = null;
     if (!window.fetch || !(live || (elsewhere && told))) return;
     var url = live ? location.href.split("#")[0] : elsewhere.dataset.state;
     var known = hub ? hub.dataset.revision : "";
@@ -100,7 +100,7 @@
     var streaming = false; // an event came on it: no poll needed
     var noStream = !hub || !window.EventSource;
     var offlineSince = null;
-    function poll() {
+    function ask() {
       clearTimeout(timer);
       if (stopped || document.visibilityState === "hidden") return;
       if (asking) { again = true; return; }
@@ -122,12 +122,12 @@
         .catch(offline)
         .then(function () {
           asking = false;
-          if (again) { again = false; poll(); } else schedule();
+          if (again) { again = false; ask(); } else schedule();
         });
     }
     function schedule() {
       clearTimeout(timer);
-      if (!stopped && !streaming) timer = setTimeout(poll, EVERY);
+      if (!stopped && !streaming) timer = setTimeout(ask, EVERY); // a poll
     }
     function open() {
       if (noStream || source || stopped || document.visibilityState === "hidden") return;
@@ -142,7 +142,7 @@
         hub.dataset.by = "stream"; // how the page follows the game, for whoever looks
         clearTimeout(timer);
         online();
-        if (event.data !== known) { known = event.data; poll(); }
+        if (event.data !== known) { known = event.data; ask(); }
       };
       source.addEventListener("gone", function () { close(); gone(); });
       // This phone may no longer follow the game (its link renewed, another PIN): a page that
@@ -157,7 +157,7 @@
         streaming = false;
         if (!source) return;
         if (source.readyState === 2) refuse(); // refused for good (over the cap: 204)
-        else poll(); // coming back by itself; meanwhile the poll says whether we are online
+        else ask(); // coming back by itself; meanwhile asking says whether we are online
       };
     }
     function refuse() {
@@ -194,13 +194,13 @@
     }
     function swap(html) {
       var page = new DOMParser().parseFromString(html, "text/html");
-      var fresh = page.querySelector("[data-poll]");
+      var fresh = page.querySelector("[data-follow]");
       var freshHub = page.getElementById("live");
       // The table played again while this page was shown: the phone goes along, to the new
       // game's page of this kind, by its own kind of link (the server says where).
       if (freshHub && freshHub.dataset.next) return carryOn(freshHub.dataset.next);
       if (freshHub) known = freshHub.dataset.revision;
-      if (fresh) localTimes(fresh); // as the page shown has them, or every poll would differ
+      if (fresh) localTimes(fresh); // as the page shown has them, or every answer would differ
       if (!fresh || !live.isConnected || fresh.innerHTML === live.innerHTML) return;
       var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
       live.innerHTML = fresh.innerHTML;
@@ -228,12 +228,12 @@
         close(); // a hidden page holds no stream
         clearTimeout(timer);
       } else {
-        poll();
+        ask();
         open();
       }
     }
     document.addEventListener("visibilitychange", shown);
-    polling = {
+    current = {
       stop: function () {
         stopped = true;
         close();

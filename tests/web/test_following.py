@@ -161,7 +161,7 @@ def test_a_page_that_follows_the_game_marks_what_is_swapped_and_can_say_it_is_go
 ) -> None:
     game_id = actions.new_game()
     text = client.get(page.format(game=game_id)).text
-    assert text.count("data-poll") == 1
+    assert text.count("data-follow") == 1
     assert '<p id="gone" class="errors" role="alert" hidden>' in text
 
 
@@ -169,7 +169,7 @@ def test_the_hand_form_is_never_swapped_under_the_thumb(
     client: FlaskClient, actions: Actions
 ) -> None:
     game_id = actions.new_game()
-    assert "data-poll" not in client.get(f"/games/{game_id}/hands/new").text
+    assert "data-follow" not in client.get(f"/games/{game_id}/hands/new").text
 
 
 def test_only_a_new_hands_form_with_nothing_typed_is_marked_blank(

@@ -161,7 +161,7 @@ def scoreboard() -> str | Response:
     return render_template("scoreboard.html", drawn=drawn, token=new_token(), managing=managing)
 
 
-# --- following the game from other phones (issue 19): read-only pages that poll ------------------
+# --- following the game from other phones (issue 19): read-only pages that follow it -------------
 
 
 @bp.get("/games/<game_id>/follow")
@@ -203,7 +203,7 @@ def display_before() -> Response:
 @bp.get("/games/<game_id>/state.json")
 @needs(Access.FOLLOW)
 def state() -> dict[str, object]:
-    """What a phone filling in the hand form polls: the game's revision, its hands, whether it
+    """What a phone filling in the hand form follows: the game's revision, its hands, whether it
     is over and, once the table played again, where this phone goes (`access.played_on`; an
     unchanged game answers 304 at the door, like every game page)."""
     shown = presenters.game_state(door.game())

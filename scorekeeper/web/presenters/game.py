@@ -177,7 +177,7 @@ class GameState:
 
 
 def game_state(game: Game) -> GameState:
-    """The game's state for the hand form's poll."""
+    """The game's state, which the hand form follows."""
     hands = with_hands(game)
     live = hands.live_hands
     return GameState(
