@@ -1,5 +1,5 @@
 // Samba Scorekeeper: the forms' niceties only. Every form works without this file. Loaded after
-// static/live.js (local times, following the game), whose `follow` it calls again when Save's
+// static/follow.js (local times, following the game), whose `follow` it calls again when Save's
 // answer takes the page's place, and to which it gives the hand form's notice of a hand saved
 // elsewhere (`told`).
 (function () {
@@ -22,13 +22,13 @@
     toldOfOthers();
   }
 
-  // The hand form's notice of a hand saved on another phone meanwhile (#elsewhere): live.js
+  // The hand form's notice of a hand saved on another phone meanwhile (#elsewhere): follow.js
   // follows the game's state (state.json) once it is given `told`, which words each state.
   function toldOfOthers() {
-    var live = window.scorekeeper;
-    if (!live || !document.getElementById("elsewhere") || live.told === told) return;
-    live.told = told;
-    live.follow();
+    var pages = window.scorekeeper;
+    if (!pages || !document.getElementById("elsewhere") || pages.told === told) return;
+    pages.told = told;
+    pages.follow();
   }
 
   // A new hand's form as the server drew it (data-blank), nothing typed or tapped into it since.
@@ -296,10 +296,10 @@
     document.title = page.title;
     document.body.replaceWith(page.body);
     window.scrollTo(0, 0);
-    var live = window.scorekeeper;
-    if (live) {
-      live.localTimes(document);
-      live.follow();
+    var pages = window.scorekeeper;
+    if (pages) {
+      pages.localTimes(document);
+      pages.follow();
     }
     setUp();
   }
@@ -361,7 +361,7 @@
   }
 
   // A night's round clock ([data-ends], the standings): the minutes left, and a warning in
-  // the last five; again when live.js swaps the standings in.
+  // the last five; again when follow.js swaps the standings in.
   var clockTimer = null;
   function roundClock() {
     clearTimeout(clockTimer);

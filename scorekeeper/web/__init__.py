@@ -22,7 +22,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import http, settings, templating
 from .extensions import db, migrate
 from .presenters import parts
-from .services import live
+from .services import push
 from .store import database, schema
 
 PACKAGE = settings.PACKAGE
@@ -33,7 +33,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config = settings.read(test_config)
     app = _flask_app(config)
     _bind_database(app)
-    live.init_app(app)
+    push.init_app(app)
     parts.init_app(app)
     http.install(app)
     templating.install(app)
@@ -91,6 +91,7 @@ def _register_pages(app: Flask) -> None:
     from .pages import (
         backup,
         director,
+        events,
         game_files,
         games,
         hands,
@@ -98,7 +99,6 @@ def _register_pages(app: Flask) -> None:
         history,
         house_rules,
         install,
-        live,
         nights,
         result,
         rules,
@@ -122,7 +122,7 @@ def _register_pages(app: Flask) -> None:
         health,
         result,
         install,
-        live,
+        events,
         nights,
         director,
         standings,

@@ -45,7 +45,7 @@ def install(app: Flask) -> None:
         get_locale=get_locale,
         may_record_hands=may_record_hands,  # a phone that may only follow sees no controls
         signed_in=signed_in,  # the header's one-tap "Sign out"
-        played_on=played_on,  # where a live page's phone goes once the table played again
+        played_on=played_on,  # where a following page's phone goes once the table played again
         rules_url=rules_url,
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,

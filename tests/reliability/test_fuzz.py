@@ -752,7 +752,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "games.display": (by_game("/display"), 40),
     "games.display_before": (by_game("/table"), 20),
     "games.state": (by_game("/state.json"), 40),
-    "live.game_events": (by_game("/events"), 40),
+    "events.game_events": (by_game("/events"), 40),
     "hands.new": (lambda d, w: hand_form(d, w, "new"), 240),
     "hands.edit": (lambda d, w: hand_form(d, w, "edit"), 200),
     "hands.show": (hand_page, 60),

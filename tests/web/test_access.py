@@ -65,7 +65,7 @@ PUBLIC_ANSWERS = {
     ("GET", "standings.results_text"): 404,
 }
 """What a fresh phone gets from the public addresses other than a page (200)."""
-NOT_A_PAGE = {"nights.next_game": 302, "live.game_events": 204, "games.display_before": 308}
+NOT_A_PAGE = {"nights.next_game": 302, "events.game_events": 204, "games.display_before": 308}
 """Addresses without a PIN that answer other than with a page: a game of no club night leads
 from its next game back to its own scoreboard; a game's event stream answers 204 under the
 tests' app, which was told of no thread to hold one on (`STREAMS`), so that the page polls;

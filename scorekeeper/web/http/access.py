@@ -191,7 +191,7 @@ def may_record_hands() -> bool:
 
 
 PLAYED_ON_PAGES = {"games.display": "display", "games.follow": "follow"}
-"""The live pages a phone stays on in the game played next (`played_on`), each with the name a
+"""The following pages a phone stays on in the game played next (`played_on`), each with the name a
 share link's `?to=` gives it; from any other (the scoreboard, a hand) it goes to the new
 game's scoreboard, or the page its link opens."""
 

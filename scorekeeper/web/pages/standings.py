@@ -17,7 +17,7 @@ from ..http import caching, stream
 from ..http.access import Access, needs
 from ..presenters import nights as presenters
 from ..presenters import parts
-from ..services import live
+from ..services import push
 from ..store import queries
 from ..store.models import Night
 
@@ -39,7 +39,7 @@ def _standings_of(token: str) -> Select[Night]:
 @needs(Access.PUBLIC)
 @caching.never_kept
 def events(token: str) -> Response:
-    """The night's revision now and at each change (http/stream.py): what its live pages (the
+    """The night's revision now and at each change (http/stream.py): what its following pages (the
     standings, the director's page, a table card between rounds) follow. One stream for the
     three, open to the standings link, since the revision tells no more than the standings."""
     night = _by_token(token)
@@ -47,7 +47,7 @@ def events(token: str) -> Response:
     def still_there() -> bool:
         return db.session.scalar(_standings_of(token)) is not None
 
-    return stream.respond(live.night_key(night.id), night.revision, still_there)
+    return stream.respond(push.night_key(night.id), night.revision, still_there)
 
 
 def _ranking_asked(night: Night) -> nights.Ranking:
@@ -83,7 +83,8 @@ def _not_modified(night: Night) -> Response:
 @bp.get("/standings/<token>")
 @needs(Access.PUBLIC)
 def standings(token: str) -> Response:
-    """The standings for the room's screen and the phones: live, drawn once per change."""
+    """The standings for the room's screen and the phones: following the night, drawn once per
+    change."""
     night = _by_token(token)
     tag = _conditional(night)
     if tag is None:

@@ -15,7 +15,7 @@ from sqlalchemy import Select, select, update
 
 from ..extensions import db
 from ..store.models import Game, Night, NightRound, NightTable, Seating, new_revision
-from . import live
+from . import push
 from .errors import NotFound
 from .nights import numbered_round
 
@@ -48,7 +48,7 @@ def hand_at_table(game: Game, hands: int, *, new: bool, director: bool = False) 
         return
     revision = new_revision()
     db.session.execute(update(Night).where(Night.id == game.night_id).values(revision=revision))
-    live.changed(live.night_key(game.night_id), revision)  # a statement the flush does not see
+    push.changed(push.night_key(game.night_id), revision)  # a statement the flush does not see
     if not new and director:
         return
     row = db.session.execute(_round_of(game.id)).one_or_none()

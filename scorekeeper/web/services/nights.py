@@ -32,7 +32,7 @@ from ..store.models import (
     new_share_token,
     now,
 )
-from . import live
+from . import push
 from .engine import engine_game
 from .errors import NotFound
 from .figures import store_figures
@@ -193,7 +193,7 @@ def _lock_games(game_ids: Sequence[str]) -> None:
             .execution_options(synchronize_session=False)
         )
         for game_id in ids:  # a statement the session's flush does not see: told by name
-            live.changed(live.game_key(game_id), revision)
+            push.changed(push.game_key(game_id), revision)
 
 
 def _round_games(night_id: str, number: int) -> list[str]:
@@ -395,7 +395,7 @@ def delete_night(night_id: str) -> bool:
         night.token = None
         still_there = Game.night_id == night_id, Game.deleted_at.is_(None)
         for game_id in db.session.scalars(select(Game.id).where(*still_there)):
-            live.changed(live.game_key(game_id), live.GONE)  # their pages say they are gone
+            push.changed(push.game_key(game_id), push.GONE)  # their pages say they are gone
         db.session.execute(
             update(Game)
             .where(*still_there)

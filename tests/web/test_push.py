@@ -1,4 +1,4 @@
-"""A live page's event stream: the game's revision at once and at each change, told by the
+"""A following page's event stream: the game's revision at once and at each change, told by the
 saving process at once, by PostgreSQL's NOTIFY across processes and by the watcher otherwise;
 the end of a deleted game; an end when the phone may no longer follow; a cap, over which the
 page polls."""
@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.services import live
+from scorekeeper.web.services import push
 
 from .apps import TEST_CONFIG, built_app, database_url
 from .helpers import GOES_OUT, STAYS_IN, Actions, hidden
@@ -28,7 +28,7 @@ def streaming(tmp_path: Path) -> Iterator[Flask]:
     yield built_app(
         {
             **TEST_CONFIG,
-            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, "live.sqlite3"),
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, "push.sqlite3"),
             "STREAMS": 3,
             "STREAM_SECONDS": 4,
         }
@@ -76,7 +76,7 @@ def test_a_stream_names_the_revision_at_once_then_each_new_one(
 def test_the_saving_process_wakes_its_streams_without_waiting_for_the_watcher(
     streaming: Flask, opened: list[Stream], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(live, "WATCH_EVERY", 3600.0)
+    monkeypatch.setattr(push, "WATCH_EVERY", 3600.0)
     client = streaming.test_client()
     game_id = Actions(client).new_game()
     stream = open_stream(opened, streaming.test_client(), game_id)
@@ -105,9 +105,9 @@ def test_a_stopped_app_s_watcher_and_listener_end(streaming: Flask, opened: list
     game_id = Actions(streaming.test_client()).new_game()
     assert open_stream(opened, streaming.test_client(), game_id).next() is not None
     with streaming.app_context():
-        hub = live.hub()
-    assert "live-watcher" in {thread.name for thread in hub.threads}  # and on PostgreSQL LISTEN
-    live.stop(streaming)
+        hub = push.hub()
+    assert "push-watcher" in {thread.name for thread in hub.threads}  # and on PostgreSQL LISTEN
+    push.stop(streaming)
     for thread in hub.threads:
         thread.join(WITHIN)
         assert not thread.is_alive(), thread.name
@@ -132,7 +132,7 @@ def test_a_write_rolled_back_tells_no_one(streaming: Flask, opened: list[Stream]
     refused = Actions(client).post_hand(game_id, [{"melded_points": "-7"}, STAYS_IN])
     assert refused.status_code == 422
     with streaming.app_context():
-        assert live.hub().followed() == {live.game_key(game_id): first and first["data"]}
+        assert push.hub().followed() == {push.game_key(game_id): first and first["data"]}
 
 
 def test_a_stream_ends_after_its_lifetime_and_gives_back_its_place(
@@ -146,7 +146,7 @@ def test_a_stream_ends_after_its_lifetime_and_gives_back_its_place(
     again = open_stream(opened, streaming.test_client(), game_id)
     assert again.response.status_code == 200
     with streaming.app_context():
-        assert list(live.hub().followed()) == [live.game_key(game_id)]
+        assert list(push.hub().followed()) == [push.game_key(game_id)]
 
 
 def test_without_streams_allowed_the_stream_is_answered_204(
@@ -284,10 +284,10 @@ def play_again(table: FlaskClient, game_id: str) -> str:
 
 
 def next_of(client: FlaskClient, path: str) -> str | None:
-    """Where the live page at `path` sends this phone once the table played again."""
+    """Where the following page at `path` sends this phone once the table played again."""
     response = client.get(path)
     assert response.status_code == 200, (path, response.status_code)
-    found = re.search(r'<div id="live"[^>]*data-next="([^"]*)"', response.text)
+    found = re.search(r'<div id="following"[^>]*data-next="([^"]*)"', response.text)
     return found.group(1).replace("&amp;", "&") if found else None
 
 
@@ -349,7 +349,7 @@ def test_the_old_game_names_no_new_game_that_was_deleted(
     assert next_of(client, f"/games/{old}") is None
 
 
-def test_every_live_page_names_its_stream_and_revision(
+def test_every_following_page_names_its_stream_and_revision(
     client: FlaskClient, actions: Actions
 ) -> None:
     game_id = actions.new_game()
@@ -364,14 +364,14 @@ def test_every_live_page_names_its_stream_and_revision(
 
 
 def test_a_waiter_wakes_for_its_own_key_only() -> None:
-    hub = live.Hub()
+    hub = push.Hub()
     with hub.watching("game:a", "1"), hub.watching("game:b", "1"):
         hub.tell("game:b", "2")
         assert hub.wait("game:a", "1", hub.access, 0.01) == ("1", 0)
         hub.heard("game:a 3")
         assert hub.wait("game:a", "1", hub.access, 0.01) == ("3", 0)
         hub.heard("game:a")
-        assert hub.revision("game:a") == live.GONE
+        assert hub.revision("game:a") == push.GONE
         hub.heard("*")
         assert hub.wait("game:b", "2", 0, 0.01) == ("2", 1)
     assert hub.followed() == {}
@@ -382,7 +382,7 @@ def test_on_postgresql_another_process_is_told_by_notify(
 ) -> None:
     """Two apps (two server processes) on one PostgreSQL: a hand saved by one reaches the
     other's stream by LISTEN/NOTIFY, with the watcher out of the way."""
-    monkeypatch.setattr(live, "WATCH_EVERY", 3600.0)
+    monkeypatch.setattr(push, "WATCH_EVERY", 3600.0)
     config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": postgresql_url, "STREAMS": 2}
     here, there = built_app({**config, "STREAM_SECONDS": 30}), built_app(config)
     game_id = Actions(there.test_client()).new_game()
@@ -395,9 +395,9 @@ def test_on_postgresql_another_process_is_told_by_notify(
     changed = stream.next_event()
     assert changed is not None and changed["data"] == revision_of(there.test_client(), game_id)
     with here.app_context():
-        hub = live.hub()
-    assert {thread.name for thread in hub.threads} == {"live-watcher", "live-listener"}
-    live.stop(here)  # a test's app is done: its database goes next (tests/web/apps.py)
+        hub = push.hub()
+    assert {thread.name for thread in hub.threads} == {"push-watcher", "push-listener"}
+    push.stop(here)  # a test's app is done: its database goes next (tests/web/apps.py)
     for thread in hub.threads:
         thread.join(WITHIN)
         assert not thread.is_alive(), thread.name

@@ -1,4 +1,4 @@
-"""`/games/<id>/events`: the event stream a live page of a game follows (http/stream.py).
+"""`/games/<id>/events`: the event stream a following page of a game holds (http/stream.py).
 
 It comes in through the door like every page of the game, so that only a phone that may follow
 the game opens it, and asks again whenever the game's links or the table's PIN change.
@@ -11,9 +11,9 @@ from werkzeug.wrappers import Response
 
 from ..http import access, caching, door, stream
 from ..http.access import Access, needs
-from ..services import live
+from ..services import push
 
-bp = Blueprint("live", __name__)
+bp = Blueprint("events", __name__)
 
 
 @bp.get("/games/<game_id>/events")
@@ -22,5 +22,5 @@ bp = Blueprint("live", __name__)
 def game_events() -> Response:
     """The game's revision now and at each change, while the page stays open."""
     return stream.respond(
-        live.game_key(door.game_id()), door.revision(), access.still_may(Access.FOLLOW)
+        push.game_key(door.game_id()), door.revision(), access.still_may(Access.FOLLOW)
     )

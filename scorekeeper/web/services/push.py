@@ -1,4 +1,4 @@
-"""Live pages: every page that follows a thing with a revision hears of its change at once.
+"""Push: every page that follows a thing with a revision hears of its change at once.
 
 A **key** names a thing with a revision: `game:<id>`, `night:<id>` (a club night: its standings,
 director's page and table cards between rounds), any other kind once it registers a reader of
@@ -45,8 +45,8 @@ WATCH_EVERY = 1.0
 """Seconds between the watcher's reads of the followed revisions."""
 LISTEN_EVERY = 1.0
 """Seconds the listener waits for a notice before it looks whether the app is done."""
-EXTENSION = "scorekeeper.live"
-NOTED = "scorekeeper.live.noted"
+EXTENSION = "scorekeeper.push"
+NOTED = "scorekeeper.push.noted"
 LOG = logging.getLogger(__name__)
 
 Reader = Callable[[list[str]], dict[str, str]]
@@ -163,13 +163,13 @@ class Hub:
         if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
             return  # a database in this process's memory: no one else writes it
         self.threads.append(
-            threading.Thread(target=_watch, args=(app, self), name="live-watcher", daemon=True)
+            threading.Thread(target=_watch, args=(app, self), name="push-watcher", daemon=True)
         )
         if url.get_backend_name() == "postgresql":
             conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
             self.threads.append(
                 threading.Thread(
-                    target=_listen, args=(conninfo, self), name="live-listener", daemon=True
+                    target=_listen, args=(conninfo, self), name="push-listener", daemon=True
                 )
             )
         for thread in self.threads:
@@ -185,7 +185,7 @@ def _watch(app: Flask, hub: Hub) -> None:
             with app.app_context():
                 hub.look()
         except Exception as error:  # the database away for a moment: the next look tries again
-            LOG.warning("the live watcher could not read the revisions (%s)", error)
+            LOG.warning("the push watcher could not read the revisions (%s)", error)
 
 
 def _listen(conninfo: str, hub: Hub) -> None:
@@ -207,7 +207,7 @@ def _listen(conninfo: str, hub: Hub) -> None:
         except Exception as error:
             if hub.stopped.is_set():
                 return
-            LOG.warning("the live listener lost PostgreSQL (%s); listening again", error)
+            LOG.warning("the push listener lost PostgreSQL (%s); listening again", error)
         if hub.stopped.wait(pause):
             return
         pause = min(pause * 2, 30.0)
@@ -296,12 +296,12 @@ def _committed(session: Session) -> None:
     noted = session.info.pop(NOTED, None)
     if not noted or not has_app_context() or EXTENSION not in current_app.extensions:
         return
-    live = hub()
+    here = hub()
     for key, revision in noted.items():
         if key == EVERYONE:
-            live.tell_everyone()
+            here.tell_everyone()
         else:
-            live.tell(key, revision)
+            here.tell(key, revision)
 
 
 def _forgotten(session: Session) -> None:
@@ -318,10 +318,10 @@ def stop(app: Flask) -> None:
 
 def init_app(app: Flask) -> None:
     """Give the app its hub, and have every write of the app's session note what it changed."""
-    live = Hub()
-    live.kind("game", game_revisions)
-    live.kind("night", night_revisions)
-    app.extensions[EXTENSION] = live
+    made = Hub()
+    made.kind("game", game_revisions)
+    made.kind("night", night_revisions)
+    app.extensions[EXTENSION] = made
     for name, listener in (
         ("after_flush", _followed_changed),
         ("after_commit", _committed),

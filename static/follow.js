@@ -1,7 +1,7 @@
-// Samba Scorekeeper's live pages: a game followed as it is played, local times, the screen kept
-// on, pages kept for offline. Every page works without this file; static/app.js (the forms'
-// niceties) is loaded only on pages with forms, and calls `follow` again when it replaces a page
-// or gives the hand form's notice its words (`told`).
+// Samba Scorekeeper's following pages: a game followed as it is played, local times, the screen
+// kept on, pages kept for offline. Every page works without this file; static/app.js (the
+// forms' niceties) is loaded only on pages with forms, and calls `follow` again when it replaces
+// a page or gives the hand form's notice its words (`told`).
 (function () {
   "use strict";
 
@@ -17,7 +17,7 @@
     });
   }
 
-  // "Keep the screen on" (_live.html): a switch shown only where the browser offers the Screen
+  // "Keep the screen on" (_following.html): a switch shown only where the browser offers the Screen
   // Wake Lock API (a secure context: the phone running the server, or HTTPS), off until switched
   // on, and remembered by this phone; the table display keeps itself on without a switch, and
   // the hand form keeps the choice made on the other pages without showing the switch. The
@@ -68,7 +68,7 @@
 
 
   // Following the game from another phone. While the page is visible it holds one event stream
-  // (#live's data-stream) that names the game's revision at once and at each change; on a change
+  // (#following's data-stream) that names the game's revision at once and at each change; on a change
   // the page asks for its own address, or the hand form for the game's state, with the ETag of
   // what it has, as a poll does. Where no stream can be held (an old browser, the server's cap
   // answered 204, a proxy holding events back) it polls every ~2 s instead; an unchanged game
@@ -80,16 +80,16 @@
   var current = null; // the following of the page shown now (a page swapped by Save gets a new one)
 
   function follow() {
-    var live = document.querySelector("[data-follow]");
+    var followed = document.querySelector("[data-follow]");
     // The hand form follows the game's state for its notice of a hand saved elsewhere, which
     // app.js (loaded with the form) words: `told`, given when app.js calls this again.
     var elsewhere = document.getElementById("elsewhere");
     var told = window.scorekeeper && window.scorekeeper.told;
-    var hub = document.getElementById("live");
+    var hub = document.getElementById("following");
     if (current) current.stop();
     current = null;
-    if (!window.fetch || !(live || (elsewhere && told))) return;
-    var url = live ? location.href.split("#")[0] : elsewhere.dataset.state;
+    if (!window.fetch || !(followed || (elsewhere && told))) return;
+    var url = followed ? location.href.split("#")[0] : elsewhere.dataset.state;
     var known = hub ? hub.dataset.revision : "";
     var etag = null;
     var timer = null;
@@ -114,10 +114,10 @@
           online();
           if (response.status === 404) return gone();
           // A page that now leads elsewhere (a night's table card when its round starts) goes.
-          if (response.redirected && live) return carryOn(response.url);
+          if (response.redirected && followed) return carryOn(response.url);
           if (response.status !== 200 && response.status !== 410) return; // 410: a night ended
           etag = response.headers.get("ETag") || etag;
-          return live ? response.text().then(swap) : response.json().then(told);
+          return followed ? response.text().then(swap) : response.json().then(told);
         })
         .catch(offline)
         .then(function () {
@@ -151,7 +151,7 @@
       source.addEventListener("refused", function () {
         close();
         stopped = true;
-        if (live) location.reload();
+        if (followed) location.reload();
       });
       source.onerror = function () {
         streaming = false;
@@ -195,18 +195,18 @@
     function swap(html) {
       var page = new DOMParser().parseFromString(html, "text/html");
       var fresh = page.querySelector("[data-follow]");
-      var freshHub = page.getElementById("live");
+      var freshHub = page.getElementById("following");
       // The table played again while this page was shown: the phone goes along, to the new
       // game's page of this kind, by its own kind of link (the server says where).
       if (freshHub && freshHub.dataset.next) return carryOn(freshHub.dataset.next);
       if (freshHub) known = freshHub.dataset.revision;
       if (fresh) localTimes(fresh); // as the page shown has them, or every answer would differ
-      if (!fresh || !live.isConnected || fresh.innerHTML === live.innerHTML) return;
-      var focused = live.contains(document.activeElement) ? document.activeElement.id : "";
-      live.innerHTML = fresh.innerHTML;
+      if (!fresh || !followed.isConnected || fresh.innerHTML === followed.innerHTML) return;
+      var focused = followed.contains(document.activeElement) ? document.activeElement.id : "";
+      followed.innerHTML = fresh.innerHTML;
       document.title = page.title;
       // A night's game whose table moved on to the next round: the phone follows its table.
-      var go = live.querySelector("a[data-go]");
+      var go = followed.querySelector("a[data-go]");
       if (go) return carryOn(go.href);
       document.dispatchEvent(new Event("scorekeeper:swapped")); // app.js: a night's round clock
       // The hand this phone saved is no news once the game moved on: its address forgets it.
