@@ -16,7 +16,7 @@
     var form = document.querySelector("form.hand-form");
     if (!form) return;
     counters(form);
-    livePreview(form);
+    previewAsTyped(form);
     enterMovesOn(form);
     saveInBackground(form);
     toldOfOthers();
@@ -180,12 +180,12 @@
   }
 
   // As you type, the server scores the hand (never this script) and answers with the page it
-  // would show for Preview: its parts marked data-live (the summary, the breakdown, the problem
+  // would show for Preview: its parts marked data-preview (the summary, the breakdown, the problem
   // next to each control) replace those here; what is typed is left alone.
-  function livePreview(form) {
+  function previewAsTyped(form) {
     var timer = null;
     var asked = 0;
-    form.classList.add("live");
+    form.classList.add("previewing");
     form.querySelectorAll(".preview-button").forEach(function (button) { button.hidden = true; });
     function refresh() {
       // A form replaced meanwhile (Save's answer shown in its place) asks nothing.
@@ -200,7 +200,7 @@
           // one would overwrite what Save said (e.g. "This hand was not saved").
           if (html === null || mine !== asked || !form.isConnected) return;
           var page = new DOMParser().parseFromString(html, "text/html");
-          page.querySelectorAll("[data-live]").forEach(function (fresh) {
+          page.querySelectorAll("[data-preview]").forEach(function (fresh) {
             var here = document.getElementById(fresh.id);
             if (!here || here.innerHTML === fresh.innerHTML) return;
             here.innerHTML = fresh.innerHTML;

@@ -163,7 +163,7 @@ def refused_hand(path: str) -> Callable[[Any, str], None]:
 
 
 def hand_with_preview(path: str) -> Callable[[Any, str], None]:
-    """The hand form part filled in, with the live preview of the scores showing."""
+    """The hand form part filled in, with the preview of the scores showing."""
 
     def open_preview(page: Any, base_url: str) -> None:
         page.goto(base_url + path)
