@@ -304,7 +304,7 @@
     setUp();
   }
 
-  // Send the result (result.html): the phone's share sheet where there is one, with the
+  // Send the result (result/result.html): the phone's share sheet where there is one, with the
   // scoreboard's picture where it takes files, and Copy. Without this script the text is on the
   // page to copy by hand.
   function shareResult() {

@@ -17,7 +17,7 @@
     });
   }
 
-  // "Keep the screen on" (_following.html): a switch shown only where the browser offers the Screen
+  // "Keep the screen on" (shared/_following.html): a switch shown only where the browser offers the Screen
   // Wake Lock API (a secure context: the phone running the server, or HTTPS), off until switched
   // on, and remembered by this phone; the table display keeps itself on without a switch, and
   // the hand form keeps the choice made on the other pages without showing the switch. The

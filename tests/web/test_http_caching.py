@@ -134,18 +134,18 @@ def test_a_blank_hand_forms_rows_are_drawn_once_for_every_game_of_the_same_set_u
     game_id = actions.new_game(start_scores=(3500, 3500))
     with rendered(app) as drawn:
         first = client.get(f"/games/{game_id}/hands/new").text
-    assert "_hand_rows.html" in drawn and "Hand 1" in first
+    assert "hands/_rows.html" in drawn and "Hand 1" in first
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
     other = actions.new_game(start_scores=(3500, 3500))
     for game, number in ((game_id, 2), (other, 1)):
         with rendered(app) as drawn:
             page = client.get(f"/games/{game}/hands/new").text
-        assert "_hand_form.html" in drawn and "_hand_rows.html" not in drawn
+        assert "hands/_form.html" in drawn and "hands/_rows.html" not in drawn
         assert f"Hand {number}" in page and "≥ 120" in page
     named = actions.new_game(names=("Ana", "Bo"), start_scores=(3500, 3500))
     with rendered(app) as drawn:
         page = client.get(f"/games/{named}/hands/new").text
-    assert "_hand_rows.html" in drawn and 'title="Ana"' in page and 'title="Us"' not in page
+    assert "hands/_rows.html" in drawn and 'title="Ana"' in page and 'title="Us"' not in page
 
 
 def test_a_blank_hand_form_shows_a_first_meld_minimum_changed_by_the_last_hand(

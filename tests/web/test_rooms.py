@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "scorekeeper"
+TEMPLATES = ROOT / "templates"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 PAGES = "scorekeeper.web.pages"
 FACTORY = "scorekeeper.web"
@@ -137,6 +138,20 @@ def test_only_the_app_factory_imports_a_page() -> None:
         if not name.startswith(PAGES) and any(m.startswith(f"{PAGES}.") for m in imports)
     }
     assert importers == {FACTORY}
+
+
+def test_templates_sit_in_a_folder_per_blueprint() -> None:
+    """A blueprint's templates are in the folder of its name; what several blueprints include is
+    in shared/, and only the layout (base.html, error.html) at the top."""
+    blueprints = set(
+        re.findall(
+            r'Blueprint\("(\w+)"', "".join(p.read_text() for p in PACKAGE.glob("web/pages/*.py"))
+        )
+    )
+    folders = {path.name for path in TEMPLATES.iterdir() if path.is_dir()}
+    at_the_top = {path.name for path in TEMPLATES.iterdir() if path.is_file()}
+    assert folders - blueprints == {"shared"}
+    assert at_the_top == {"base.html", "error.html"}
 
 
 def circle_from(start: str, graph: dict[str, set[str]]) -> list[str] | None:

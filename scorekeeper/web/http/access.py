@@ -316,7 +316,7 @@ def refusal(reason: str | None = None) -> ResponseReturnValue:
         if name != "csrf_token"
     ]
     return render_template(
-        "access.html",
+        "sharing/access.html",
         next=request.full_path if request.method in door.READS else request.path,
         carried=carried,
         files=bool(request.files),

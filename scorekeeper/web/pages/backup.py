@@ -52,7 +52,7 @@ def restore() -> ResponseReturnValue:
     form = RestoreForm()
     if not form.validate_on_submit():
         status = 400 if "csrf_token" in form.errors else 422 if form.is_submitted() else 200
-        return render_template("restore.html", form=form, problem=None), status
+        return render_template("backup/restore.html", form=form, problem=None), status
     try:
         games = restore_backup(read_json(form.backup_file.data.read()))
     except Unreadable as error:
@@ -70,7 +70,7 @@ def restore() -> ResponseReturnValue:
     else:
         flash(ngettext("Restored %(num)s game.", "Restored %(num)s games.", games))
         return redirect(url_for("games.index"))
-    return render_template("restore.html", form=form, problem=problem), 422
+    return render_template("backup/restore.html", form=form, problem=problem), 422
 
 
 @bp.get("/backup.json")

@@ -36,7 +36,7 @@ def director(night_id: str) -> Response:
         return caching.tagged(Response(status=304), tag)
     shown = presenters.standings(night, queries.night_tables(night.id))
     page = render_template(
-        "nights/director.html",
+        "director/director.html",
         night=night,
         shown=shown,
         arriving=ArrivingPairForm(prefix="arriving"),
@@ -161,7 +161,7 @@ def pair_arrives(night_id: str) -> Response | tuple[str, int]:
             return redirect(url_for("director.director", night_id=night_id))
     shown = presenters.standings(night, queries.night_tables(night.id))
     page = render_template(
-        "nights/director.html",
+        "director/director.html",
         night=night,
         shown=shown,
         arriving=form,

@@ -115,11 +115,11 @@ def import_file() -> ResponseReturnValue:
     form = ImportForm()
     if not form.validate_on_submit():
         status = 400 if "csrf_token" in form.errors else 422 if form.is_submitted() else 200
-        return render_template("import.html", form=form, problems=[]), status
+        return render_template("game_files/import.html", form=form, problems=[]), status
     try:
         game_id = import_bytes(form.game_file.data.read())
     except ImportRefused as refused:
-        return render_template("import.html", form=form, problems=refused.problems), 422
+        return render_template("game_files/import.html", form=form, problems=refused.problems), 422
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 

@@ -52,7 +52,7 @@ def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | Non
 @needs(Access.PIN)
 def index() -> str:
     return render_template(
-        "index.html",
+        "games/index.html",
         games=queries.home_games(),
         any_archived=queries.any_archived(),
         any_deleted=games_service.purge_deleted(),
@@ -65,7 +65,7 @@ def index() -> str:
 def archived() -> str:
     """The games put away from the home page, from where each can be brought back."""
     return render_template(
-        "archived.html", games=queries.home_games(archived=True), systems=rules.SYSTEMS
+        "games/archived.html", games=queries.home_games(archived=True), systems=rules.SYSTEMS
     )
 
 
@@ -76,7 +76,7 @@ def deleted() -> str:
     longer ago are purged first."""
     games_service.purge_deleted()
     return render_template(
-        "deleted.html",
+        "games/deleted.html",
         games=queries.deleted_games(),
         systems=rules.SYSTEMS,
         days=KEPT_DELETED.days,
@@ -109,10 +109,10 @@ def new() -> str | Response | tuple[str, int]:
     system = rules.SYSTEMS.get(house.system_id if house else request.args.get("system", ""))
     if system is None:
         systems, houses = rules.SYSTEMS.values(), queries.house_rules()
-        return render_template("new_game/system.html", systems=systems, houses=houses)
+        return render_template("games/new/system.html", systems=systems, houses=houses)
     table = _table(request.args.get("table"), system)
     if table is None:
-        return render_template("new_game/table.html", system=system, house=house)
+        return render_template("games/new/table.html", system=system, house=house)
     form = new_game_form(system, *table, house)
     if form.validate_on_submit():
         options = list(house.options) if house else form.chosen_options(system)
@@ -128,7 +128,7 @@ def new() -> str | Response | tuple[str, int]:
         return redirect(url_for("games.scoreboard", game_id=game_id))
     players = table[1]
     page = render_template(
-        "new_game/names.html",
+        "games/new/names.html",
         system=system,
         form=form,
         players=players,
@@ -152,13 +152,15 @@ def scoreboard() -> str | Response:
         board = presenters.scoreboard(door.game())
         seat = night_presenters.night_seat(door.game())
         body = render_template(
-            "_scoreboard.html", board=board, saved=saved, managing=managing, night_seat=seat
+            "games/_scoreboard.html", board=board, saved=saved, managing=managing, night_seat=seat
         )
         return parts.Drawn(board.title, Markup(body))
 
     # "Play again"'s one-time token, fresh for each visitor.
     drawn = parts.kept(caching.part_key(variant="pin" if managing else "join"), draw)
-    return render_template("scoreboard.html", drawn=drawn, token=new_token(), managing=managing)
+    return render_template(
+        "games/scoreboard.html", drawn=drawn, token=new_token(), managing=managing
+    )
 
 
 # --- following the game from other phones (issue 19): read-only pages that follow it -------------
@@ -172,10 +174,12 @@ def follow() -> str:
     def draw() -> parts.Drawn:
         board = presenters.scoreboard(door.game())
         seat = night_presenters.night_seat(door.game())
-        body = render_template("_scoreboard.html", board=board, read_only=True, night_seat=seat)
+        body = render_template(
+            "games/_scoreboard.html", board=board, read_only=True, night_seat=seat
+        )
         return parts.Drawn(board.title, Markup(body))
 
-    return render_template("follow.html", drawn=parts.kept(caching.part_key(), draw))
+    return render_template("games/follow.html", drawn=parts.kept(caching.part_key(), draw))
 
 
 @bp.get("/games/<game_id>/display")
@@ -185,9 +189,9 @@ def display() -> str:
 
     def draw() -> parts.Drawn:
         shown = presenters.display(door.game())
-        return parts.Drawn(shown.title, Markup(render_template("_display.html", shown=shown)))
+        return parts.Drawn(shown.title, Markup(render_template("games/_display.html", shown=shown)))
 
-    return render_template("display.html", drawn=parts.kept(caching.part_key(), draw))
+    return render_template("games/display.html", drawn=parts.kept(caching.part_key(), draw))
 
 
 @bp.get("/games/<game_id>/table")
@@ -225,7 +229,7 @@ def state() -> dict[str, object]:
 
 def _manage_page(game: Game, form: RenameGameForm, status: int = 200) -> tuple[str, int]:
     return render_template(
-        "manage.html", game=game, title=presenters.game_title(game), rename=form
+        "games/manage.html", game=game, title=presenters.game_title(game), rename=form
     ), status
 
 
@@ -279,7 +283,7 @@ def delete() -> str | Response:
     game = door.game()
     title = presenters.game_title(game)
     if request.method == "GET":
-        return render_template("game_delete.html", game=game, title=title, days=KEPT_DELETED.days)
+        return render_template("games/delete.html", game=game, title=title, days=KEPT_DELETED.days)
     if games_service.delete_game(door.game_id()):
         flash(
             _(

@@ -117,7 +117,7 @@ def _form_page(
 def _page(drawn: parts.Drawn, token: str | None) -> str:
     """The page around a drawn hand form: the visitor's CSRF token and the form's one-time
     token are written here, never into what is kept (`parts.kept`)."""
-    return render_template("hand_form.html", drawn=drawn, token=token)
+    return render_template("hands/form.html", drawn=drawn, token=token)
 
 
 def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
@@ -249,7 +249,7 @@ def _record(
         number = saved.number
         scored = replay_of(game).hands[number - 1] if number is not None else None
         page = render_template(
-            "hand_saved.html", game=game, hand=saved, number=number, scored=scored
+            "hands/saved.html", game=game, hand=saved, number=number, scored=scored
         )
         return page, 409
     # The notice rides on the address, so a repeated Save gets the very same answer, and a
@@ -311,7 +311,7 @@ def show(hand_id: int) -> str:
     number = live_number(hand, with_hands(game).live_hands)
     scored = replay_of(game).hands[number - 1] if number is not None else None
     return render_template(
-        "hand.html",
+        "hands/hand.html",
         game=game,
         system=system,
         hand=hand,
@@ -344,7 +344,7 @@ def delete(hand_id: int) -> ResponseReturnValue:
     if closed is not None:
         return closed
     if request.method == "GET":
-        return render_template("hand_delete.html", game=game, hand=hand, number=number)
+        return render_template("hands/delete.html", game=game, hand=hand, number=number)
     try:
         version = sent_number(request.form.get("version")) or 0
         delete_hand(game.id, hand.id, version, director=_director())
@@ -374,7 +374,7 @@ def restore(hand_id: int) -> ResponseReturnValue:
     except HandRefused as refused:
         loose = [cited(v, game.id) for v in refused.violations]
         page = render_template(
-            "hand.html",
+            "hands/hand.html",
             game=game,
             system=system,
             hand=hand,

@@ -13,4 +13,4 @@ bp = Blueprint("settings", __name__)
 @bp.get("/settings")
 @needs(Access.PIN)
 def page() -> ResponseReturnValue:
-    return render_template("settings.html")
+    return render_template("settings/index.html")

@@ -62,7 +62,7 @@ def enter_pin() -> Response | tuple[str, int]:
             access_service.wrong_pin(address)
             form.pin.errors = [_("That is not the table's PIN.")]
     page = render_template(
-        "access.html",
+        "sharing/access.html",
         form=form,
         next=_next(),
         carried=_carried(),
@@ -128,7 +128,7 @@ def pin_settings() -> Response | tuple[str, int]:
                 flash(_("There is no PIN now: every phone on this network may do everything."))
             return redirect(url_for("sharing.pin_settings"))
     page = render_template(
-        "pin_settings.html", form=form, by_server=by_server, has_pin=has_pin, stored=stored
+        "sharing/pin_settings.html", form=form, by_server=by_server, has_pin=has_pin, stored=stored
     )
     return page, 422 if form.is_submitted() else 200
 
@@ -180,7 +180,7 @@ def share() -> str:
     join_url = url_for("sharing.join", token=game.join_token, _external=True)
     host = urlsplit(f"//{request.host}").hostname or ""
     return render_template(
-        "share.html",
+        "sharing/share.html",
         game=game,
         title=game_title(game),
         # Join first: the code the players at the table scan; follow's is folded under it.

@@ -89,8 +89,8 @@ def standings(token: str) -> Response:
     tag = _conditional(night)
     if tag is None:
         return _not_modified(night)
-    drawn = _drawn(night, "nights/_standings.html")
-    page = render_template("nights/standings.html", drawn=drawn, night=night, token=token)
+    drawn = _drawn(night, "standings/_standings.html")
+    page = render_template("standings/standings.html", drawn=drawn, night=night, token=token)
     return caching.tagged(Response(page, mimetype="text/html"), tag)
 
 
@@ -119,9 +119,9 @@ def results(token: str) -> Response:
     if tag is None:
         return _not_modified(night)
     shown = presenters.standings(night, queries.night_tables(night.id), _ranking_asked(night))
-    text = render_template("nights/results.txt", shown=shown, night=night)
+    text = render_template("standings/results.txt", shown=shown, night=night)
     page = render_template(
-        "nights/results.html",
+        "standings/results.html",
         shown=shown,
         night=night,
         text=text,
@@ -148,7 +148,7 @@ def results_csv(token: str) -> Response:
 def results_text(token: str) -> Response:
     night = _by_token(token)
     shown = presenters.standings(night, queries.night_tables(night.id), _ranking_asked(night))
-    text = render_template("nights/results.txt", shown=shown, night=night)
+    text = render_template("standings/results.txt", shown=shown, night=night)
     response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = "attachment; filename=results.txt"
     return response

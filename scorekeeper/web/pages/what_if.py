@@ -25,7 +25,9 @@ def what_if() -> str:
         game = door.game()
         title = presenters.game_title(game)
         shown = other_readings(game)
-        body = render_template("_what_if.html", game=game, system=system_of(game), shown=shown)
+        body = render_template(
+            "what_if/_readings.html", game=game, system=system_of(game), shown=shown
+        )
         return parts.Drawn(title, Markup(body))
 
-    return render_template("what_if.html", drawn=parts.kept(caching.part_key(), draw))
+    return render_template("what_if/index.html", drawn=parts.kept(caching.part_key(), draw))

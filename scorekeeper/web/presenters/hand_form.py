@@ -84,7 +84,7 @@ def hand_form_page(
         else _("Hand %(number)s", number=number)
     )
     body = render_template(
-        "_hand_form.html",
+        "hands/_form.html",
         game=game,
         system=system,
         form=form,
@@ -143,7 +143,7 @@ def _drawn_rows(
     def draw() -> Markup:
         return Markup(
             render_template(
-                "_hand_rows.html",
+                "hands/_rows.html",
                 game=game,
                 form=form,
                 rows=rows,
