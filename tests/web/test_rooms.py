@@ -18,6 +18,8 @@ TEMPLATES = ROOT / "templates"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 PAGES = "scorekeeper.web.pages"
 FACTORY = "scorekeeper.web"
+LONGEST = 500
+"""Lines a module of the web layer may have: past it, it is split along its jobs (issue 33)."""
 
 
 def module_name(path: Path) -> str:
@@ -138,6 +140,15 @@ def test_only_the_app_factory_imports_a_page() -> None:
         if not name.startswith(PAGES) and any(m.startswith(f"{PAGES}.") for m in imports)
     }
     assert importers == {FACTORY}
+
+
+def test_no_module_of_the_web_layer_is_longer_than_500_lines() -> None:
+    lengths = {
+        str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in (PACKAGE / "web").rglob("*.py")
+    }
+    assert lengths, "no module of the web layer found: has it moved?"
+    assert {path: lines for path, lines in lengths.items() if lines > LONGEST} == {}
 
 
 def test_templates_sit_in_a_folder_per_blueprint() -> None:
