@@ -124,9 +124,9 @@ SETTINGS = (
     Setting(
         "STREAMS",
         "under `scorekeeper serve`: 400; under another WSGI server: 0",
-        "How many event streams (a live page's push of each new hand) one server process holds "
-        "at once; each holds a thread under waitress and gunicorn's gthread workers. Over it, "
-        "or with 0, a page asks every 2 s instead (as with sync workers, which cannot hold a "
+        "How many event streams (a following page's push of each new hand) one server process "
+        "holds at once; each holds a thread under waitress and gunicorn's gthread workers. Over "
+        "it, or with 0, a page asks every 2 s instead (as with sync workers, which cannot hold a "
         "stream).",
         int,
     ),

@@ -57,18 +57,19 @@ PUBLIC_ANSWERS = {
     ("GET", "sharing.follow"): 404,  # no such token
     ("GET", "sharing.join"): 404,
     ("GET", "nights.table_card"): 404,
-    ("GET", "nights.standings"): 404,
-    ("GET", "nights.state"): 404,
-    ("GET", "nights.events"): 404,
-    ("GET", "nights.results"): 404,
-    ("GET", "nights.results_csv"): 404,
-    ("GET", "nights.results_text"): 404,
+    ("GET", "standings.standings"): 404,
+    ("GET", "standings.state"): 404,
+    ("GET", "standings.events"): 404,
+    ("GET", "standings.results"): 404,
+    ("GET", "standings.results_csv"): 404,
+    ("GET", "standings.results_text"): 404,
 }
 """What a fresh phone gets from the public addresses other than a page (200)."""
-NOT_A_PAGE = {"nights.next_game": 302, "live.game_events": 204}
+NOT_A_PAGE = {"nights.next_game": 302, "events.game_events": 204, "games.display_before": 308}
 """Addresses without a PIN that answer other than with a page: a game of no club night leads
 from its next game back to its own scoreboard; a game's event stream answers 204 under the
-tests' app, which was told of no thread to hold one on (`STREAMS`), so that the page polls."""
+tests' app, which was told of no thread to hold one on (`STREAMS`), so that the page polls;
+the display's old address leads to the new one."""
 
 
 def a_night(client: FlaskClient) -> str:
@@ -200,7 +201,7 @@ def test_a_follow_link_watches_and_changes_nothing(pin_app: Flask) -> None:
     assert landing.headers["Location"] == f"/games/{game_id}/follow"
     watched = [
         f"/games/{game_id}/follow",
-        f"/games/{game_id}/table",
+        f"/games/{game_id}/display",
         f"/games/{game_id}/state.json",
         f"/games/{game_id}/hands/{hand_id}",
         f"/games/{game_id}/rules",

@@ -17,9 +17,8 @@ from sqlalchemy import select, update
 
 from scorekeeper import rules
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services import backup
-from scorekeeper.web.services.backup import BackupError, DatabaseNotEmpty, restore
 from scorekeeper.web.services.hands import record_hand
+from scorekeeper.web.services.restore import BackupError, DatabaseNotEmpty, read_backup, restore
 from scorekeeper.web.store.columns import SchemaError
 from scorekeeper.web.store.models import Correction, Hand, Player, Side
 from tests import command
@@ -445,4 +444,4 @@ def test_a_value_an_older_version_let_in_does_not_block_todays_writes(
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
     assert len(actions.hand_ids(game_id)) == 1
     with app.app_context(), pytest.raises(BackupError, match=r"start_score: expected a whole"):
-        backup.read_backup(json.loads(json.dumps(backup_of(app))))
+        read_backup(json.loads(json.dumps(backup_of(app))))

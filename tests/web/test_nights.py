@@ -14,7 +14,7 @@ from sqlalchemy import event, func, select
 
 from scorekeeper import nights
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services.backup import BackupError, read_backup, restore
+from scorekeeper.web.services.restore import BackupError, read_backup, restore
 from scorekeeper.web.store.models import Game, Night, Side
 
 from .apps import TEST_CONFIG, another_app, backup_of, built_app, database_url, tables
@@ -537,7 +537,7 @@ def test_after_its_round_ends_a_tables_hands_are_changed_only_behind_the_pin() -
     assert hand_versions(app, game_id) == [(first, 3, False), (second, 3, False)]
 
 
-def test_the_nights_live_pages_follow_its_stream_which_names_each_change(tmp_path):
+def test_the_nights_following_pages_follow_its_stream_which_names_each_change(tmp_path):
     """The standings, the director's page and a table card between rounds name the night's
     stream; a hand saved at a table, a round started and the night's deletion come on it."""
     app = built_app(
@@ -553,7 +553,7 @@ def test_the_nights_live_pages_follow_its_stream_which_names_each_change(tmp_pat
     link = standings_link(client, night_id)
     waiting = client.get(cards(client, night_id)[1]).text  # before round 1
     pages = [client.get(link).text, client.get(f"/nights/{night_id}").text, waiting]
-    found = [re.search(r'<div id="live"[^>]*data-stream="([^"]*)"', page) for page in pages]
+    found = [re.search(r'<div id="following"[^>]*data-stream="([^"]*)"', page) for page in pages]
     streams = {match.group(1) for match in found if match}
     assert len(found) == 3 and streams == {f"{link}/events"}, streams
     followed = Stream(app.test_client(), f"{link}/events")  # a phone with the link alone

@@ -43,13 +43,11 @@ from ...rules.fields import (
     value_of,
 )
 from ...rules.hands import Ending
-from ..http.converters import Within
-from ..http.i18n import Translator, number, say
-from ..presenters.labels import ending_label, label_of
 from ..services.engine import SystemKey, engine_hand, system_for, system_key, system_of
 from ..services.hands import last_position
 from ..store.models import TOKEN_LENGTH, Game, Hand, new_token
-from ..templating import cite
+from ..wording import Translator, cite, ending_label, label_of, number, say
+from .validators import Within
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 

@@ -1,7 +1,7 @@
 """An event stream that tells a page the revision of what it shows, as it changes.
 
-A live page (the scoreboard, the follow page, the table display, a hand, the hand form's
-notice) opens one stream while it is visible (static/live.js) and fetches itself when an event
+A following page (the scoreboard, the follow page, the table display, a hand, the hand form's
+notice) opens one stream while it is visible (static/push.js) and fetches itself when an event
 names another revision than the one it was drawn at, as its poll does. What is sent:
 
 - at once, `retry:` (a few seconds, spread at random so that phones do not come back in step
@@ -18,7 +18,7 @@ names another revision than the one it was drawn at, as its poll does. What is s
 Each process holds at most `STREAMS` streams (each holds a thread under waitress or gthread);
 over that, or with 0, a stream is answered `204 No Content`, which tells the browser not to try
 again, and the page polls as it did before streams. The stream reads nothing from the database
-while it waits: `services/live.py` wakes it.
+while it waits: `services/push.py` wakes it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 
 from flask import Flask, Response, current_app
 
-from ..services import live
+from ..services import push
 
 HEARTBEAT = 15.0
 """Seconds between comments on a quiet stream: under nginx's 60 s `proxy_read_timeout`, and
@@ -76,7 +76,7 @@ def respond(key: str, revision: str, allowed: Callable[[], bool]) -> Response:
     if not streams.take():
         return Response(status=204)  # over the cap: the page polls
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    hub = live.hub()
+    hub = push.hub()
     hub.start(app)
     lifetime = float(app.config["STREAM_SECONDS"]) * random.uniform(0.5, 1.0)
     retry = random.randint(*RETRY_MS)
@@ -97,7 +97,7 @@ def respond(key: str, revision: str, allowed: Callable[[], bool]) -> Response:
 
 def _follow(
     app: Flask,
-    hub: live.Hub,
+    hub: push.Hub,
     key: str,
     allowed: Callable[[], bool],
     lifetime: float,
@@ -106,13 +106,13 @@ def _follow(
     ends = time.monotonic() + lifetime
     access = hub.access
     sent = hub.revision(key)
-    if sent == live.GONE:
+    if sent == push.GONE:
         yield "event: gone\ndata: \n\n"
         return
     yield f"retry: {retry}\n" + event(sent)
     while (left := ends - time.monotonic()) > 0:
         revision, now_access = hub.wait(key, sent, access, min(HEARTBEAT, left))
-        if revision == live.GONE:
+        if revision == push.GONE:
             yield "event: gone\ndata: \n\n"
             return
         if revision != sent or now_access != access:

@@ -32,6 +32,7 @@ from ..http import access, caching, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
+from ..presenters import parts
 from ..presenters.game import hand_in_words
 from ..presenters.hand_form import hand_form_page
 from ..services.engine import engine_game, engine_hand, replay_of, system_of
@@ -45,7 +46,7 @@ from ..services.hands import (
     restore_hand,
 )
 from ..services.loading import with_hands
-from ..services.nights import ForTheDirector, TableClosed, round_over
+from ..services.night_tables import ForTheDirector, TableClosed, round_over
 from ..store.models import Game, Hand, new_token
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
@@ -69,7 +70,7 @@ def _game() -> tuple[Game, rules.RuleSystem]:
 
 def _director() -> bool:
     """Whether this phone is behind the table's PIN (a club night's director is)."""
-    return access.may(Access.TABLE)
+    return access.may(Access.PIN)
 
 
 def _for_the_director(round_number: int) -> ResponseReturnValue:
@@ -85,7 +86,7 @@ def _for_the_director(round_number: int) -> ResponseReturnValue:
 
 def _closed_to_this_phone(game: Game) -> ResponseReturnValue | None:
     """A hand of a club night's round that is over is the director's: a phone that came in
-    through its table card is asked for the PIN (services.nights.ForTheDirector says why)."""
+    through its table card is asked for the PIN (services.night_tables.ForTheDirector says why)."""
     if _director():
         return None
     number = round_over(game)
@@ -113,10 +114,10 @@ def _form_page(
     return _page(hand_form_page(game, system, form, **shown), form.token.data), status
 
 
-def _page(drawn: caching.Drawn, token: str | None) -> str:
+def _page(drawn: parts.Drawn, token: str | None) -> str:
     """The page around a drawn hand form: the visitor's CSRF token and the form's one-time
-    token are written here, never into what is kept (`caching.part`)."""
-    return render_template("hand_form.html", drawn=drawn, token=token)
+    token are written here, never into what is kept (`parts.kept`)."""
+    return render_template("hands/form.html", drawn=drawn, token=token)
 
 
 def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
@@ -248,7 +249,7 @@ def _record(
         number = saved.number
         scored = replay_of(game).hands[number - 1] if number is not None else None
         page = render_template(
-            "hand_saved.html", game=game, hand=saved, number=number, scored=scored
+            "hands/saved.html", game=game, hand=saved, number=number, scored=scored
         )
         return page, 409
     # The notice rides on the address, so a repeated Save gets the very same answer, and a
@@ -264,12 +265,12 @@ def new() -> ResponseReturnValue:
     if request.method == "GET":
         if door.over():
             return redirect(url_for("games.scoreboard", game_id=door.game_id()))
-        return _page(caching.part(_blank_form), new_token())
+        return _page(parts.kept(caching.part_key(), _blank_form), new_token())
     # A form sent again after it ended the game is still answered as the first time was.
     return _handle(*_game(), None)
 
 
-def _blank_form() -> caching.Drawn:
+def _blank_form() -> parts.Drawn:
     """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
     game, system = _game()
     return hand_form_page(game, system, hand_form(game), blank=True)
@@ -310,7 +311,7 @@ def show(hand_id: int) -> str:
     number = live_number(hand, with_hands(game).live_hands)
     scored = replay_of(game).hands[number - 1] if number is not None else None
     return render_template(
-        "hand.html",
+        "hands/hand.html",
         game=game,
         system=system,
         hand=hand,
@@ -343,7 +344,7 @@ def delete(hand_id: int) -> ResponseReturnValue:
     if closed is not None:
         return closed
     if request.method == "GET":
-        return render_template("hand_delete.html", game=game, hand=hand, number=number)
+        return render_template("hands/delete.html", game=game, hand=hand, number=number)
     try:
         version = sent_number(request.form.get("version")) or 0
         delete_hand(game.id, hand.id, version, director=_director())
@@ -373,7 +374,7 @@ def restore(hand_id: int) -> ResponseReturnValue:
     except HandRefused as refused:
         loose = [cited(v, game.id) for v in refused.violations]
         page = render_template(
-            "hand.html",
+            "hands/hand.html",
             game=game,
             system=system,
             hand=hand,

@@ -14,10 +14,10 @@ from markupsafe import Markup
 
 from ... import rules
 from ..forms.hand import HandFields, Row, listed, rows_for
-from ..http import caching
 from ..services.engine import replay_of, system_key
 from ..services.loading import with_hands
 from ..store.models import Game, Hand
+from . import parts
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def hand_form_page(
     refused: bool = False,
     broken: Sequence[rules.Violation] = (),
     blank: bool = False,
-) -> caching.Drawn:
+) -> parts.Drawn:
     """The hand form, the same for every visitor; `refused`: a Save that did not save (a
     preview's problems are not), for the rules `broken` or what was typed; `blank`: a new
     hand's form, nothing typed."""
@@ -84,7 +84,7 @@ def hand_form_page(
         else _("Hand %(number)s", number=number)
     )
     body = render_template(
-        "_hand_form.html",
+        "hands/_form.html",
         game=game,
         system=system,
         form=form,
@@ -102,7 +102,7 @@ def hand_form_page(
         refused=refused,
         blank=blank,
     )
-    return caching.Drawn(title, Markup(body))
+    return parts.Drawn(title, Markup(body))
 
 
 def _before(game: Game, hand: Hand | None) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
@@ -143,7 +143,7 @@ def _drawn_rows(
     def draw() -> Markup:
         return Markup(
             render_template(
-                "_hand_rows.html",
+                "hands/_rows.html",
                 game=game,
                 form=form,
                 rows=rows,
@@ -156,4 +156,4 @@ def _drawn_rows(
         return draw()
     setup = tuple((side.name, len(side.players)) for side in game.sides)
     key = ("hand rows", system_key(game), setup, tuple(minimums), str(get_locale()))
-    return caching.kept(key, draw)
+    return parts.kept(key, draw)
