@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
@@ -58,6 +59,15 @@ def with_cookie(app: Flask, value: str) -> FlaskClient:
     return copy
 
 
+def cookie_text(app: Flask, phone: FlaskClient) -> set[str]:
+    """The texts a phone's session cookie holds: anyone who has the cookie reads them (Flask
+    signs it, it does not hide it)."""
+    serializer = SecureCookieSessionInterface().get_signing_serializer(app)
+    assert serializer is not None
+    held = serializer.loads(cookie_of(phone))
+    return {value for value in held.values() if isinstance(value, str)}
+
+
 # --- 1. SCOREKEEPER_PIN is remembered by every process, and after a restart ----------------------
 
 
@@ -78,6 +88,18 @@ def test_the_server_pin_is_remembered_after_a_restart_and_a_new_pin_forgets_it(
     assert new_pin.get("/stats").status_code == 403
     other_key = with_cookie(club(club_url, secret="another"), cookie_of(phone))
     assert other_key.get("/stats").status_code == 403
+
+
+def test_a_cookie_tells_nothing_of_the_server_pin_without_the_secret_key(club_url: str) -> None:
+    """The PIN's mark in a cookie is keyed by the server's secret: two servers with the same
+    PIN and other secret keys mark it differently, so no one can try PINs against a cookie
+    they read, away from the server."""
+    here, elsewhere = club(club_url), club(club_url, secret="another")
+    marked_here = cookie_text(here, entered(here))
+    marked_elsewhere = cookie_text(elsewhere, entered(elsewhere))
+    assert marked_here and marked_elsewhere
+    assert marked_here.isdisjoint(marked_elsewhere)
+    assert not any(PIN in text for text in marked_here | marked_elsewhere)
 
 
 def test_signing_every_other_phone_out_revokes_them_but_not_this_one(club_url: str) -> None:
