@@ -20,6 +20,7 @@ from tests import command
 
 from .apps import TEST_CONFIG, built_app, database_url
 from .helpers import game_of, restored
+from .sharing import links, opened
 
 PIN = "2468"
 
@@ -112,6 +113,24 @@ def test_signing_every_other_phone_out_revokes_them_but_not_this_one(club_url: s
     assert table.get("/stats").status_code == 200
     with_restart = with_cookie(club(club_url), cookie_of(table))
     assert with_restart.get("/stats").status_code == 200
+
+
+def test_a_phone_signed_out_by_the_table_gets_back_only_what_a_link_gives(club_url: str) -> None:
+    app = club(club_url)
+    table, other = entered(app), entered(app)
+    joined, followed = game_of(table, 1), game_of(table, 1)
+    opened(app, "join", links(table, joined)["join"], other)
+    assert table.post("/settings/pin/sign-out-everyone").status_code == 302
+
+    opened(app, "follow", links(table, followed)["follow"], other)
+
+    assert other.get(f"/games/{followed}/follow").status_code == 200
+    # What the session held before it was signed out counts no more: not the PIN...
+    assert other.get("/stats").status_code == 403
+    assert other.get(f"/games/{followed}/hands/new").status_code == 403
+    # ...nor the links it had opened.
+    assert other.get(f"/games/{joined}/hands/new").status_code == 403
+    assert other.get(f"/games/{joined}").status_code == 403
 
 
 # --- 9. "Sign this phone out" is honoured by the server ---------------------------------------
