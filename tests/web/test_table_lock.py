@@ -184,6 +184,9 @@ def test_the_command_clears_a_pin_set_from_a_phone_and_signs_every_phone_out(
     answer = prankster.post("/settings/pin", data={"new": "6666", "again": "6666"})
     assert answer.status_code == 302
     assert app.test_client().get("/stats").status_code == 403  # everyone else is locked out
+    guesser = app.test_client()
+    for guess in ("1111", "2222", "3333"):  # the table tries what the PIN might be
+        assert guesser.post("/pin", data={"pin": guess, "next": "/"}).status_code == 422
     done = command.scorekeeper("clear-pin", env={"DATABASE_URL": f"sqlite:///{database}"})
     assert done.returncode == 0, done.stderr
     assert done.stdout == "The PIN set from a phone is removed; 1 phones signed out.\n"
@@ -191,6 +194,13 @@ def test_the_command_clears_a_pin_set_from_a_phone_and_signs_every_phone_out(
     assert app.test_client().get("/stats").status_code == 200
     again = command.scorekeeper("clear-pin", env={"DATABASE_URL": f"sqlite:///{database}"})
     assert again.stdout.startswith("No PIN was set from a phone")
+    # The wrong guesses went with the PIN: a new one may be mistyped as any PIN may be, and the
+    # right one is let in at once.
+    table = app.test_client()
+    assert table.post("/settings/pin", data={"new": PIN, "again": PIN}).status_code == 302
+    for guess in ("1111", "2222"):
+        assert guesser.post("/pin", data={"pin": guess, "next": "/"}).status_code == 422
+    assert guesser.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
 
 
 def test_with_the_server_pin_set_a_stored_pin_can_be_removed(club_url: str) -> None:
