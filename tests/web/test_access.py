@@ -272,6 +272,12 @@ def test_the_pin_is_changed_only_with_the_current_one_and_old_phones_are_out(app
     assert phone.get("/stats").status_code == 200  # the phone that set it knows it
     wrong = phone.post("/settings/pin", data={"current": "0000", "new": "9999", "again": "9999"})
     assert wrong.status_code == 422 and "That is not the PIN now." in wrong.text
+    for blank in ({"current": ""}, {}):  # the current PIN left out is not the PIN either
+        for new in ("9999", ""):  # neither to change it nor to remove it
+            sent = {**blank, "new": new, "again": new}
+            refused = phone.post("/settings/pin", data=sent)
+            assert refused.status_code == 422 and "That is not the PIN now." in refused.text
+    assert other.get("/stats").status_code == 403  # still the same PIN
     assert other.post("/pin", data={"pin": "1357", "next": "/"}).status_code == 302
     changed = phone.post("/settings/pin", data={"current": "1357", "new": "8642", "again": "8642"})
     assert changed.status_code == 302
