@@ -16,7 +16,7 @@ from scorekeeper.web.http.access import LINKS_KEPT, Access, needed
 from scorekeeper.web.store.models import PinAttempt
 
 from .apps import ACCESS_READ, TEST_CONFIG, built_app, statements
-from .helpers import GOES_OUT, STAYS_IN, Actions, game_of, hand_fields, hidden
+from .helpers import GOES_OUT, STAYS_IN, Actions, a_night, game_of, hand_fields, hidden
 
 PIN = "2468"
 
@@ -69,16 +69,6 @@ NOT_A_PAGE = {"nights.next_game": 302, "live.game_events": 204}
 """Addresses without a PIN that answer other than with a page: a game of no club night leads
 from its next game back to its own scoreboard; a game's event stream answers 204 under the
 tests' app, which was told of no thread to hold one on (`STREAMS`), so that the page polls."""
-
-
-def a_night(client: FlaskClient) -> str:
-    """A club night of two pairs, set up through its form; its id."""
-    data = {"name": "Martes", "system": "classic", "movement": "mitchell", "ranking": "wins"}
-    data.update({"round_count": "1", "pairs-0-first": "Ana", "pairs-0-second": "Bo"})
-    data.update({"pairs-1-first": "Cy", "pairs-1-second": "Di"})
-    made = client.post("/nights/new?pairs=2", data=data)
-    assert made.status_code == 302, made.text
-    return made.headers["Location"].split("/")[2]
 
 
 def sample(rule: str, game_id: str, hand_id: int, night_id: str = "no-such-night") -> str:
