@@ -317,6 +317,8 @@ NUL_ADDRESSES = [
     "/games/a%00b/state.json",
     "/players/%00",
     "/players/a%00b/rename",
+    "/players/%2500",  # a player's key is unquoted once more (PlayerConverter): a NUL then
+    "/players/a%2500b/rename",
     "/rules/%00",
     "/house-rules/1%00",
 ]
