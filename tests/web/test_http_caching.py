@@ -104,10 +104,17 @@ def test_a_page_with_a_notice_shown_once_is_never_answered_304(
 
 
 def test_errors_and_redirects_carry_no_etag(client: FlaskClient, actions: Actions) -> None:
-    game_id = actions.new_game()
+    game_id = actions.new_game(start_scores=(9000, 0))
     assert "ETag" not in client.get("/games/no-such-game").headers
-    saved = actions.post_hand(game_id, [GOES_OUT, STAYS_IN], "out-0")
+    saved = actions.post_hand(game_id, [GOES_OUT, STAYS_IN], "out-0")  # Us win
     assert saved.status_code == 302 and "ETag" not in saved.headers
+    # A read of the game that sends the phone on is no page to keep: a browser that kept it
+    # under the game's revision would be sent on again without asking.
+    for page in ("hands/new", "next"):  # the game is over; it is of no club night
+        sent_on = client.get(f"/games/{game_id}/{page}")
+        assert sent_on.status_code == 302, page
+        assert sent_on.headers["Location"] == f"/games/{game_id}", page
+        assert "ETag" not in sent_on.headers, page
 
 
 def test_each_visitor_gets_the_kept_hand_form_with_tokens_of_their_own(csrf_app: Flask) -> None:

@@ -20,6 +20,7 @@ from scorekeeper.web.store.models import Game, Night, Side
 from .apps import TEST_CONFIG, another_app, backup_of, built_app, database_url, tables
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
 from .races import together
+from .sharing import links, opened
 from .streams import Stream
 
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
@@ -535,6 +536,33 @@ def test_after_its_round_ends_a_tables_hands_are_changed_only_behind_the_pin() -
     back = director.post(f"/games/{game_id}/hands/{second}/restore")
     assert back.status_code == 302, back.text
     assert hand_versions(app, game_id) == [(first, 3, False), (second, 3, False)]
+
+
+def test_a_phone_goes_on_to_its_tables_next_game_with_the_access_it_had() -> None:
+    """A phone that followed a table's game follows the game its table plays next, and records
+    no hand there; one that recorded hands records them there too."""
+    app = built_app({**TEST_CONFIG, "PIN": PIN})
+    director = app.test_client()
+    assert director.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+    night_id = set_up(director)
+    card = cards(director, night_id)[1]
+    start(director, night_id, 1)
+    first = table_game(director, card)
+    assert first is not None
+    follower = opened(app, "follow", links(director, first)["follow"])
+    joined = opened(app, "join", links(director, first)["join"])
+    end(director, night_id, 1)
+    start(director, night_id, 2)
+    second = table_game(director, card)
+    assert second is not None and second != first
+
+    following = follower.get(f"/games/{first}/next")
+    assert following.headers["Location"] == f"/games/{second}/follow"
+    assert follower.get(f"/games/{second}/follow").status_code == 200
+    assert follower.get(f"/games/{second}/hands/new").status_code == 403
+    recording = joined.get(f"/games/{first}/next")
+    assert recording.headers["Location"] == f"/games/{second}"
+    assert joined.get(f"/games/{second}/hands/new").status_code == 200
 
 
 def test_the_nights_following_pages_follow_its_stream_which_names_each_change(tmp_path):
