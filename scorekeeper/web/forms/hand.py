@@ -47,8 +47,7 @@ from ..http.converters import Within
 from ..http.i18n import Translator, number, say
 from ..presenters.labels import ending_label, label_of
 from ..services.engine import SystemKey, engine_hand, system_for, system_key, system_of
-from ..services.hands import last_position
-from ..store.models import TOKEN_LENGTH, Game, Hand, new_token
+from ..store.models import TOKEN_LENGTH, Game, Hand
 from ..templating import cite
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
@@ -214,8 +213,12 @@ class HandFields(FlaskForm):
     sides: FieldList[FormField[Form]]
 
 
-def hand_form(game: Game, formdata: Any = None, data: Any = None) -> HandFields:
-    """The form for one hand of this game; `data` fills it from a recorded hand."""
+def hand_form(
+    game: Game, formdata: Any = None, data: Any = None, *, after: int | None = None
+) -> HandFields:
+    """The form for one hand of this game: as sent (`formdata`), filled from a recorded hand
+    (`data`), or a new hand's, opened after hand number `after` (the last one recorded, deleted
+    or not). It reads nothing from the database: what it needs of the game comes with its sides."""
     endings = tuple(
         (ending_value(ending), ending_label(ending, game))
         for ending in Ending.every(len(game.sides))
@@ -224,9 +227,9 @@ def hand_form(game: Game, formdata: Any = None, data: Any = None) -> HandFields:
     form_class = _hand_form_class(system_key(game), endings, red_threes)
     if formdata is not None:
         return form_class(formdata=formdata)
-    return form_class(
-        formdata=None, data=data or {"token": new_token(), "after": str(last_position(game.id))}
-    )
+    if data is None and after is not None:
+        data = {"after": str(after)}
+    return form_class(formdata=None, data=data)
 
 
 @lru_cache(maxsize=64)

@@ -272,7 +272,8 @@ def new() -> ResponseReturnValue:
 def _blank_form() -> caching.Drawn:
     """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
     game, system = _game()
-    return hand_form_page(game, system, hand_form(game), blank=True)
+    form = hand_form(game, after=last_position(game.id))
+    return hand_form_page(game, system, form, blank=True)
 
 
 def _hand(game: Game, hand_id: int) -> Hand:
