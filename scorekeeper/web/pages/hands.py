@@ -18,22 +18,13 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ... import rules
-from ..forms.hand import (
-    HandFields,
-    adjust,
-    cited,
-    form_data,
-    hand_form,
-    hand_from_form,
-    place_conflicts,
-    place_violations,
-)
+from ..forms.hand import HandFields, adjust, form_data, hand_form, hand_from_form
 from ..http import access, caching, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters.game import hand_in_words
-from ..presenters.hand_form import hand_form_page
+from ..presenters.hand_form import cited, hand_form_page, place_conflicts, place_violations
 from ..services.engine import engine_game, engine_hand, replay_of, system_of
 from ..services.errors import HandChanged, HandRefused, HandSaved, HandTaken
 from ..services.hands import (

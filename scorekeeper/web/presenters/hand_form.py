@@ -1,6 +1,7 @@
 """The hand form's page model: which hand it is, the totals and minimums before it, the scores
-typed so far, where each problem sits, and its rows (kept across games of the same set-up while
-nothing is typed)."""
+typed so far, its rows (their labels, and the rare ones folded away; kept across games of the
+same set-up while nothing is typed), and where each problem sits. The form's fields and their
+reading are the form's (`forms/hand.py`)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,187 @@ from flask import render_template
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
+from wtforms import Field
 
 from ... import rules
-from ..forms.hand import HandFields, Row, listed, rows_for
+from ...rules.fields import FieldRef, asked_as, refs, value_of
+from ..forms.hand import Control, HandFields, controls
 from ..http import caching
+from ..http.i18n import number, say
 from ..services.engine import replay_of, system_key
 from ..services.loading import with_hands
 from ..store.models import Game, Hand
+from ..templating import cite
+from .labels import label_of
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the hand form: a control shown for every side side by side, its label, and
+    the group it is shown in."""
+
+    control: Control
+    label: str
+    group: str = "main"  # "main", or folded away as rare: "more-sets" or "penalties"
+
+    @property
+    def field(self) -> str:
+        return self.control.field
+
+    @property
+    def kind(self) -> str:
+        return self.control.kind
+
+    @property
+    def counter(self) -> str | None:
+        return self.control.counter
+
+
+COMMON_SETS = frozenset(
+    {rules.SetKind.NATURAL_CANASTA, rules.SetKind.MIXED_CANASTA, rules.SetKind.SAMBA}
+)
+"""The sets of most hands; a system's others fold under "More sets", but for those its book asks
+for and the one it is named after (black-samba's black samba)."""
+
+
+PENALTY_FIELDS = frozenset({"red_threes_in_hand", "players_holding_red_threes", "penalties"})
+"""What a side pays for, rare at the table: folded under "Penalties"."""
+
+
+def row_label(ref: FieldRef, system: rules.RuleSystem) -> str:
+    """A row's label, with what one of it costs where the field says so (−750 each)."""
+    cost = ref.entry_field.cost(system) if ref.key is None else None
+    label = label_of(ref)
+    return label if cost is None else f"{label} ({say(cost)})"
+
+
+def _group(ref: FieldRef, system: rules.RuleSystem) -> str:
+    if ref.field in PENALTY_FIELDS:
+        return "penalties"
+    booked = {kind for kinds, _count in system.book for kind in kinds}
+    named_after = ref.key is not None and ref.key.value == system.id.replace("-", "_")
+    if (
+        isinstance(ref.key, rules.SetKind)
+        and ref.key not in COMMON_SETS | booked
+        and not named_after
+    ):
+        return "more-sets"
+    return "main"
+
+
+def rows_for(system: rules.RuleSystem, players: int | None = None) -> list[Row]:
+    """The form's lines for a system (its fields, sets and penalties), check boxes last;
+    `players` (the most on a side) leaves out what means nothing at that table."""
+    rows = [
+        Row(control, row_label(control.ref, system), _group(control.ref, system))
+        for control in controls(system, players)
+    ]
+    return sorted(rows, key=lambda row: row.kind == "check")
+
+
+def field_of(
+    form: HandFields, system: rules.RuleSystem, side: int | None, ref: FieldRef | None
+) -> Field | None:
+    """The control where the form asks a side's field (how the hand ended, for going out; the
+    one question the form asks for it, for a field asked as another); None if it asks none."""
+    if side is None or ref is None:
+        return None
+    asked = asked_as(system, ref)
+    if asked.field == "went_out":
+        return form.ending
+    field: Field | None = form.sides[side].form._fields.get(asked.name)
+    return field
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem of a refused hand as the top of its form lists it: in words, with its side;
+    the rule it breaks, cited, when it breaks one; and the id of its field's place, if any."""
+
+    words: str
+    rule: Markup | None = None
+    place: str | None = None
+
+
+def listed(
+    form: HandFields,
+    rows: list[Row],
+    violations: list[rules.Violation],
+    game: Game,
+    system: rules.RuleSystem,
+) -> list[Problem]:
+    """Every problem of a refused hand in the order of the form, those of no field first: the
+    broken rules, or (a form the engine never saw) what is wrong with what was typed."""
+    order = {f"cell-{form.ending.id}": -1}
+    for index, row in enumerate(rows):
+        for side in form.sides:
+            order[f"cell-{side.form[row.field].id}"] = index
+    problems = []
+    for violation in violations:
+        field = field_of(form, system, violation.side, violation.field)
+        place = None if field is None else f"cell-{field.id}"
+        problems.append(Problem(say(violation.message), cite(violation.rule, game.id), place))
+    if not violations:
+        problems += [Problem(str(e), place=f"cell-{form.ending.id}") for e in form.ending.errors]
+        for row in rows:
+            for index, side in enumerate(form.sides):
+                field = side.form[row.field]
+                problems += [
+                    Problem(
+                        _(
+                            "%(side)s, %(field)s: %(problem)s",
+                            side=game.sides[index].name,
+                            field=label_of(row.control.ref),
+                            problem=error,
+                        ),
+                        place=f"cell-{field.id}",
+                    )
+                    for error in field.errors
+                ]
+    return sorted(problems, key=lambda p: -2 if p.place is None else order.get(p.place, -2))
+
+
+def cited(violation: rules.Violation, game_id: str) -> Markup:
+    """A broken rule in words, with a link to its paragraph in this game's rules."""
+    return Markup("{} ({})").format(say(violation.message), cite(violation.rule, game_id))
+
+
+def place_violations(
+    form: HandFields, violations: list[rules.Violation], game_id: str, system: rules.RuleSystem
+) -> list[Markup]:
+    """Put each violation's message next to the field it is about (or the one the form asks
+    for it); return the rest."""
+    loose = []
+    for violation in violations:
+        message = cited(violation, game_id)
+        field = field_of(form, system, violation.side, violation.field)
+        if field is None:
+            loose.append(message)
+        else:
+            field.errors = [*field.errors, message]
+    return loose
+
+
+def place_conflicts(
+    form: HandFields, theirs: rules.Hand, mine: rules.Hand, system: rules.RuleSystem
+) -> None:
+    """Next to each value that another phone saved differently meanwhile, both: "they 45 /
+    you 40", so that whoever saves again sees what they keep or undo."""
+    for side, (their_entry, my_entry) in enumerate(zip(theirs.entries, mine.entries, strict=False)):
+        for ref in refs(system):
+            they, you = value_of(their_entry, ref), value_of(my_entry, ref)
+            field = None if they == you else field_of(form, system, side, ref)
+            if field is not None:
+                message = _("they %(theirs)s / you %(mine)s", theirs=_said(they), mine=_said(you))
+                field.errors = [*field.errors, message]
+
+
+def _said(value: bool | int | None) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return number(value)
 
 
 @dataclass(frozen=True)
