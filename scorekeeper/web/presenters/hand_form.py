@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from flask import render_template
 from flask_babel import get_locale
@@ -19,7 +20,7 @@ from ...rules.fields import FieldRef, asked_as, refs, value_of
 from ..forms.hand import Control, HandFields, controls
 from ..http import caching
 from ..http.i18n import number, say
-from ..services.engine import replay_of, system_key
+from ..services.engine import engine_game, engine_hand, replay_of, system_key
 from ..services.loading import with_hands
 from ..store.models import Game, Hand
 from ..templating import cite
@@ -226,33 +227,77 @@ def opened(form: HandFields, rows: Sequence[Row]) -> set[str]:
     }
 
 
+class Kind(Enum):
+    """What the hand form answers with: a form opened, or what became of one sent."""
+
+    BLANK = "blank"  # a new hand's form, nothing typed: the same for every visitor
+    OPENED = "opened"  # a hand's form to correct, or one drawn again after − / + or Count
+    PREVIEWED = "previewed"  # the typed hand scored, each broken rule next to its field
+    MISTYPED = "mistyped"  # a preview of what reads as no hand (not a number, no ending)
+    REFUSED = "refused"  # a Save of a hand that breaks the rules, or of what reads as no hand
+    CHANGED = "changed"  # a correction's Save: someone else corrected the hand meanwhile
+    DELETED = "deleted"  # a correction's Save: someone else deleted the hand meanwhile
+    TAKEN = "taken"  # a new hand's Save: someone else recorded a hand since it was opened
+    CLOSED = "closed"  # a new hand's Save at a club night's table that takes no more
+
+    @property
+    def saved_nothing(self) -> bool:
+        """Whether this is a Save that saved nothing: the page says so, above everything."""
+        return self in SAVED_NOTHING
+
+
+SAVED_NOTHING = frozenset({Kind.REFUSED, Kind.CHANGED, Kind.DELETED, Kind.TAKEN, Kind.CLOSED})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the hand form answers with, one value for every case: the page is drawn from it,
+    with the form as it was typed (`hand_form_page`), and its HTTP status is the view's."""
+
+    kind: Kind
+    typed: rules.Hand | None = None
+    """The hand as typed, when what was typed reads as one (PREVIEWED, REFUSED, CHANGED)."""
+    broken: tuple[rules.Violation, ...] = ()
+    """The rules a refused Save breaks, as the save found them (REFUSED)."""
+    theirs: rules.Hand | None = None
+    """The hand as another phone saved it meanwhile (CHANGED)."""
+    number: int | None = None
+    """The number of the hand someone else recorded (TAKEN), or the round that takes no more
+    hands (CLOSED)."""
+    hands: int | None = None
+    """The hands of a round that has all of them (CLOSED; None: the round has ended)."""
+
+
 def hand_form_page(
     game: Game,
     system: rules.RuleSystem,
     form: HandFields,
-    *,
+    outcome: Outcome,
     hand: Hand | None = None,
-    loose: Sequence[str] | None = None,
-    preview: rules.HandResult | None = None,
-    theirs: rules.HandResult | None = None,
-    taken: bool = False,
-    refused: bool = False,
-    broken: Sequence[rules.Violation] = (),
-    blank: bool = False,
 ) -> caching.Drawn:
-    """The hand form, the same for every visitor; `refused`: a Save that did not save (a
-    preview's problems are not), for the rules `broken` or what was typed; `blank`: a new
-    hand's form, nothing typed."""
+    """The hand form as `outcome` leaves it, the same for every visitor: `hand` is the recorded
+    hand it corrects (None: a new hand). Each problem is placed here, next to its field or at
+    the top; what was typed stays in `form`."""
     number, minimums, totals = _before(game, hand)
     rows = rows_for(system, max(len(side.players) for side in game.sides))
-    loose = loose or []
-    # A refused Save lists every problem at the top, each a link to its field: the first
-    # screen says what is wrong, whatever the length of the form.
-    problems = listed(form, rows, list(broken), game, system) if refused else []
+    kind, typed = outcome.kind, outcome.typed
+    scored = typed is not None and kind in (Kind.PREVIEWED, Kind.REFUSED)
+    preview = _in_place(game, typed, hand) if scored and typed is not None else None
+    theirs = _theirs(game, outcome, hand)
+    # The one-time token is a hidden field: its message has no place of its own.
+    loose: list[str] = [*form.token.errors, *_said_of(outcome)]
+    if kind is Kind.PREVIEWED and preview is not None:
+        loose += place_violations(form, list(preview.violations), game.id, system)
+    place_violations(form, list(outcome.broken), game.id, system)
+    if kind is Kind.CHANGED and outcome.theirs is not None and typed is not None:
+        place_conflicts(form, outcome.theirs, typed, system)
+    # A refused Save lists every problem at the top, each a link to its field (those of no
+    # field too): the first screen says what is wrong, whatever the length of the form.
+    problems = listed(form, rows, list(outcome.broken), game, system) if kind.saved_nothing else []
     places = (
         [p.place or "problems" for p in problems] if problems else problem_places(form, rows, loose)
     )
-    rows_drawn = _drawn_rows(game, form, rows, minimums, blank)
+    rows_drawn = _drawn_rows(game, form, rows, minimums, kind is Kind.BLANK)
     title = (
         _("Correct hand %(number)s", number=number)
         if hand is not None
@@ -273,26 +318,89 @@ def hand_form_page(
         problems=places,
         listed=problems,
         theirs=theirs,
-        taken=taken,
-        refused=refused,
-        blank=blank,
+        taken=kind is Kind.TAKEN,
+        refused=kind.saved_nothing,
+        blank=kind is Kind.BLANK,
     )
     return caching.Drawn(title, Markup(body))
 
 
+def _theirs(game: Game, outcome: Outcome, hand: Hand | None) -> rules.HandResult | None:
+    """What another phone saved meanwhile, scored: the hand it corrected in its place, or the
+    hand it recorded."""
+    if outcome.kind is Kind.CHANGED and outcome.theirs is not None:
+        return _in_place(game, outcome.theirs, hand)
+    if outcome.kind is Kind.TAKEN and outcome.number:
+        return replay_of(game).hands[outcome.number - 1]
+    return None
+
+
+def _said_of(outcome: Outcome) -> list[str]:
+    """What the top of the form says of a Save that another phone or the night stopped."""
+    if outcome.kind is Kind.CHANGED:
+        return [
+            _(
+                "Someone changed this hand while you were correcting it. Their version is "
+                "shown below, yours is in the form: save again to keep yours."
+            )
+        ]
+    if outcome.kind is Kind.DELETED:
+        return [_("Someone deleted this hand while you were correcting it.")]
+    if outcome.kind is Kind.TAKEN:
+        return [
+            _(
+                "Someone else saved hand %(number)s meanwhile: theirs is shown below, yours "
+                "is still in the form.",
+                number=outcome.number,
+            )
+        ]
+    if outcome.kind is Kind.CLOSED and outcome.hands is not None:
+        return [
+            _(
+                "Round %(round)s is %(hands)s hands, all played here: this hand was not saved.",
+                round=outcome.number,
+                hands=outcome.hands,
+            )
+        ]
+    if outcome.kind is Kind.CLOSED:
+        return [
+            _(
+                "Round %(round)s has ended: this table's game takes no more hands, and this"
+                " hand was not saved.",
+                round=outcome.number,
+            )
+        ]
+    return []
+
+
+def _place(game: Game, hand: Hand) -> int:
+    """How many live hands come before a recorded hand: counted by place, not looked up, so that
+    a hand deleted meanwhile is shown, and scored, where it was."""
+    return sum(1 for h in with_hands(game).live_hands if h.position < hand.position)
+
+
 def _before(game: Game, hand: Hand | None) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     """The hand's number, and each side's first-meld minimum and total before it: the next hand's
-    for a new one. Counted by place, not looked up: a hand deleted meanwhile is shown where it
-    was, with the totals and minimums before that place."""
+    for a new one."""
     result = replay_of(game)
     if hand is None:
         return result.next_hand, tuple(result.next_minimums), tuple(result.totals)
-    before = sum(1 for h in with_hands(game).live_hands if h.position < hand.position)
+    before = _place(game, hand)
     if before < len(result.hands):
         scored = result.hands[before].sides
         minimums = tuple(side.min_opening_meld for side in scored)
         return before + 1, minimums, tuple(side.total - side.hand_score for side in scored)
     return before + 1, tuple(result.next_minimums), tuple(result.totals)
+
+
+def _in_place(game: Game, typed: rules.Hand, hand: Hand | None) -> rules.HandResult:
+    """A hand scored as the next one, or in the place of the recorded `hand` it corrects."""
+    if hand is None:
+        return rules.extend(engine_game(game, []), replay_of(game), typed).hands[-1]
+    index = _place(game, hand)
+    hands = [engine_hand(h) for h in with_hands(game).live_hands if h.id != hand.id]
+    hands.insert(index, typed)
+    return rules.replay(engine_game(game, hands)).hands[index]
 
 
 def _summary(
