@@ -39,6 +39,21 @@ def test_the_hand_forms_factory_reads_nothing_from_the_database(
     assert correction.version.data == str(hand.version)
 
 
+def test_the_hand_forms_fields_are_made_once_per_set_up_whatever_the_names_or_language(
+    app: Flask, actions: Actions
+) -> None:
+    # The words of the endings name the sides: the presenter's, not the form class's.
+    ours, theirs = actions.new_game(), actions.new_game(names=("Ana", "Bo"))
+    other = actions.new_game("denexa")
+    made = {}
+    for language in ("en", "es"):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            for game_id in (ours, theirs, other):
+                made[game_id, language] = type(hand_form(game_with_sides(game_id), after=0))
+    assert len({made[ours, "en"], made[theirs, "en"], made[ours, "es"], made[theirs, "es"]}) == 1
+    assert made[other, "en"] is not made[ours, "en"]
+
+
 def test_a_new_hands_form_is_opened_after_the_last_hand_deleted_or_not(
     client: FlaskClient, actions: Actions
 ) -> None:

@@ -44,7 +44,6 @@ from ...rules.fields import (
 from ...rules.hands import Ending
 from ..http.converters import Within
 from ..http.i18n import Translator
-from ..presenters.labels import ending_label
 from ..services.engine import SystemKey, engine_hand, system_for, system_key, system_of
 from ..store.models import TOKEN_LENGTH, Game, Hand
 
@@ -180,12 +179,8 @@ def hand_form(
     """The form for one hand of this game: as sent (`formdata`), filled from a recorded hand
     (`data`), or a new hand's, opened after hand number `after` (the last one recorded, deleted
     or not). It reads nothing from the database: what it needs of the game comes with its sides."""
-    endings = tuple(
-        (ending_value(ending), ending_label(ending, game))
-        for ending in Ending.every(len(game.sides))
-    )
     red_threes = system_of(game).deck(sum(len(side.players) for side in game.sides)).red_threes
-    form_class = _hand_form_class(system_key(game), endings, red_threes)
+    form_class = _hand_form_class(system_key(game), len(game.sides), red_threes)
     if formdata is not None:
         return form_class(formdata=formdata)
     if data is None and after is not None:
@@ -194,17 +189,15 @@ def hand_form(
 
 
 @lru_cache(maxsize=64)
-def _hand_form_class(
-    key: SystemKey, endings: tuple[tuple[str, str], ...], red_threes: int
-) -> type[HandFields]:
-    """The hand form of one system, for sides whose endings read `endings` (value, label) and
-    a deck of `red_threes`: made once, since making a form class costs more than filling one in."""
-    side_count = len(endings) - 1  # each side going out, and the stock running out
+def _hand_form_class(key: SystemKey, side_count: int, red_threes: int) -> type[HandFields]:
+    """The hand form of one system, for `side_count` sides and a deck of `red_threes`: made
+    once, since making a form class costs more than filling one in. The endings' words are the
+    page's (they name the sides): the form knows each by its value."""
 
     class HandForm(HandFields):
         ending = RadioField(
             _l("How did the hand end?"),
-            choices=[SelectChoice(value, label) for value, label in endings],
+            choices=[SelectChoice(ending_value(e)) for e in Ending.every(side_count)],
             validators=[InputRequired(_l("Choose who went out, or that nobody did."))],
         )
         token = HiddenField(

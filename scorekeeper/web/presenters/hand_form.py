@@ -17,14 +17,15 @@ from wtforms import Field
 
 from ... import rules
 from ...rules.fields import FieldRef, asked_as, refs, value_of
-from ..forms.hand import Control, HandFields, controls
+from ...rules.hands import Ending
+from ..forms.hand import Control, HandFields, controls, ending_value
 from ..http import caching
 from ..http.i18n import number, say
 from ..services.engine import engine_game, engine_hand, replay_of, system_key
 from ..services.loading import with_hands
 from ..store.models import Game, Hand
 from ..templating import cite
-from .labels import label_of
+from .labels import ending_label, label_of
 
 
 @dataclass(frozen=True)
@@ -308,6 +309,7 @@ def hand_form_page(
         game=game,
         system=system,
         form=form,
+        endings={ending_value(e): ending_label(e, game) for e in Ending.every(len(game.sides))},
         rows_drawn=rows_drawn,
         hand=hand,
         number=number,
