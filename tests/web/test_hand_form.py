@@ -3,7 +3,6 @@ own), and every answer of the form is one outcome value, the page drawn from it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +19,7 @@ from scorekeeper.web.services.loading import game_with_sides, with_hands
 
 from .apps import statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden
+from .test_nights import cards, end, set_up, start, table_game
 
 
 def test_the_hand_forms_factory_reads_nothing_from_the_database(
@@ -135,21 +135,12 @@ def taken(client: FlaskClient, actions: Actions) -> TestResponse:
 
 
 def night_game(client: FlaskClient) -> tuple[str, str]:
-    """A club night, and the game at its table 1 in its first round, a round of two hands."""
-    pairs = {f"pairs-{i}-{seat}": f"{seat}{i}" for i in range(8) for seat in ("first", "second")}
-    setup = {"name": "Tuesday", "system": "classic", "movement": "mitchell", "ranking": "wins"}
-    night = client.post(
-        "/nights/new?pairs=8", data={**setup, "round_count": "3", "round_hands": "2", **pairs}
-    )
-    assert night.status_code == 302, night.text
-    night_id = night.headers["Location"].split("/")[2]
-    assert client.post(f"/nights/{night_id}/start", data={"round": "1"}).status_code == 302
-    cards = client.get(f"/nights/{night_id}/cards").text
-    found = re.search(r'data-card="1" href="http://[^/]+([^"]+)"', cards)
-    assert found
-    table = client.get(found.group(1))
-    assert table.status_code == 302
-    return night_id, table.headers["Location"].split("/")[2]
+    """A club night of rounds of two hands, and the game at its table 1 in round 1."""
+    night_id = set_up(client)
+    start(client, night_id, 1)
+    game_id = table_game(client, cards(client, night_id)[1])
+    assert game_id is not None
+    return night_id, game_id
 
 
 def complete(client: FlaskClient, actions: Actions) -> TestResponse:
@@ -161,7 +152,7 @@ def complete(client: FlaskClient, actions: Actions) -> TestResponse:
 
 def ended(client: FlaskClient, actions: Actions) -> TestResponse:
     night_id, game_id = night_game(client)
-    assert client.post(f"/nights/{night_id}/end-round", data={"round": "1"}).status_code == 302
+    end(client, night_id, 1)
     return client.post(new_hand(game_id), data=hand_fields([GOES_OUT, STAYS_IN]))
 
 
