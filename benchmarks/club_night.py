@@ -328,7 +328,7 @@ class Looker(Protocol):
 async def hold_stream(
     port: int, path: str, follower: Looker, figures: Figures, every: float, until: float
 ) -> None:
-    """The event stream at `path`, held as static/live.js holds it: opened again when its
+    """The event stream at `path`, held as static/follow.js holds it: opened again when its
     lifetime ends, `follower` looking again at each revision named, and polling every `every`
     s once the stream is refused."""
     loop = asyncio.get_running_loop()

@@ -1,5 +1,5 @@
 // Samba Scorekeeper: the forms' niceties only. Every form works without this file. Loaded after
-// static/live.js (local times, following the game), whose `follow` it calls again when Save's
+// static/follow.js (local times, following the game), whose `follow` it calls again when Save's
 // answer takes the page's place, and to which it gives the hand form's notice of a hand saved
 // elsewhere (`told`).
 (function () {
@@ -16,19 +16,19 @@
     var form = document.querySelector("form.hand-form");
     if (!form) return;
     counters(form);
-    livePreview(form);
+    previewAsTyped(form);
     enterMovesOn(form);
     saveInBackground(form);
     toldOfOthers();
   }
 
-  // The hand form's notice of a hand saved on another phone meanwhile (#elsewhere): live.js
+  // The hand form's notice of a hand saved on another phone meanwhile (#elsewhere): follow.js
   // follows the game's state (state.json) once it is given `told`, which words each state.
   function toldOfOthers() {
-    var live = window.scorekeeper;
-    if (!live || !document.getElementById("elsewhere") || live.told === told) return;
-    live.told = told;
-    live.follow();
+    var pages = window.scorekeeper;
+    if (!pages || !document.getElementById("elsewhere") || pages.told === told) return;
+    pages.told = told;
+    pages.follow();
   }
 
   // A new hand's form as the server drew it (data-blank), nothing typed or tapped into it since.
@@ -180,12 +180,12 @@
   }
 
   // As you type, the server scores the hand (never this script) and answers with the page it
-  // would show for Preview: its parts marked data-live (the summary, the breakdown, the problem
+  // would show for Preview: its parts marked data-preview (the summary, the breakdown, the problem
   // next to each control) replace those here; what is typed is left alone.
-  function livePreview(form) {
+  function previewAsTyped(form) {
     var timer = null;
     var asked = 0;
-    form.classList.add("live");
+    form.classList.add("previewing");
     form.querySelectorAll(".preview-button").forEach(function (button) { button.hidden = true; });
     function refresh() {
       // A form replaced meanwhile (Save's answer shown in its place) asks nothing.
@@ -200,7 +200,7 @@
           // one would overwrite what Save said (e.g. "This hand was not saved").
           if (html === null || mine !== asked || !form.isConnected) return;
           var page = new DOMParser().parseFromString(html, "text/html");
-          page.querySelectorAll("[data-live]").forEach(function (fresh) {
+          page.querySelectorAll("[data-preview]").forEach(function (fresh) {
             var here = document.getElementById(fresh.id);
             if (!here || here.innerHTML === fresh.innerHTML) return;
             here.innerHTML = fresh.innerHTML;
@@ -296,15 +296,15 @@
     document.title = page.title;
     document.body.replaceWith(page.body);
     window.scrollTo(0, 0);
-    var live = window.scorekeeper;
-    if (live) {
-      live.localTimes(document);
-      live.follow();
+    var pages = window.scorekeeper;
+    if (pages) {
+      pages.localTimes(document);
+      pages.follow();
     }
     setUp();
   }
 
-  // Send the result (result.html): the phone's share sheet where there is one, with the
+  // Send the result (result/result.html): the phone's share sheet where there is one, with the
   // scoreboard's picture where it takes files, and Copy. Without this script the text is on the
   // page to copy by hand.
   function shareResult() {
@@ -361,7 +361,7 @@
   }
 
   // A night's round clock ([data-ends], the standings): the minutes left, and a warning in
-  // the last five; again when live.js swaps the standings in.
+  // the last five; again when follow.js swaps the standings in.
   var clockTimer = null;
   function roundClock() {
     clearTimeout(clockTimer);

@@ -21,7 +21,7 @@ self.addEventListener("activate", function (event) {
 });
 
 // What a page is made of, besides the page itself; everything else (the polling of a game's
-// state, the live preview) goes to the server untouched.
+// state, the preview as one types) goes to the server untouched.
 var PARTS = ["style", "script", "image", "manifest"];
 
 function keepable(response) {

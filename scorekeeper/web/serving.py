@@ -38,7 +38,7 @@ from .services.figures import refresh_stale
 #   sits behind a reverse proxy, which holds slow clients off the app (README, "Run it").
 # - Threads run requests. SQLite writes one at a time anyway; several threads let pages be
 #   read while a hand is saved, and a slow page does not hold up the table.
-# - An event stream (a live page's push) holds a thread for as long as it is open, so `serve`
+# - An event stream (a following page's push) holds a thread for as long as it is open, so `serve`
 #   gives waitress a thread per stream it may hold (`STREAMS`, 400 unless set) on top of the
 #   eight for pages: streams never take the threads that answer a save. A stream over the cap
 #   is answered at once (204) and that page polls. An idle stream's thread waits on a condition

@@ -124,8 +124,8 @@ SETTINGS = (
     Setting(
         "STREAMS",
         "under `scorekeeper serve`: 400; under another WSGI server: 0",
-        "How many event streams (a live page's push of each new hand) one server process holds "
-        "at once; each holds a thread under waitress and gunicorn's gthread workers. The "
+        "How many event streams (a following page's push of each new hand) one server process "
+        "holds at once; each holds a thread under waitress and gunicorn's gthread workers. The "
         "streams of one address, of one share link and of one night's standings link hold at "
         "most a quarter of them (at least 8), so that whoever holds a link leaves the table's "
         "phones theirs. Over it, or with 0, a page asks every 2 s instead (as with sync "

@@ -8,24 +8,15 @@ from typing import Any
 
 from flask import Flask, url_for
 from flask_babel import get_locale
-from markupsafe import Markup
 
 from .. import rules
 from ..rules.readings import Reading
 from .forms.house_rule import field_name
 from .http import door
 from .http.access import may_record_hands, played_on, signed_in
-from .http.i18n import LANGUAGES, number, say, signed
+from .http.i18n import LANGUAGES
 from .presenters.rulebook import card_values
-
-
-def cite(rule: rules.Rule, game_id: str | None = None) -> Markup:
-    """A citation that links to the paragraph of the rules page explaining it."""
-    if game_id:
-        url = url_for("rules.game_rules", game_id=game_id, _anchor=rule.topic)
-    else:
-        url = url_for("rules.system_page", system_id=rule.system, _anchor=rule.topic)
-    return Markup('<a href="{}">{}</a>').format(url, str(rule))
+from .wording import cite, number, say, signed
 
 
 def rules_url() -> str:
@@ -54,7 +45,7 @@ def install(app: Flask) -> None:
         get_locale=get_locale,
         may_record_hands=may_record_hands,  # a phone that may only follow sees no controls
         signed_in=signed_in,  # the header's one-tap "Sign out"
-        played_on=played_on,  # where a live page's phone goes once the table played again
+        played_on=played_on,  # where a following page's phone goes once the table played again
         rules_url=rules_url,
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,

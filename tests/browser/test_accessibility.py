@@ -20,7 +20,7 @@ minute of the suite."""
 
 
 def without_script(browser: Any, *, dark: bool, language: str) -> Any:
-    """A page on which the scripts (live.js, app.js) never arrive: what a browser without
+    """A page on which the scripts (follow.js, app.js) never arrive: what a browser without
     JavaScript shows.
 
     (axe itself needs JavaScript, so the script is kept out instead of switched off.)

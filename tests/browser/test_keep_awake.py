@@ -1,8 +1,8 @@
-"""Keep the screen on: a switch near the top of every live page, off until this phone switches it
-on, kept by this phone, asked for again whenever the page is shown; the table display keeps
-itself on, and the hand form keeps the phone's choice without showing the switch; hidden where
-the browser cannot keep a screen on (over plain http:// the page names the phone's own setting
-instead) and without JavaScript."""
+"""Keep the screen on: a switch near the top of every following page, off until this phone
+switches it on, kept by this phone, asked for again whenever the page is shown; the table
+display keeps itself on, and the hand form keeps the phone's choice without showing the switch;
+hidden where the browser cannot keep a screen on (over plain http:// the page names the phone's
+own setting instead) and without JavaScript."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def test_chromium_on_this_machine_offers_the_switch_as_its_api_allows(
     page.context.close()
 
 
-def test_the_switch_is_near_the_top_of_every_live_page(browser: Any, server: str) -> None:
+def test_the_switch_is_near_the_top_of_every_following_page(browser: Any, server: str) -> None:
     for suffix in ("", "/follow"):
         page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix=suffix)
         switch = page.get_by_role("switch", name="Keep the screen on")
@@ -127,7 +127,7 @@ def test_the_hand_form_keeps_the_screen_on_as_switched_elsewhere_without_the_swi
 
 
 def test_the_table_display_keeps_itself_on(browser: Any, server: str) -> None:
-    page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix="/table")
+    page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix="/display")
     page.wait_for_function("locks.asked === 1")
     assert not page.get_by_role("switch").is_visible()  # nothing to switch: it stays on
     page.evaluate("locks.held[0].release()")

@@ -1,4 +1,4 @@
-"""An event stream read by a test client, event by event (tests/web/test_live.py, the nights'
+"""An event stream read by a test client, event by event (tests/web/test_push.py, the nights'
 stream in tests/web/test_nights.py)."""
 
 from __future__ import annotations

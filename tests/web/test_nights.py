@@ -14,12 +14,13 @@ from sqlalchemy import event, func, select
 
 from scorekeeper import nights
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services.backup import BackupError, read_backup, restore
+from scorekeeper.web.services.restore import BackupError, read_backup, restore
 from scorekeeper.web.store.models import Game, Night, Side
 
 from .apps import TEST_CONFIG, another_app, backup_of, built_app, database_url, tables
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
 from .races import together
+from .sharing import links, opened
 from .streams import Stream
 
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
@@ -537,7 +538,34 @@ def test_after_its_round_ends_a_tables_hands_are_changed_only_behind_the_pin() -
     assert hand_versions(app, game_id) == [(first, 3, False), (second, 3, False)]
 
 
-def test_the_nights_live_pages_follow_its_stream_which_names_each_change(tmp_path):
+def test_a_phone_goes_on_to_its_tables_next_game_with_the_access_it_had() -> None:
+    """A phone that followed a table's game follows the game its table plays next, and records
+    no hand there; one that recorded hands records them there too."""
+    app = built_app({**TEST_CONFIG, "PIN": PIN})
+    director = app.test_client()
+    assert director.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+    night_id = set_up(director)
+    card = cards(director, night_id)[1]
+    start(director, night_id, 1)
+    first = table_game(director, card)
+    assert first is not None
+    follower = opened(app, "follow", links(director, first)["follow"])
+    joined = opened(app, "join", links(director, first)["join"])
+    end(director, night_id, 1)
+    start(director, night_id, 2)
+    second = table_game(director, card)
+    assert second is not None and second != first
+
+    following = follower.get(f"/games/{first}/next")
+    assert following.headers["Location"] == f"/games/{second}/follow"
+    assert follower.get(f"/games/{second}/follow").status_code == 200
+    assert follower.get(f"/games/{second}/hands/new").status_code == 403
+    recording = joined.get(f"/games/{first}/next")
+    assert recording.headers["Location"] == f"/games/{second}"
+    assert joined.get(f"/games/{second}/hands/new").status_code == 200
+
+
+def test_the_nights_following_pages_follow_its_stream_which_names_each_change(tmp_path):
     """The standings, the director's page and a table card between rounds name the night's
     stream; a hand saved at a table, a round started and the night's deletion come on it."""
     app = built_app(
@@ -553,7 +581,7 @@ def test_the_nights_live_pages_follow_its_stream_which_names_each_change(tmp_pat
     link = standings_link(client, night_id)
     waiting = client.get(cards(client, night_id)[1]).text  # before round 1
     pages = [client.get(link).text, client.get(f"/nights/{night_id}").text, waiting]
-    found = [re.search(r'<div id="live"[^>]*data-stream="([^"]*)"', page) for page in pages]
+    found = [re.search(r'<div id="following"[^>]*data-stream="([^"]*)"', page) for page in pages]
     streams = {match.group(1) for match in found if match}
     assert len(found) == 3 and streams == {f"{link}/events"}, streams
     followed = Stream(app.test_client(), f"{link}/events")  # a phone with the link alone

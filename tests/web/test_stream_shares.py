@@ -15,7 +15,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.web.extensions import db
 from scorekeeper.web.http.stream import Streams
-from scorekeeper.web.services.backup import restore
+from scorekeeper.web.services.restore import restore
 from scorekeeper.web.store.models import Night
 from tests.club_backup import club_backup
 

@@ -1,7 +1,7 @@
 """An event stream that tells a page the revision of what it shows, as it changes.
 
-A live page (the scoreboard, the follow page, the table display, a hand, the hand form's
-notice) opens one stream while it is visible (static/live.js) and fetches itself when an event
+A following page (the scoreboard, the follow page, the table display, a hand, the hand form's
+notice) opens one stream while it is visible (static/push.js) and fetches itself when an event
 names another revision than the one it was drawn at, as its poll does. What is sent:
 
 - at once, `retry:` (a few seconds, spread at random so that phones do not come back in step
@@ -17,7 +17,7 @@ names another revision than the one it was drawn at, as its poll does. What is s
 Each process holds at most `STREAMS` streams (each holds a thread under waitress or gthread);
 over that, or with 0, a stream is answered `204 No Content`, which tells the browser not to try
 again, and the page polls as it did before streams. The stream reads nothing from the database
-while it waits: `services/live.py` wakes it.
+while it waits: `services/push.py` wakes it.
 
 The cap is the table's to use, not a stranger's: the streams of one address, and those of one
 share link (a game's join or follow link, a night's standings link, which every table card
@@ -42,7 +42,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
-from ..services import live
+from ..services import push
 from .access import client_address
 
 HEARTBEAT = 15.0
@@ -129,7 +129,7 @@ def respond(key: str, revision: str, allowed: Callable[[], bool], link: str = ""
         return Response(status=204)  # over the cap, or over its share: the page polls
     gone = _gone(request.environ)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    hub = live.hub()
+    hub = push.hub()
     hub.start(app)
     lifetime = float(app.config["STREAM_SECONDS"]) * random.uniform(0.5, 1.0)
     retry = random.randint(*RETRY_MS)
@@ -153,7 +153,7 @@ def respond(key: str, revision: str, allowed: Callable[[], bool], link: str = ""
 
 def _follow(
     app: Flask,
-    hub: live.Hub,
+    hub: push.Hub,
     key: str,
     allowed: Callable[[], bool],
     gone: Callable[[], bool],
@@ -163,7 +163,7 @@ def _follow(
     ends = time.monotonic() + lifetime
     access = hub.access
     sent = hub.revision(key)
-    if sent == live.GONE:
+    if sent == push.GONE:
         yield "event: gone\ndata: \n\n"
         return
     yield f"retry: {retry}\n" + event(sent)
@@ -171,7 +171,7 @@ def _follow(
         revision, now_access = hub.wait(key, sent, access, min(HEARTBEAT, left))
         if gone():
             return  # the phone left: its place is free now, not after a write fails
-        if revision == live.GONE:
+        if revision == push.GONE:
             yield "event: gone\ndata: \n\n"
             return
         if revision != sent or now_access != access:

@@ -26,7 +26,7 @@ from ..store.models import (
     new_share_token,
     now,
 )
-from . import live
+from . import push
 from .loading import lock_game
 
 PIN = "pin"
@@ -60,7 +60,7 @@ def remove_stored_pin() -> bool:
     with writing():
         removed = db.session.execute(delete(TableSetting).where(TableSetting.key == PIN))
         db.session.execute(delete(PinAttempt))
-        live.changed_access()
+        push.changed_access()
     return bool(getattr(removed, "rowcount", 0))
 
 
@@ -86,7 +86,7 @@ def sign_out(phone_id: str | None) -> None:
     if phone_id:
         with writing():
             db.session.execute(delete(Phone).where(Phone.id == phone_id))
-            live.changed_access()  # its streams end
+            push.changed_access()  # its streams end
 
 
 def sign_out_every_phone() -> int:
@@ -94,7 +94,7 @@ def sign_out_every_phone() -> int:
     with writing():
         count = db.session.scalar(select(func.count()).select_from(Phone)) or 0
         db.session.execute(delete(Phone))
-        live.changed_access()
+        push.changed_access()
     return count
 
 
@@ -114,7 +114,7 @@ def set_pin(new: str, current: str | None) -> None:
             db.session.add(TableSetting(key=PIN, value=generate_password_hash(new)))
         else:
             stored.value = generate_password_hash(new)
-        live.changed_access()
+        push.changed_access()
 
 
 @dataclass(frozen=True)
