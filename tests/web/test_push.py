@@ -19,25 +19,32 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper.web.extensions import db
+from scorekeeper.web.http import stream as event_stream
 from scorekeeper.web.services import push
 
 from .apps import TEST_CONFIG, built_app, database_url
 from .helpers import GOES_OUT, STAYS_IN, Actions, hidden
 from .sharing import with_a_pin
-from .streams import WITHIN, Stream
+from .streams import ENDS_WITHIN, WITHIN, Stream
 
 
-@pytest.fixture
-def streaming(tmp_path: Path) -> Iterator[Flask]:
-    """An app holding up to 3 streams that last 2–4 s, on a database file other apps may share."""
-    yield built_app(
+def streaming_app(tmp_path: Path, stream_seconds: int = 60) -> Flask:
+    """An app holding up to 3 streams that last from half of `stream_seconds` to all of it
+    (long enough that no test's stream ends by its lifetime but the lifetime's test), on a
+    database file other apps may share."""
+    return built_app(
         {
             **TEST_CONFIG,
             "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, "push.sqlite3"),
             "STREAMS": 3,
-            "STREAM_SECONDS": 4,
+            "STREAM_SECONDS": stream_seconds,
         }
     )
+
+
+@pytest.fixture
+def streaming(tmp_path: Path) -> Iterator[Flask]:
+    yield streaming_app(tmp_path)
 
 
 @pytest.fixture
@@ -48,10 +55,21 @@ def opened() -> Iterator[list[Stream]]:
         stream.close()
 
 
-def open_stream(opened: list[Stream], client: FlaskClient, game_id: str, **headers: str) -> Stream:
-    stream = Stream(client, f"/games/{game_id}/events", **headers)
-    opened.append(stream)
-    return stream
+def open_stream(
+    opened: list[Stream],
+    client: FlaskClient,
+    game_id: str,
+    environ: dict[str, Any] | None = None,
+    **headers: str,
+) -> Stream:
+    found = Stream(client, f"/games/{game_id}/events", environ, **headers)
+    opened.append(found)
+    return found
+
+
+def places_taken(app: Flask) -> int:
+    """The streams the app holds a place for."""
+    return int(app.extensions[event_stream.EXTENSION].open)
 
 
 def revision_of(client: FlaskClient, game_id: str) -> str:
@@ -176,17 +194,49 @@ def test_a_write_rolled_back_tells_no_one(streaming: Flask, opened: list[Stream]
 
 
 def test_a_stream_ends_after_its_lifetime_and_gives_back_its_place(
-    streaming: Flask, opened: list[Stream]
+    tmp_path: Path, opened: list[Stream]
 ) -> None:
-    game_id = Actions(streaming.test_client()).new_game()
-    streams = [open_stream(opened, streaming.test_client(), game_id) for _ in range(3)]
-    over = open_stream(opened, streaming.test_client(), game_id)
+    app = streaming_app(tmp_path, stream_seconds=2)
+    game_id = Actions(app.test_client()).new_game()
+    streams = [open_stream(opened, app.test_client(), game_id) for _ in range(3)]
+    over = open_stream(opened, app.test_client(), game_id)
     assert over.response.status_code == 204  # over the cap: the page polls
-    assert all(stream.ended() for stream in streams)
-    again = open_stream(opened, streaming.test_client(), game_id)
+    assert all(stream.next() is not None for stream in streams)  # the revision, at once
+    # Next, within its lifetime (1-2 s, against a heartbeat of 15), each ends.
+    assert all(stream.ended(2 + ENDS_WITHIN) for stream in streams)
+    again = open_stream(opened, app.test_client(), game_id)
     assert again.response.status_code == 200
-    with streaming.app_context():
+    with app.app_context():
         assert list(push.hub().followed()) == [push.game_key(game_id)]
+
+
+def test_a_stream_whose_phone_left_gives_back_its_place_at_its_next_heartbeat(
+    streaming: Flask, opened: list[Stream], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As waitress tells (`waitress.client_disconnected`) that the phone closed its connection:
+    the stream asks at its next wake, and ends without writing."""
+    monkeypatch.setattr(event_stream, "HEARTBEAT", 0.2)
+    game_id = Actions(streaming.test_client()).new_game()
+    left = threading.Event()
+    phone = open_stream(
+        opened, streaming.test_client(), game_id, {"waitress.client_disconnected": left.is_set}
+    )
+    assert phone.next() is not None
+    assert phone.next() == {"comment": "still here"}  # a heartbeat while the phone is there
+    left.set()
+    assert phone.ended()
+    assert places_taken(streaming) == 0
+
+
+def test_a_head_of_a_stream_holds_no_place(streaming: Flask, opened: list[Stream]) -> None:
+    """werkzeug answers a HEAD without asking the stream for a first event: its place is given
+    back when the answer is closed (a generator that never began runs no `finally`)."""
+    client = streaming.test_client()
+    game_id = Actions(client).new_game()
+    for _ in range(4):  # more than the cap of 3
+        assert client.head(f"/games/{game_id}/events").status_code == 200
+    assert places_taken(streaming) == 0
+    assert open_stream(opened, client, game_id).response.status_code == 200
 
 
 def test_without_streams_allowed_the_stream_is_answered_204(

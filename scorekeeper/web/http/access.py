@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, g, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import generate_password_hash
 
 from ..services import access as access_service
 from ..store.models import ADDRESS_LENGTH
@@ -117,12 +117,6 @@ def pin_hash() -> str | None:
     return _pin_and_phone()[0]
 
 
-def pin_is(entered: str) -> bool:
-    """Whether `entered` is the table's PIN."""
-    hashed = pin_hash()
-    return hashed is not None and check_password_hash(hashed, entered)
-
-
 def _mark(hashed: str | None) -> str:
     """The session's mark of the PIN whose hash is `hashed` (the module says why an HMAC of
     it): of the server's PIN when one is set, else of the stored PIN's hash."""
@@ -137,8 +131,12 @@ def level() -> Access:
     signed_in_now = bool(_phone()) and _pin_and_phone()[1]
     if not door.inside():
         return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), "", None)
-    token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
-    return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), token, door.state())
+    return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), link_token(), door.state())
+
+
+def link_token() -> str:
+    """The token of the share link this phone opened for the game it is in ('' if none)."""
+    return str(dict(session.get(LINKS_KEY) or ()).get(door.game_id(), ""))
 
 
 def _level(hashed: str | None, phone_in: bool, mark: object, token: str, game: Any) -> Access:
@@ -166,7 +164,7 @@ def still_may(wanted: Access) -> Callable[[], bool]:
     game_id = door.game_id()
     phone = _phone()
     mark = session.get(PIN_KEY)
-    token = dict(session.get(LINKS_KEY) or ()).get(game_id, "")
+    token = link_token()
     configured: str | None = current_app.config.get("PIN_HASH")
 
     def asked_again() -> bool:

@@ -1,7 +1,8 @@
 """`/games/<id>/events`: the event stream a following page of a game holds (http/stream.py).
 
 It comes in through the door like every page of the game, so that only a phone that may follow
-the game opens it, and asks again whenever the game's links or the table's PIN change.
+the game opens it, and asks again whenever the game's links or the table's PIN change. The
+streams of one share link hold only a share of the server's (http/stream.py).
 """
 
 from __future__ import annotations
@@ -22,5 +23,8 @@ bp = Blueprint("events", __name__)
 def game_events() -> Response:
     """The game's revision now and at each change, while the page stays open."""
     return stream.respond(
-        push.game_key(door.game_id()), door.revision(), access.still_may(Access.FOLLOW)
+        push.game_key(door.game_id()),
+        door.revision(),
+        access.still_may(Access.FOLLOW),
+        link=access.link_token(),
     )

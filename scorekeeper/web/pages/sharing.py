@@ -44,22 +44,21 @@ def enter_pin() -> Response | tuple[str, int]:
     form = PinForm()
     wait = access_service.Wait(0)
     if form.validate_on_submit():
-        address = access.client_address()
-        has_pin = access.pin_hash() is not None
-        # Counted before it is checked (count_guess says why): a guess that must wait is not
-        # even read.
-        wait = access_service.count_guess(address) if has_pin else wait
-        if wait.seconds:
-            pass
-        elif not has_pin or access.pin_is(form.pin.data or ""):
-            if has_pin:
-                access_service.right_pin(address)
+        hashed = access.pin_hash()
+        # Without a PIN, whatever is typed lets the phone in; with one, a guess that must wait
+        # is not even checked (guess_pin says how a race of guesses is held).
+        guess = (
+            access_service.Guess(right=True)
+            if hashed is None
+            else access_service.guess_pin(access.client_address(), form.pin.data or "", hashed)
+        )
+        wait = guess.wait
+        if guess.right:
             access.grant_pin()
             # A refused form came along: it is sent on as it was (307 keeps the POST and its
             # fields), so a typed hand is saved as its Save asked; a page is simply shown.
             return redirect(_next(), 307 if _carried() else 302)
-        else:
-            access_service.wrong_pin(address)
+        if not wait.seconds:
             form.pin.errors = [_("That is not the table's PIN.")]
     page = render_template(
         "sharing/access.html",

@@ -41,13 +41,14 @@ def _standings_of(token: str) -> Select[Night]:
 def events(token: str) -> Response:
     """The night's revision now and at each change (http/stream.py): what its following pages (the
     standings, the director's page, a table card between rounds) follow. One stream for the
-    three, open to the standings link, since the revision tells no more than the standings."""
+    three, open to the standings link, since the revision tells no more than the standings;
+    the streams of the link, which every table card prints, hold only a share of the server's."""
     night = _by_token(token)
 
     def still_there() -> bool:
         return db.session.scalar(_standings_of(token)) is not None
 
-    return stream.respond(push.night_key(night.id), night.revision, still_there)
+    return stream.respond(push.night_key(night.id), night.revision, still_there, link=token)
 
 
 def _ranking_asked(night: Night) -> nights.Ranking:
