@@ -19,7 +19,7 @@ from scorekeeper.web.services.loading import game_with_sides, with_hands
 
 from .apps import statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields, hidden
-from .test_nights import cards, end, set_up, start, table_game
+from .nights import cards, end, set_up, start, table_game
 
 
 def test_the_hand_forms_factory_reads_nothing_from_the_database(
