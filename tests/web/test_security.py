@@ -73,7 +73,7 @@ def refused_form(client: FlaskClient) -> TestResponse:
 
 
 def a_static_file(client: FlaskClient) -> TestResponse:
-    return read(client.get("/static/app.js"))
+    return read(client.get("/static/js/page.js"))
 
 
 def json_answer(client: FlaskClient) -> TestResponse:
