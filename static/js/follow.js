@@ -1,24 +1,11 @@
-// Following a game (or a club night) as it is played on other phones. While the page is shown
-// it holds one event stream (#following's data-stream), which names the revision at once, at
-// each change, and beats every data-beat seconds; on a change the page asks for itself (the hand
-// form for the game's state) with the ETag of what it shows, and swaps in its [data-follow]
-// parts. Where no stream can be held (an old browser, the server's cap answered 204, a proxy
-// holding events back) it polls every 2 s instead: an unchanged game costs a 304.
-//
-// A phone out of reach says since when (#offline) and asks every 2 s; it is caught up at once
-// when the browser says it is back online, when a poll is answered, when the stream errs, or
-// when the stream has been silent for two heartbeats (a browser may keep a dead connection
-// open: Chromium's offline emulation does, and so does a phone whose Wi-Fi went without a word):
-// it asks for the page and opens a new stream, whatever became of the old one.
-import { ask, read, swap } from "./parts.js";
-import { clockTime, localTimes } from "./times.js";
+// Following a game or a night as it is played on other phones (docs/scripts.md).
+import { ask, clockTime, read, swap } from "./parts.js";
 
 const EVERY = 2000; // ms between polls
 const ANNOUNCED = 90000; // how long another phone's hand stays lit up
-let current = null; // the following of the page shown now (a page replaced by Save gets a new one)
+let current = null;
 
-// Follow the game: `url` asked, `take` what a changed answer does (by default the page's own
-// answer, whose [data-follow] parts are swapped in).
+// `url` asked; `take` what a changed answer does (by default: swap in its [data-follow] parts).
 export function follow(url, take) {
   unfollow();
   current = new Following(url, take);
@@ -72,7 +59,7 @@ class Following {
     window.removeEventListener("offline", this.lost);
   }
 
-  // Ask for what is followed; the first time the browser revalidates the page it holds.
+  // The first time, the browser revalidates the page it holds.
   ask() {
     clearTimeout(this.timer);
     if (this.stopped || document.visibilityState === "hidden") return;
@@ -88,7 +75,7 @@ class Following {
       .then((response) => {
         this.online();
         if (response.status === 404) return this.gone();
-        // A page that now leads elsewhere (a night's table card when its round starts) goes.
+        // A night's table card leads to its game once the round starts.
         if (response.redirected && this.page) return this.carryOn(response.url);
         if (response.status !== 200 && response.status !== 410) return; // 410: a night ended
         this.etag = response.headers.get("ETag") || this.etag;
@@ -118,7 +105,7 @@ class Following {
     const source = new EventSource(`${this.hub.dataset.stream}?since=${encodeURIComponent(this.known)}`);
     let heard = false;
     this.source = source;
-    // A proxy that holds events back never lets the first one through: poll instead.
+    // A proxy that holds events back: poll instead.
     const waited = setTimeout(() => {
       if (!heard && this.source === source && !this.since) this.refuse();
     }, 10000);
@@ -129,8 +116,7 @@ class Following {
     };
     source.addEventListener("beat", () => this.listen());
     source.addEventListener("gone", () => this.gone());
-    // This phone may no longer follow the game (its link renewed, another PIN): a page shows
-    // why and how to get in again; the hand form keeps what is typed, and its Save asks.
+    // No longer allowed (a renewed link): a page says how to get in; the hand form keeps its hand.
     source.addEventListener("refused", () => {
       this.stop();
       if (this.page) location.reload();
@@ -139,7 +125,7 @@ class Following {
       if (this.source !== source) return;
       this.streaming = false;
       if (source.readyState === EventSource.CLOSED) this.refuse(); // for good: over the cap
-      else this.ask(); // coming back by itself; meanwhile asking says whether we are online
+      else this.ask(); // coming back by itself; asking says whether we are online
     };
     this.listen();
   }
@@ -148,7 +134,7 @@ class Following {
   heard(revision) {
     this.streaming = true;
     this.suspect = null;
-    this.hub.dataset.by = "stream"; // how the page follows the game, for whoever looks
+    this.hub.dataset.by = "stream"; // for whoever looks
     this.listen();
     this.online();
     clearTimeout(this.timer);
@@ -158,7 +144,7 @@ class Following {
     }
   }
 
-  // A stream silent for two heartbeats and more has lost its connection without a word.
+  // A stream silent for two heartbeats has lost its connection without a word.
   listen() {
     clearTimeout(this.silence);
     this.silence = setTimeout(() => this.resume(), this.quiet);
@@ -214,8 +200,7 @@ class Following {
     this.since = null;
     const notice = document.getElementById("offline");
     if (notice) notice.hidden = true;
-    // The stream held while out of reach may be dead though open: a new one now, not at the
-    // old one's next retry.
+    // The stream held while out of reach may be dead though open: a new one.
     if (this.source === this.suspect) {
       this.close();
       this.open();
@@ -225,11 +210,10 @@ class Following {
 
   swap(page) {
     const hub = page.getElementById("following");
-    // The table played again: the phone goes along, to the new game's page of this kind.
+    // The table played again: on to the new game's page of this kind.
     if (hub && hub.dataset.next) return this.carryOn(hub.dataset.next);
     if (hub) this.known = hub.dataset.revision;
     const fresh = page.querySelectorAll("[data-follow]");
-    fresh.forEach(localTimes); // as the page shown has them, or every answer would differ
     const here = document.querySelectorAll("[data-follow]");
     const focused = [...here].some((part) => part.contains(document.activeElement))
       ? document.activeElement.id
@@ -240,11 +224,11 @@ class Following {
     });
     if (!changed) return;
     document.title = page.title;
-    // A night's game whose table moved on to the next round: the phone follows its table.
+    // A night's table moved on to the next round: so does its phone.
     const go = document.querySelector("[data-follow] a[data-go]");
     if (go) return this.carryOn(go.href);
     document.dispatchEvent(new Event("scorekeeper:swapped")); // the switch, a night's clock
-    // The hand this phone saved is no news once the game moved on: its address forgets it.
+    // The hand this phone saved is no news now: its address forgets it.
     if (/[?&]saved=/.test(location.search)) {
       this.url = location.pathname;
       history.replaceState(null, "", this.url + location.hash);

@@ -1,9 +1,7 @@
-// Every page: its times in the phone's own clock, the game followed on a following page, the
-// screen kept on where asked, and the pages seen kept for when the Wi-Fi drops. Every page works
-// without this; forms.js adds the forms' niceties on the pages that have forms.
+// Every page: local times, the game followed, the screen kept on, copies kept for offline.
 import { follow } from "./follow.js";
 import { keepAwake } from "./awake.js";
-import { localTimes } from "./times.js";
+import { localTimes } from "./parts.js";
 
 // Again when Save's answer takes the page's place (forms.js).
 export function setUp() {
@@ -12,8 +10,7 @@ export function setUp() {
   if (document.querySelector("[data-follow]")) follow(location.href.split("#")[0]);
 }
 
-// The installable app: pages already seen stay readable when the Wi-Fi drops (sw.js). Browsers
-// allow a worker only over https or from this machine.
+// Pages seen stay readable offline (sw.js); a worker needs https or this machine.
 function keepCopies() {
   const script = document.querySelector("script[data-worker]");
   const worker = script && script.dataset.worker;
