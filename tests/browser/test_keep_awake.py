@@ -134,7 +134,7 @@ on its Wi-Fi, http://192.168.…); the test makes 127.0.0.1 look like one."""
 
 PLAYING = """() => {
   const video = document.querySelector("video");
-  if (!video || video.paused) return null;
+  if (!video || video.paused || video.readyState < 2) return null;
   window.looped = window.looped || 0;
   if (!window.watching) {
     window.watching = true;
