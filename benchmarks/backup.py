@@ -32,7 +32,7 @@ from sqlalchemy.engine import make_url
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's tests/
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services.backup import restore
+from scorekeeper.web.services.restore import restore
 from tests import postgres
 from tests.club_backup import club_backup
 

@@ -5,8 +5,9 @@ Serves a table with a PIN behind one proxy (`SCOREKEEPER_PROXY_FIX=1`, so each r
 address in X-Forwarded-For) with waitress as `scorekeeper serve` does, on a throw-away SQLite
 file, and lets 21 guessers go for `--seconds` (60): one address alone, and twenty others. Each
 address has `--threads` (2) connections sending wrong PINs back to back, at most 10 a second
-each (load kept bounded on a shared machine); an attacker could send more, but a guess is
-counted before it is checked, so more guesses only mean more 429s. It prints how many guesses
+each (load kept bounded on a shared machine); an attacker could send more, but past the free
+tries an address's guesses are answered 429, unchecked, until its wait is over, so more guesses
+only mean more 429s. It prints how many guesses
 were sent and how many were checked (answered 422, "not the PIN") per address.
 
 The slowing it measures (services/access.py): 3 free tries, then each wrong guess doubles the

@@ -119,8 +119,8 @@ def restore(path: str) -> int:
     from alembic.util import CommandError
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .web.services.backup import BackupError
-    from .web.services.backup import restore as restore_data
+    from .web.services.restore import BackupError
+    from .web.services.restore import restore as restore_data
 
     try:
         with _database():

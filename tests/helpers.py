@@ -5,6 +5,7 @@ process to answer."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -90,6 +91,34 @@ def scorekeeper_serve(port: int, settings: Mapping[str, str]) -> subprocess.Pope
     server = start_serve(port, settings)
     try:
         wait_until_answering(server, port)
+    except BaseException:
+        server.kill()
+        server.wait()
+        raise
+    return server
+
+
+def gunicorn_serve(
+    port: int, settings: Mapping[str, str], log: Path, *, workers: int = 1, threads: int = 16
+) -> subprocess.Popen[bytes]:
+    """gunicorn with gthread workers on 127.0.0.1:`port`, reached without a proxy, on the entry
+    point the README names, set by `settings` alone (the database upgraded already); returned
+    once it answers `/healthz`, its errors written to `log`."""
+    binary = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
+    if binary is None:
+        unavailable("gunicorn is not installed (the server extra)")
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    command = [
+        *(binary, "--worker-class", "gthread", "-w", str(workers), "--threads", str(threads)),
+        # A stream ends only with its lifetime: a stop waits 3 s for them, not 30.
+        *("--graceful-timeout", "3", "-b", f"127.0.0.1:{port}", "scorekeeper.web:create_app()"),
+    ]
+    with log.open("wb") as written:  # a file, not a pipe: a full pipe would stop the server
+        server = subprocess.Popen(
+            command, env={**inherited, **settings}, stdout=subprocess.DEVNULL, stderr=written
+        )
+    try:
+        wait_until_answering(server, port, "/healthz", log=log)
     except BaseException:
         server.kill()
         server.wait()

@@ -195,6 +195,11 @@ def test_the_wheel_installed_outside_the_checkout_upgrades_and_serves_its_pages(
 
     assert len((instance / "secret_key").read_text()) == 64
     site_packages = next(installed.python.parents[1].glob("lib/python*/site-packages"))
+    # Every template and static file, in whatever folder (a blueprint's, a partial's).
+    for folder in ("templates", "static"):
+        shipped = {p.relative_to(ROOT / folder) for p in (ROOT / folder).rglob("*") if p.is_file()}
+        carried = site_packages / "scorekeeper" / "web" / folder
+        assert {p for p in shipped if not (carried / p).is_file()} == set(), folder
     assert not (site_packages / "instance").exists()
     assert not list(site_packages.rglob("secret_key"))
     assert not list(site_packages.rglob("*.sqlite3"))

@@ -1,5 +1,5 @@
-"""The web app: `create_app` builds it in named steps (the Flask app, its database, what runs
-around every view, the templates' globals, the proxies it trusts, the pages).
+"""The web app: `create_app` builds it in named steps (the Flask app, its database, the kept
+parts, what runs around every view, the templates' globals, the proxies it trusts, the pages).
 
 The rooms: `http/` runs around every view, `pages/` holds one module per blueprint, `presenters/`
 works out what pages show, `forms/` reads what is sent, `services/` writes (one transaction
@@ -21,7 +21,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import http, settings, templating
 from .extensions import db, migrate
-from .services import live
+from .presenters import parts
+from .services import push
 from .store import database, schema
 
 PACKAGE = settings.PACKAGE
@@ -32,7 +33,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config = settings.read(test_config)
     app = _flask_app(config)
     _bind_database(app)
-    live.init_app(app)
+    push.init_app(app)
+    parts.init_app(app)
     http.install(app)
     templating.install(app)
     _trust_proxies(app)
@@ -88,6 +90,8 @@ def _register_pages(app: Flask) -> None:
     """Every page's blueprint: the only place that imports the page modules."""
     from .pages import (
         backup,
+        director,
+        events,
         game_files,
         games,
         hands,
@@ -95,11 +99,11 @@ def _register_pages(app: Flask) -> None:
         history,
         house_rules,
         install,
-        live,
         nights,
         result,
         rules,
         sharing,
+        standings,
         what_if,
     )
     from .pages import settings as settings_page
@@ -118,7 +122,9 @@ def _register_pages(app: Flask) -> None:
         health,
         result,
         install,
-        live,
+        events,
         nights,
+        director,
+        standings,
     ):
         app.register_blueprint(page.bp)

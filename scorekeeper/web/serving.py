@@ -38,11 +38,17 @@ from .services.figures import refresh_stale
 #   sits behind a reverse proxy, which holds slow clients off the app (README, "Run it").
 # - Threads run requests. SQLite writes one at a time anyway; several threads let pages be
 #   read while a hand is saved, and a slow page does not hold up the table.
-# - An event stream (a live page's push) holds a thread for as long as it is open, so `serve`
+# - An event stream (a following page's push) holds a thread for as long as it is open, so `serve`
 #   gives waitress a thread per stream it may hold (`STREAMS`, 400 unless set) on top of the
 #   eight for pages: streams never take the threads that answer a save. A stream over the cap
 #   is answered at once (204) and that page polls. An idle stream's thread waits on a condition
-#   and costs no CPU; waitress notices a phone that left when the next heartbeat (15 s) fails.
+#   and costs no CPU.
+# - A stream whose phone left gives its thread back at its next wake (a heartbeat, 15 s, at the
+#   latest): waitress reads a connection while its request runs only with a request of lookahead
+#   (`channel_request_lookahead`), and so learns that the phone closed it and says so
+#   (http/stream.py asks). Without it waitress learns only from a failed write, which came two
+#   or three heartbeats later (a slot back 21-44 s after its phone went). A pipelined request
+#   read ahead waits its turn as before.
 # - poll() rather than select(): select() cannot watch a descriptor numbered above 1023.
 # - No `Server: waitress` header (an empty `ident`): naming the server and its software only helps
 #   someone looking for a known hole in it.
@@ -52,6 +58,7 @@ class WaitressSettings(TypedDict, total=False):
     channel_timeout: int
     cleanup_interval: int
     asyncore_use_poll: bool
+    channel_request_lookahead: int
     ident: str
     clear_untrusted_proxy_headers: bool
 
@@ -70,6 +77,7 @@ WAITRESS: WaitressSettings = {
     "channel_timeout": 20,
     "cleanup_interval": 5,
     "asyncore_use_poll": True,
+    "channel_request_lookahead": 1,
     "ident": "",
 }
 

@@ -124,10 +124,21 @@ SETTINGS = (
     Setting(
         "STREAMS",
         "under `scorekeeper serve`: 400; under another WSGI server: 0",
-        "How many event streams (a live page's push of each new hand) one server process holds "
-        "at once; each holds a thread under waitress and gunicorn's gthread workers. Over it, "
-        "or with 0, a page asks every 2 s instead (as with sync workers, which cannot hold a "
-        "stream).",
+        "How many event streams (a following page's push of each new hand) one server process "
+        "holds at once; each holds a thread under waitress and gunicorn's gthread workers. The "
+        "streams of one address, of one share link and of one night's standings link hold at "
+        "most a quarter of them (at least 8), so that whoever holds a link leaves the table's "
+        "phones theirs. Over it, or with 0, a page asks every 2 s instead (as with sync "
+        "workers, which cannot hold a stream).",
+        int,
+    ),
+    Setting(
+        "BODY_SECONDS",
+        "`60`",
+        "The longest a request's body may take to arrive: it is read whole before the app "
+        "touches the database, so that a phone sending slowly holds a thread at most, never one "
+        "of the database's connections, and past this it is answered 408. Under gunicorn "
+        "reached without a proxy; waitress and a reverse proxy read each body whole themselves.",
         int,
     ),
     Setting(
@@ -170,6 +181,7 @@ def read(test_config: Mapping[str, Any] | None = None) -> Config:
         LOG_LEVEL="INFO",
         PROXY_FIX=0,
         STREAMS=None,
+        BODY_SECONDS=60,
         STREAM_SECONDS=600,
     )
     if test_config is None:

@@ -8,24 +8,15 @@ from typing import Any
 
 from flask import Flask, url_for
 from flask_babel import get_locale
-from markupsafe import Markup
 
 from .. import rules
 from ..rules.readings import Reading
 from .forms.house_rule import field_name
-from .http import door
+from .http import door, stream
 from .http.access import may_record_hands, played_on, signed_in
-from .http.i18n import LANGUAGES, number, say, signed
+from .http.i18n import LANGUAGES
 from .presenters.rulebook import card_values
-
-
-def cite(rule: rules.Rule, game_id: str | None = None) -> Markup:
-    """A citation that links to the paragraph of the rules page explaining it."""
-    if game_id:
-        url = url_for("rules.game_rules", game_id=game_id, _anchor=rule.topic)
-    else:
-        url = url_for("rules.system_page", system_id=rule.system, _anchor=rule.topic)
-    return Markup('<a href="{}">{}</a>').format(url, str(rule))
+from .wording import cite, number, say, signed
 
 
 def rules_url() -> str:
@@ -46,6 +37,12 @@ def start_house_rule(reading: Reading) -> str:
     return url_for("house_rules.new", _anchor=field_name(entry, part), **query)
 
 
+def heartbeat() -> float:
+    """Seconds between a stream's heartbeats (read when asked: a test shortens them), after
+    which a following page takes a silent stream for a dead connection."""
+    return stream.HEARTBEAT
+
+
 def install(app: Flask) -> None:
     """Give every template the app's filters and globals."""
     app.jinja_env.filters.update(number=number, signed=signed, say=say, cite=cite)
@@ -54,8 +51,9 @@ def install(app: Flask) -> None:
         get_locale=get_locale,
         may_record_hands=may_record_hands,  # a phone that may only follow sees no controls
         signed_in=signed_in,  # the header's one-tap "Sign out"
-        played_on=played_on,  # where a live page's phone goes once the table played again
+        played_on=played_on,  # where a following page's phone goes once the table played again
         rules_url=rules_url,
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,
+        heartbeat=heartbeat,
     )

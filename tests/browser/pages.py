@@ -163,7 +163,7 @@ def refused_hand(path: str) -> Callable[[Any, str], None]:
 
 
 def hand_with_preview(path: str) -> Callable[[Any, str], None]:
-    """The hand form part filled in, with the live preview of the scores showing."""
+    """The hand form part filled in, with the preview of the scores showing."""
 
     def open_preview(page: Any, base_url: str) -> None:
         page.goto(base_url + path)
@@ -262,8 +262,8 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "scoreboard-finished": visit(games.finished),
         "follow": visit(games.playing + "/follow"),
         "follow-finished": visit(games.finished + "/follow"),
-        "table-display": visit(games.playing + "/table"),
-        "table-display-finished": visit(games.finished + "/table"),
+        "table-display": visit(games.playing + "/display"),
+        "table-display-finished": visit(games.finished + "/display"),
         "hand-form": visit(hand_form),
         "hand-form-preview": hand_with_preview(hand_form),
         "hand-form-refused": refused_hand(hand_form),

@@ -193,12 +193,12 @@ def walk(browser: Any, server: str, setting: str) -> Walk:
     }
     found: dict[str, dict[str, Any]] = {name: {} for name in checks}
     page = phone.page(browser)
-    # A page on which the scripts (live.js, app.js) never arrive: what a browser without
+    # A page on which the scripts (static/js/) never arrive: what a browser without
     # JavaScript shows (axe itself needs JavaScript, so the scripts are kept out instead of
     # switched off).
     plain = phone.page(browser) if any(False in c.scripts for c in checks.values()) else None
     if plain is not None:
-        plain.route("**/static/*.js", lambda route: route.abort())
+        plain.route("**/static/**/*.js", lambda route: route.abort())
     for state, shown in every_state(page, server, plain):
         scripts = shown is page
         for opened in (False, True):

@@ -23,7 +23,7 @@ def phones(browser: Any, server: str) -> Iterator[Phones]:
 
 
 def test_every_phone_sees_a_hand_recorded_elsewhere_without_reloading(phones: Phones) -> None:
-    watchers = [phones.watching(suffix) for suffix in ("", "/follow", "/table")]
+    watchers = [phones.watching(suffix) for suffix in ("", "/follow", "/display")]
     before = [totals_on(page).all_inner_texts() for page in watchers]
     loads = {id(page): 0 for page in watchers}
     for page in watchers:
@@ -91,7 +91,7 @@ def test_the_table_display_is_readable_across_the_table_in_landscape(
             viewport={"width": 1280, "height": 720}, color_scheme="dark" if dark else "light"
         )
         page = context.new_page()
-        page.goto(server + import_game(page, server, game_file()) + "/table")
+        page.goto(server + import_game(page, server, game_file()) + "/display")
         sizes = page.locator(".table-total").evaluate_all(
             "totals => totals.map(t => parseFloat(getComputedStyle(t).fontSize))"
         )

@@ -15,7 +15,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from scorekeeper import nights
-from scorekeeper.web.services.backup import restore
+from scorekeeper.web.services.restore import restore
 from tests.web.apps import built_app
 
 from .helpers import axe_violations, new_page, screenshot, served
@@ -127,7 +127,7 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(
         room = room_context.new_page()
         room.goto(standings_url)
         expect(room.locator(".round-state")).to_have_text("Before round 1")
-        room.wait_for_selector("#live[data-by=stream]", state="attached")  # the night's stream
+        room.wait_for_selector("#following[data-by=stream]", state="attached")  # the night's stream
 
         phones = {}
         for table, url in cards.items():
@@ -135,7 +135,7 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(
             contexts.append(phone.context)
             phone.goto(url)
             expect(phone.locator(".banner")).to_contain_text("has not started")
-            phone.wait_for_selector("#live[data-by=stream]", state="attached")
+            phone.wait_for_selector("#following[data-by=stream]", state="attached")
             phones[table] = phone
         problems["a table card before play"] = axe_violations(phones[1], axe)
 

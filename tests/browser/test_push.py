@@ -1,4 +1,4 @@
-"""Every live page follows the game by its event stream: another phone's hand is on screen with
+"""Every following page follows the game by its event stream: another phone's hand is on screen with
 the page's clock stopped, so that no poll can have brought it (with streams refused, by the
 page's next poll), a page put away holds no stream, a renewed link's stream ends, and "Play
 again" takes every phone of the table to the new game (a hand form with a hand typed in offers
@@ -93,12 +93,12 @@ def polled_table(browser: Any, polling: Served) -> Iterator[Phones]:
 
 def streaming_on(page: Any) -> None:
     """Wait until the page's stream has told it the revision (the page then polls no more)."""
-    page.wait_for_selector("#live[data-by=stream]", state="attached")
+    page.wait_for_selector("#following[data-by=stream]", state="attached")
 
 
 def polling_on(page: Any) -> None:
     """Wait until the page, its stream refused (204), has gone back to polling."""
-    page.wait_for_selector("#live[data-by=poll]", state="attached")
+    page.wait_for_selector("#following[data-by=poll]", state="attached")
 
 
 def stop_the_clock(page: Any) -> None:
@@ -107,9 +107,9 @@ def stop_the_clock(page: Any) -> None:
     page.clock.pause_at(page.evaluate("() => Date.now()") + 1)
 
 
-def every_live_page_sees_a_hand_saved_elsewhere(phones: Phones, *, streamed: bool) -> None:
+def every_following_page_sees_a_hand_saved_elsewhere(phones: Phones, *, streamed: bool) -> None:
     hand = hand_paths(phones.recorder, phones.server, phones.game)[0]
-    watchers = {suffix: phones.watching(suffix) for suffix in ("", "/follow", "/table")}
+    watchers = {suffix: phones.watching(suffix) for suffix in ("", "/follow", "/display")}
     hand_page = phones.watching(hand.removeprefix(phones.game))
     form = phones.watching("/hands/new")
     every_page = [*watchers.values(), hand_page, form]
@@ -140,17 +140,17 @@ def every_live_page_sees_a_hand_saved_elsewhere(phones: Phones, *, streamed: boo
     assert loads == {suffix: 0 for suffix in watchers}  # none of them reloaded
 
 
-def test_with_streams_every_live_page_sees_another_phones_hand_with_no_poll(
+def test_with_streams_every_following_page_sees_another_phones_hand_with_no_poll(
     streamed_table: Phones, streaming: Served
 ) -> None:
-    every_live_page_sees_a_hand_saved_elsewhere(streamed_table, streamed=True)
+    every_following_page_sees_a_hand_saved_elsewhere(streamed_table, streamed=True)
     assert streaming.streams_open() >= 5  # they were told by their streams
 
 
-def test_with_streams_refused_every_live_page_sees_it_at_its_next_poll(
+def test_with_streams_refused_every_following_page_sees_it_at_its_next_poll(
     polled_table: Phones, polling: Served
 ) -> None:
-    every_live_page_sees_a_hand_saved_elsewhere(polled_table, streamed=False)
+    every_following_page_sees_a_hand_saved_elsewhere(polled_table, streamed=False)
     assert polling.streams_open() == 0
 
 
@@ -272,7 +272,7 @@ def every_phone_goes_on_to_the_game_played_next(
     for name, link, then in (
         ("joined", links["join"], ""),  # opens the scoreboard
         ("following", links["follow"], ""),  # opens the follow page
-        ("display", links["follow"], old + "/table"),  # a tablet in the middle of the table
+        ("display", links["follow"], old + "/display"),  # a tablet in the middle of the table
     ):
         phone = new_page(browser)
         phone.clock.install()
@@ -293,7 +293,7 @@ def every_phone_goes_on_to_the_game_played_next(
             phone.clock.run_for(EVERY)  # the next poll
     expect(phones["joined"]).to_have_url(served.url + new)
     expect(phones["following"]).to_have_url(served.url + new + "/follow")
-    expect(phones["display"]).to_have_url(served.url + new + "/table")
+    expect(phones["display"]).to_have_url(served.url + new + "/display")
     # Each came in as it had: the joined phone records hands, the others only watch.
     expect(phones["joined"].get_by_role("link", name="Record hand 1")).to_be_visible()
     for name in ("following", "display"):

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from .helpers import SCREENSHOTS, axe_violations, expect_as_typed, new_page, type_a_hand
 from .pages import game_file, import_game
 
-NOT_SAVED = "Not saved: no connection. Try again."
+NOT_SAVED = "Not saved yet: no connection. The hand stays here: tap Save again once back online."
 EXPIRED = "Your session expired; press “Save hand” again."
 
 
@@ -200,7 +200,7 @@ def test_a_save_whose_answer_was_lost_is_recorded_once_when_pressed_again(phone:
             route.fetch(max_redirects=0)  # the server records the hand ...
             route.abort("connectionreset")  # ... and the phone never hears of it
         except PlaywrightError:
-            pass  # a live preview still on its way when the page moved on: nothing to lose
+            pass  # a preview still on its way when the page moved on: nothing to lose
 
     page.route("**/hands/new", lose_the_answer)
     phone.save(navigates=False)

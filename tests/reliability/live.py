@@ -1,7 +1,7 @@
 """Live servers for the reliability suite: the app under waitress, with the settings that
 `scorekeeper serve` uses, on a free port of 127.0.0.1 and a database of its own (a SQLite file,
-or a database on the throw-away PostgreSQL when the run is on it), or `scorekeeper serve` in a
-process of its own; and a phone's browser that talks to them over HTTP."""
+or a database on the throw-away PostgreSQL when the run is on it), or `scorekeeper serve` or
+gunicorn in a process of its own; and a phone's browser that talks to them over HTTP."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from flask import Flask
 
 from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.serving import WAITRESS
-from tests.helpers import scorekeeper_serve
+from tests.command import scorekeeper
+from tests.helpers import free_port, gunicorn_serve, scorekeeper_serve
 from tests.web.apps import built_app, database_url
 
 
@@ -53,6 +54,36 @@ def served(app: Flask, **settings: Any) -> Iterator[str]:
         server.task_dispatcher.shutdown()
         thread.join(timeout=2)
         assert not thread.is_alive(), "the server did not stop"
+
+
+def settings_for(folder: Path, **more: str) -> dict[str, str]:
+    """A server process's settings, on a SQLite database of its own in `folder`, and `more`."""
+    return {
+        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{folder / 'games.sqlite3'}",
+        "SCOREKEEPER_SECRET_KEY": "reliability",
+        "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"),
+        "SCOREKEEPER_LOG_LEVEL": "WARNING",
+        **more,
+    }
+
+
+@contextmanager
+def real_server(kind: str, folder: Path, settings: dict[str, str], threads: int) -> Iterator[int]:
+    """`scorekeeper serve` (kind "serve") or gunicorn (one gthread worker of `threads` threads)
+    on 127.0.0.1 with nothing in front, set by `settings`, its database upgraded first; its
+    port, and it is stopped afterwards."""
+    done = scorekeeper("upgrade", env=settings)
+    assert done.returncode == 0, done.stderr
+    port = free_port()
+    if kind == "serve":
+        process = scorekeeper_serve(port, settings)
+    else:
+        process = gunicorn_serve(port, settings, folder / "gunicorn.log", threads=threads)
+    try:
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def games_off_the_replay(app: Flask) -> list[str]:
@@ -97,6 +128,15 @@ class Browser:
             if 'type="hidden"' in tag and name:
                 fields[name.group(1)] = value.group(1) if value else ""
         return fields
+
+
+def new_game(browser: Browser) -> str:
+    """A classic game of two sides started on the browser's phone, as its form does; its id."""
+    fields = browser.form("/games/new?system=classic&table=2x2")
+    fields.update({"side_list-0-name": "Us", "side_list-1-name": "Them"})
+    status, where = browser.send("POST", "/games/new?system=classic&table=2x2", fields)
+    assert status == 302, where
+    return where.rsplit("/", 1)[1]
 
 
 def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:

@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from scorekeeper import rules
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services.backup import restore
+from scorekeeper.web.services.restore import restore
 from scorekeeper.web.store.models import NAME_LENGTH, Game, HouseRule, Player, PlayerMerge, Side
 from tests import postgres
 from tests.figures import FIGURES

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import cli
-from scorekeeper.web.services import backup
+from scorekeeper.web.services import restore as restoring
 from tests import postgres
 from tests.web.apps import TEST_CONFIG, backup_of, built_app, migrated_database, stored_games
 from tests.web.helpers import Actions, games_of_every_kind
@@ -617,8 +617,8 @@ def restored_pages_show(changed: dict[str, Any], path: str, figures: Counter[str
     app = built_app(TEST_CONFIG)
     with app.app_context():
         try:
-            backup.restore(json.loads(json.dumps(changed)))
-        except backup.BackupError as error:
+            restoring.restore(json.loads(json.dumps(changed)))
+        except restoring.BackupError as error:
             assert "\n" not in str(error) and len(str(error)) < 300
             return
     figures["mutated backups restored"] += 1

@@ -145,25 +145,27 @@ def test_fournier_going_out_with_one_set_still_loses_500_for_each_red_three():
     assert codes(result) == set()
 
 
+NOTHING_HELD = {"hand_points": 0}
+A_RED_THREE_HELD = {"red_threes_in_hand": 1}
+
+
 @pytest.mark.parametrize(
-    ("variant", "sides", "players", "hand_points", "holding"),
+    ("variant", "sides", "players", "held", "holding"),
     [
-        ("classic", 2, 1, 10, True),
-        ("classic", 2, 1, 0, False),
-        ("fournier", 3, 1, 25, True),
-        ("classic", 2, 2, 30, False),
-        ("black-samba", 2, 3, 40, False),
+        ("classic", 2, 1, {"hand_points": 10}, True),
+        ("classic", 2, 1, NOTHING_HELD, False),
+        ("classic", 2, 1, A_RED_THREE_HELD, True),  # a red three is a card held too
+        ("fournier", 3, 1, {"hand_points": 25}, True),
+        ("fournier", 3, 1, A_RED_THREE_HELD, True),
+        ("classic", 2, 2, {"hand_points": 30}, False),
+        ("classic", 2, 2, A_RED_THREE_HELD, False),  # the partner's
+        ("black-samba", 2, 3, {"hand_points": 40}, False),
     ],
 )
 def test_only_an_individual_player_who_went_out_must_hold_no_cards(
-    variant, sides, players, hand_points, holding
+    variant, sides, players, held, holding
 ):
-    out = {
-        "went_out": True,
-        "sets": {"natural_canasta": 2},
-        "melded_points": 200,
-        "hand_points": hand_points,
-    }
+    out = {"went_out": True, "sets": {"natural_canasta": 2}, "melded_points": 200, **held}
     entries = [{}] * (sides - 1) + [out]
     result = check(variant, hand(*entries), sides=sides, players=players)
     assert (("went-out-holding-cards", sides - 1) in codes(result)) is holding

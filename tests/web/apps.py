@@ -24,7 +24,7 @@ from sqlalchemy.engine import make_url
 
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services import backup, live
+from scorekeeper.web.services import backup, push
 from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.store.models import Game
 from tests import postgres
@@ -134,7 +134,7 @@ def _app(config: Mapping[str, Any]) -> Flask:
 
 
 def _close(app: Flask) -> None:
-    live.stop(app)  # its listener would call on a dropped database for ever
+    push.stop(app)  # its listener would call on a dropped database for ever
     with app.app_context():
         db.engine.dispose()
 

@@ -311,6 +311,16 @@ def games_page(client: FlaskClient, query: str = "") -> str:
     return response.text
 
 
+def a_night(client: FlaskClient) -> str:
+    """A club night of two pairs, set up through its form; its id."""
+    data = {"name": "Martes", "system": "classic", "movement": "mitchell", "ranking": "wins"}
+    data.update({"round_count": "1", "pairs-0-first": "Ana", "pairs-0-second": "Bo"})
+    data.update({"pairs-1-first": "Cy", "pairs-1-second": "Di"})
+    made = client.post("/nights/new?pairs=2", data=data)
+    assert made.status_code == 302, made.text
+    return made.headers["Location"].split("/")[2]
+
+
 def game_of(client: FlaskClient, hands: int) -> str:
     """A classic game with `hands` hands and one correction, imported; its id."""
     # Us goes out and Them are caught holding many points, then the other way round: a game of

@@ -16,7 +16,7 @@ from scorekeeper.web.http.access import LINKS_KEPT, Access, needed
 from scorekeeper.web.store.models import PinAttempt
 
 from .apps import ACCESS_READ, TEST_CONFIG, built_app, statements
-from .helpers import GOES_OUT, STAYS_IN, Actions, game_of, hand_fields, hidden
+from .helpers import GOES_OUT, STAYS_IN, Actions, a_night, game_of, hand_fields, hidden
 
 PIN = "2468"
 
@@ -57,28 +57,19 @@ PUBLIC_ANSWERS = {
     ("GET", "sharing.follow"): 404,  # no such token
     ("GET", "sharing.join"): 404,
     ("GET", "nights.table_card"): 404,
-    ("GET", "nights.standings"): 404,
-    ("GET", "nights.state"): 404,
-    ("GET", "nights.events"): 404,
-    ("GET", "nights.results"): 404,
-    ("GET", "nights.results_csv"): 404,
-    ("GET", "nights.results_text"): 404,
+    ("GET", "standings.standings"): 404,
+    ("GET", "standings.state"): 404,
+    ("GET", "standings.events"): 404,
+    ("GET", "standings.results"): 404,
+    ("GET", "standings.results_csv"): 404,
+    ("GET", "standings.results_text"): 404,
 }
 """What a fresh phone gets from the public addresses other than a page (200)."""
-NOT_A_PAGE = {"nights.next_game": 302, "live.game_events": 204}
+NOT_A_PAGE = {"nights.next_game": 302, "events.game_events": 204, "games.display_before": 308}
 """Addresses without a PIN that answer other than with a page: a game of no club night leads
 from its next game back to its own scoreboard; a game's event stream answers 204 under the
-tests' app, which was told of no thread to hold one on (`STREAMS`), so that the page polls."""
-
-
-def a_night(client: FlaskClient) -> str:
-    """A club night of two pairs, set up through its form; its id."""
-    data = {"name": "Martes", "system": "classic", "movement": "mitchell", "ranking": "wins"}
-    data.update({"round_count": "1", "pairs-0-first": "Ana", "pairs-0-second": "Bo"})
-    data.update({"pairs-1-first": "Cy", "pairs-1-second": "Di"})
-    made = client.post("/nights/new?pairs=2", data=data)
-    assert made.status_code == 302, made.text
-    return made.headers["Location"].split("/")[2]
+tests' app, which was told of no thread to hold one on (`STREAMS`), so that the page polls;
+the display's old address leads to the new one."""
 
 
 def sample(rule: str, game_id: str, hand_id: int, night_id: str = "no-such-night") -> str:
@@ -200,7 +191,7 @@ def test_a_follow_link_watches_and_changes_nothing(pin_app: Flask) -> None:
     assert landing.headers["Location"] == f"/games/{game_id}/follow"
     watched = [
         f"/games/{game_id}/follow",
-        f"/games/{game_id}/table",
+        f"/games/{game_id}/display",
         f"/games/{game_id}/state.json",
         f"/games/{game_id}/hands/{hand_id}",
         f"/games/{game_id}/rules",
@@ -272,6 +263,12 @@ def test_the_pin_is_changed_only_with_the_current_one_and_old_phones_are_out(app
     assert phone.get("/stats").status_code == 200  # the phone that set it knows it
     wrong = phone.post("/settings/pin", data={"current": "0000", "new": "9999", "again": "9999"})
     assert wrong.status_code == 422 and "That is not the PIN now." in wrong.text
+    for blank in ({"current": ""}, {}):  # the current PIN left out is not the PIN either
+        for new in ("9999", ""):  # neither to change it nor to remove it
+            sent = {**blank, "new": new, "again": new}
+            refused = phone.post("/settings/pin", data=sent)
+            assert refused.status_code == 422 and "That is not the PIN now." in refused.text
+    assert other.get("/stats").status_code == 403  # still the same PIN
     assert other.post("/pin", data={"pin": "1357", "next": "/"}).status_code == 302
     changed = phone.post("/settings/pin", data={"current": "1357", "new": "8642", "again": "8642"})
     assert changed.status_code == 302

@@ -6,26 +6,27 @@ import copy
 import json
 import re
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper import rules
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services import backup
-from scorekeeper.web.services.backup import BackupError, DatabaseNotEmpty, restore
 from scorekeeper.web.services.hands import record_hand
+from scorekeeper.web.services.restore import BackupError, DatabaseNotEmpty, read_backup, restore
 from scorekeeper.web.store.columns import SchemaError
 from scorekeeper.web.store.models import Correction, Hand, Player, Side
 from tests import command
 
 from .apps import TEST_CONFIG, another_app, backup_of, built_app, stored_games, tables
-from .helpers import GOES_OUT, STAYS_IN, Actions, games_of_every_kind
+from .helpers import GOES_OUT, STAYS_IN, Actions, a_night, game_of, games_of_every_kind
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases"
@@ -120,6 +121,53 @@ def test_a_restore_into_a_database_that_holds_anything_is_refused(
     with app.app_context(), pytest.raises(DatabaseNotEmpty, match="not empty"):
         restore(data)
     assert tables(app) == before
+
+
+def test_a_database_that_holds_only_a_club_night_is_not_empty_for_a_restore(
+    app: Flask, client: FlaskClient
+) -> None:
+    a_night(client)  # set up, no round started: no game, no player yet
+    source = built_app(TEST_CONFIG)
+    game_of(source.test_client(), 2)
+    before = tables(app)
+    with app.app_context(), pytest.raises(DatabaseNotEmpty, match="not empty"):
+        restore(backup_of(source))
+    assert tables(app) == before
+
+
+@contextmanager
+def refused_when_writing(app: Flask, table: str) -> Iterator[None]:
+    """The database fails a statement that writes to `table` (as a full disk would)."""
+
+    def fail(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith(f"INSERT INTO {table.upper()} "):
+            raise OperationalError(statement, None, Exception("disk I/O error"))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", fail)
+    try:
+        yield
+    finally:
+        event.remove(engine, "before_cursor_execute", fail)
+
+
+def test_a_restore_that_fails_halfway_stores_nothing(
+    app: Flask, client: FlaskClient, actions: Actions, tmp_path: Path
+) -> None:
+    games_of_every_kind(app, client, actions)
+    data = backup_of(app)
+    empty = another_app(tmp_path, "empty.sqlite3")
+    # The corrections come after the games, sides, players, hands and entries they belong to.
+    with (
+        refused_when_writing(empty, Correction.__table__.name),
+        empty.app_context(),
+        pytest.raises(BackupError, match="disk I/O error"),
+    ):
+        restore(data)
+    assert all(rows == [] for rows in tables(empty).values())
+    with empty.app_context():
+        assert restore(data) == len(data["games"])  # and it may be tried again
 
 
 def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
@@ -445,4 +493,4 @@ def test_a_value_an_older_version_let_in_does_not_block_todays_writes(
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
     assert len(actions.hand_ids(game_id)) == 1
     with app.app_context(), pytest.raises(BackupError, match=r"start_score: expected a whole"):
-        backup.read_backup(json.loads(json.dumps(backup_of(app))))
+        read_backup(json.loads(json.dumps(backup_of(app))))

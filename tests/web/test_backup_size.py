@@ -10,7 +10,7 @@ from pathlib import Path
 from flask import Flask
 
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services.backup import restore
+from scorekeeper.web.services.restore import restore
 from tests.club_backup import club_backup
 
 from .apps import TEST_CONFIG, built_app, database_url, statements

@@ -215,7 +215,7 @@ def pin_form(client: FlaskClient) -> Typed:
     """The PIN, right this time after a wrong one: it clears the address's wrong tries."""
     with client.application.app_context():
         access_service.set_pin("2468", None)
-        access_service.wrong_pin("127.0.0.1")
+        access_service.guess_pin("127.0.0.1", "1111", str(access_service.stored_pin_hash()))
     return Typed("/pin?next=/stats", "/pin", {"pin": "2468"}, "Enter")
 
 
@@ -320,7 +320,7 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "backup.restore": restore_form,
     "nights.new": new_night_form,
     "nights.seating": seating_form,
-    "nights.pair_arrives": arriving_pair_form,
+    "director.pair_arrives": arriving_pair_form,
 }
 
 
@@ -396,12 +396,12 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.bring_back": bring_back_game_button,
     "history.undo": undo_merge_button,
     "nights.renew_cards": night_button("cards/renew", "/cards"),
-    "nights.start_round": night_button("start"),
-    "nights.end_round": night_button("end-round", started=True),
-    "nights.end_night": night_button("end"),
-    "nights.ranking": night_button("ranking", typed={"ranking": "points"}),
-    "nights.pair_leaves": night_button("leaves"),
-    "nights.pair_returns": pair_returns_button,
+    "director.start_round": night_button("start"),
+    "director.end_round": night_button("end-round", started=True),
+    "director.end_night": night_button("end"),
+    "director.ranking": night_button("ranking", typed={"ranking": "points"}),
+    "director.pair_leaves": night_button("leaves"),
+    "director.pair_returns": pair_returns_button,
     "nights.delete": night_button("", "/delete"),
     "nights.bring_back": bring_back_night_button,
 }

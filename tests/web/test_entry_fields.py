@@ -11,15 +11,9 @@ from scorekeeper.rules.fields import ENTRY_FIELDS, FieldKind, FieldRef, refs, va
 from scorekeeper.rules.gamefile import hand_data, read_hand
 from scorekeeper.rules.hands import Ending
 from scorekeeper.rules.words import Text
-from scorekeeper.web.forms.hand import (
-    ending_of,
-    ending_value,
-    form_data,
-    hand_form,
-    hand_from_form,
-    place_violations,
-)
+from scorekeeper.web.forms.hand import ending_of, ending_value, form_data, hand_form, hand_from_form
 from scorekeeper.web.pages.game_files import csv_columns
+from scorekeeper.web.presenters.hand_form import place_violations
 from scorekeeper.web.services.engine import engine_hand
 from scorekeeper.web.services.hands import fill_hand
 from scorekeeper.web.store.models import Entry, Game, Hand, Side

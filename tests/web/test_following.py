@@ -7,11 +7,12 @@ import pytest
 from flask.testing import FlaskClient
 
 from .helpers import GOES_OUT, STAYS_IN, Actions, a_game_with_a_hand
+from .sharing import links
 
 POLLED = [
     "/games/{game}",
     "/games/{game}/follow",
-    "/games/{game}/table",
+    "/games/{game}/display",
     "/games/{game}/state.json",
     "/games/{game}/hands/{hand}",
 ]
@@ -96,15 +97,15 @@ def test_the_follow_page_offers_a_refresh_link_and_the_table_display(
     game_id = actions.new_game()
     page = client.get(f"/games/{game_id}/follow").text
     assert f'href="/games/{game_id}/follow">Refresh</a>' in page
-    assert f'href="/games/{game_id}/table"' in page
-    assert f'href="/games/{game_id}/table"' in client.get(f"/games/{game_id}").text
+    assert f'href="/games/{game_id}/display"' in page
+    assert f'href="/games/{game_id}/display"' in client.get(f"/games/{game_id}").text
 
 
 def test_the_table_display_shows_totals_dealer_minimums_and_the_last_hand(
     client: FlaskClient, actions: Actions
 ) -> None:
     game_id, _hand = a_game_with_a_hand(client, actions)
-    page = client.get(f"/games/{game_id}/table").text
+    page = client.get(f"/games/{game_id}/display").text
     board = client.get(f"/games/{game_id}").text
     assert "Next to deal:" in page and "Hand 2" in page
     assert page.count('class="table-minimum"') == 2
@@ -113,9 +114,33 @@ def test_the_table_display_shows_totals_dealer_minimums_and_the_last_hand(
     assert len(totals) == 2 and all(f">{total}<" in board for total in totals)
 
 
+def test_the_displays_old_address_leads_to_the_new_one_with_its_query(
+    client: FlaskClient, actions: Actions
+) -> None:
+    """The display was at /games/<id>/table before: a tablet's bookmark still finds it."""
+    game_id = actions.new_game()
+    moved = client.get(f"/games/{game_id}/table?lang=es&x=1")
+    assert moved.status_code == 308
+    assert moved.headers["Location"] == f"/games/{game_id}/display?lang=es&x=1"
+    assert "ETag" not in moved.headers
+    assert client.get(f"/games/{game_id}/table").headers["Location"] == f"/games/{game_id}/display"
+    assert client.get("/games/no-such-game/table").status_code == 404
+
+
+def test_a_share_link_made_for_the_display_before_it_moved_still_opens_it(
+    client: FlaskClient, actions: Actions
+) -> None:
+    """A link made by "play again" before the display was /display says `?to=table`."""
+    game_id = actions.new_game()
+    follow = links(client, game_id)["follow"]
+    for to in ("table", "display"):
+        landed = client.get(f"/follow/{follow}?to={to}")
+        assert landed.headers["Location"] == f"/games/{game_id}/display"
+
+
 def test_the_table_display_in_spanish(client: FlaskClient, actions: Actions) -> None:
     game_id, _hand = a_game_with_a_hand(client, actions)
-    page = client.get(f"/games/{game_id}/table", headers={"Accept-Language": "es"}).text
+    page = client.get(f"/games/{game_id}/display", headers={"Accept-Language": "es"}).text
     assert "Mano 2" in page and "Reparte:" in page and "Primera salida" in page
     assert "El marcador completo" in page and "Esta partida se borró" in page
 
@@ -130,13 +155,13 @@ def test_the_hand_form_carries_where_to_ask_for_the_state_and_what_to_say(
     assert "{number}" in page and "{next}" in page
 
 
-@pytest.mark.parametrize("page", ["/games/{game}", "/games/{game}/follow", "/games/{game}/table"])
+@pytest.mark.parametrize("page", ["/games/{game}", "/games/{game}/follow", "/games/{game}/display"])
 def test_a_page_that_follows_the_game_marks_what_is_swapped_and_can_say_it_is_gone(
     client: FlaskClient, actions: Actions, page: str
 ) -> None:
     game_id = actions.new_game()
     text = client.get(page.format(game=game_id)).text
-    assert text.count("data-poll") == 1
+    assert text.count("data-follow") == 1
     assert '<p id="gone" class="errors" role="alert" hidden>' in text
 
 
@@ -144,14 +169,14 @@ def test_the_hand_form_is_never_swapped_under_the_thumb(
     client: FlaskClient, actions: Actions
 ) -> None:
     game_id = actions.new_game()
-    assert "data-poll" not in client.get(f"/games/{game_id}/hands/new").text
+    assert "data-follow" not in client.get(f"/games/{game_id}/hands/new").text
 
 
 def test_only_a_new_hands_form_with_nothing_typed_is_marked_blank(
     client: FlaskClient, actions: Actions
 ) -> None:
-    """What app.js reads before taking the hand form's phone to the game played next: a form
-    sent back with what was typed (and what is wrong with it) is never blank."""
+    """What static/js/hand-form.js reads before taking the hand form's phone to the game played
+    next: a form sent back with what was typed (and what is wrong with it) is never blank."""
     game_id = actions.new_game()
     assert "data-blank" in client.get(f"/games/{game_id}/hands/new").text
     refused = client.post(f"/games/{game_id}/hands/new", data={"sides-0-melded_points": "400"})

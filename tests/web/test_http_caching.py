@@ -12,7 +12,7 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
-from scorekeeper.web.http import caching
+from scorekeeper.web.presenters import parts
 
 from .apps import statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, a_game_with_a_hand, game_of, hidden
@@ -26,7 +26,7 @@ GAME_PAGES = [
     "/games/{game}/result.json",
     # What phones that follow the game poll (test_following.py):
     "/games/{game}/follow",
-    "/games/{game}/table",
+    "/games/{game}/display",
     "/games/{game}/state.json",
 ]
 
@@ -104,10 +104,17 @@ def test_a_page_with_a_notice_shown_once_is_never_answered_304(
 
 
 def test_errors_and_redirects_carry_no_etag(client: FlaskClient, actions: Actions) -> None:
-    game_id = actions.new_game()
+    game_id = actions.new_game(start_scores=(9000, 0))
     assert "ETag" not in client.get("/games/no-such-game").headers
-    saved = actions.post_hand(game_id, [GOES_OUT, STAYS_IN], "out-0")
+    saved = actions.post_hand(game_id, [GOES_OUT, STAYS_IN], "out-0")  # Us win
     assert saved.status_code == 302 and "ETag" not in saved.headers
+    # A read of the game that sends the phone on is no page to keep: a browser that kept it
+    # under the game's revision would be sent on again without asking.
+    for page in ("hands/new", "next"):  # the game is over; it is of no club night
+        sent_on = client.get(f"/games/{game_id}/{page}")
+        assert sent_on.status_code == 302, page
+        assert sent_on.headers["Location"] == f"/games/{game_id}", page
+        assert "ETag" not in sent_on.headers, page
 
 
 def test_each_visitor_gets_the_kept_hand_form_with_tokens_of_their_own(csrf_app: Flask) -> None:
@@ -134,18 +141,18 @@ def test_a_blank_hand_forms_rows_are_drawn_once_for_every_game_of_the_same_set_u
     game_id = actions.new_game(start_scores=(3500, 3500))
     with rendered(app) as drawn:
         first = client.get(f"/games/{game_id}/hands/new").text
-    assert "_hand_rows.html" in drawn and "Hand 1" in first
+    assert "hands/_rows.html" in drawn and "Hand 1" in first
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
     other = actions.new_game(start_scores=(3500, 3500))
     for game, number in ((game_id, 2), (other, 1)):
         with rendered(app) as drawn:
             page = client.get(f"/games/{game}/hands/new").text
-        assert "_hand_form.html" in drawn and "_hand_rows.html" not in drawn
+        assert "hands/_form.html" in drawn and "hands/_rows.html" not in drawn
         assert f"Hand {number}" in page and "≥ 120" in page
     named = actions.new_game(names=("Ana", "Bo"), start_scores=(3500, 3500))
     with rendered(app) as drawn:
         page = client.get(f"/games/{named}/hands/new").text
-    assert "_hand_rows.html" in drawn and 'title="Ana"' in page and 'title="Us"' not in page
+    assert "hands/_rows.html" in drawn and 'title="Ana"' in page and 'title="Us"' not in page
 
 
 def test_a_blank_hand_form_shows_a_first_meld_minimum_changed_by_the_last_hand(
@@ -174,8 +181,8 @@ class Asking(dict[Hashable, Any]):
 def test_a_part_asked_for_by_many_at_once_is_drawn_once(app: Flask) -> None:
     """A save makes every screen following the game or the night ask at the same moment: one
     draws, the others wait for it rather than each drawing it again."""
-    parts = app.extensions[caching.EXTENSION]
-    parts.drawing = asking = Asking()
+    kept = app.extensions[parts.EXTENSION]
+    kept.drawing = asking = Asking()
     release = threading.Event()
     drawn: list[str] = []
 
@@ -188,7 +195,7 @@ def test_a_part_asked_for_by_many_at_once_is_drawn_once(app: Flask) -> None:
 
     def screen() -> None:
         with app.app_context():
-            got.append(caching.kept(("standings", "rev"), draw))
+            got.append(parts.kept(("standings", "rev"), draw))
 
     screens = [threading.Thread(target=screen) for _ in range(5)]
     for thread in screens:

@@ -9,7 +9,7 @@ from flask import Flask
 from flask_babel import gettext, ngettext
 
 from scorekeeper.rules import Text, read_game, replay
-from scorekeeper.web.http.i18n import number, say, signed
+from scorekeeper.web.wording import number, say, signed
 from tests.rules.helpers import BOOK
 
 pytestmark = pytest.mark.once  # the messages' words are the same whatever the database

@@ -5,86 +5,33 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
 from scorekeeper import nights
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services.backup import BackupError, read_backup, restore
+from scorekeeper.web.services.restore import BackupError, read_backup, restore
 from scorekeeper.web.store.models import Game, Night, Side
 
 from .apps import TEST_CONFIG, another_app, backup_of, built_app, database_url, tables
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
+from .nights import (
+    PAIRS,
+    PIN,
+    cards,
+    end,
+    night_form,
+    seats,
+    set_up,
+    standings_link,
+    start,
+    table_game,
+)
 from .races import together
+from .sharing import links, opened
 from .streams import Stream
-
-PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
-PIN = "2468"
-
-
-def night_form(pairs: list[tuple[str, str]], **fields: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "name": "Tuesday",
-        "system": "classic",
-        "movement": "mitchell",
-        "ranking": "wins",
-        "round_count": "3",
-        "round_hands": "2",
-    }
-    for i, (first, second) in enumerate(pairs):
-        data[f"pairs-{i}-first"] = first
-        data[f"pairs-{i}-second"] = second
-    data.update(fields)
-    return data
-
-
-def set_up(client: FlaskClient, pairs: list[tuple[str, str]] = PAIRS, **fields: Any) -> str:
-    response = client.post(f"/nights/new?pairs={len(pairs)}", data=night_form(pairs, **fields))
-    assert response.status_code == 302, response.text
-    return response.headers["Location"].split("/")[2]
-
-
-def start(client: FlaskClient, night_id: str, number: int) -> None:
-    response = client.post(f"/nights/{night_id}/start", data={"round": str(number)})
-    assert response.status_code == 302
-
-
-def end(client: FlaskClient, night_id: str, number: int) -> None:
-    response = client.post(f"/nights/{night_id}/end-round", data={"round": str(number)})
-    assert response.status_code == 302
-
-
-def cards(client: FlaskClient, night_id: str) -> dict[int, str]:
-    page = client.get(f"/nights/{night_id}/cards").text
-    return {
-        int(n): url for n, url in re.findall(r'data-card="(\d+)" href="http://[^/]+([^"]+)"', page)
-    }
-
-
-def standings_link(client: FlaskClient, night_id: str) -> str:
-    page = client.get(f"/nights/{night_id}/cards").text
-    found = re.search(r'id="standings-link" href="http://[^/]+([^"]+)"', page)
-    assert found
-    return found.group(1)
-
-
-def table_game(client: FlaskClient, card: str) -> str | None:
-    response = client.get(card)
-    if response.status_code != 302:
-        return None
-    return response.headers["Location"].split("/")[2]
-
-
-def seats(app: Flask, night_id: str, number: int) -> list[tuple[int, int, int]]:
-    with app.app_context():
-        night = db.session.get(Night, night_id)
-        assert night is not None
-        played = next(r for r in night.rounds if r.number == number)
-        return [(s.table, s.ns, s.ew) for s in played.seats]
 
 
 def test_a_night_is_set_up_with_every_rounds_seating_by_its_movement(client, app):
@@ -537,7 +484,34 @@ def test_after_its_round_ends_a_tables_hands_are_changed_only_behind_the_pin() -
     assert hand_versions(app, game_id) == [(first, 3, False), (second, 3, False)]
 
 
-def test_the_nights_live_pages_follow_its_stream_which_names_each_change(tmp_path):
+def test_a_phone_goes_on_to_its_tables_next_game_with_the_access_it_had() -> None:
+    """A phone that followed a table's game follows the game its table plays next, and records
+    no hand there; one that recorded hands records them there too."""
+    app = built_app({**TEST_CONFIG, "PIN": PIN})
+    director = app.test_client()
+    assert director.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+    night_id = set_up(director)
+    card = cards(director, night_id)[1]
+    start(director, night_id, 1)
+    first = table_game(director, card)
+    assert first is not None
+    follower = opened(app, "follow", links(director, first)["follow"])
+    joined = opened(app, "join", links(director, first)["join"])
+    end(director, night_id, 1)
+    start(director, night_id, 2)
+    second = table_game(director, card)
+    assert second is not None and second != first
+
+    following = follower.get(f"/games/{first}/next")
+    assert following.headers["Location"] == f"/games/{second}/follow"
+    assert follower.get(f"/games/{second}/follow").status_code == 200
+    assert follower.get(f"/games/{second}/hands/new").status_code == 403
+    recording = joined.get(f"/games/{first}/next")
+    assert recording.headers["Location"] == f"/games/{second}"
+    assert joined.get(f"/games/{second}/hands/new").status_code == 200
+
+
+def test_the_nights_following_pages_follow_its_stream_which_names_each_change(tmp_path):
     """The standings, the director's page and a table card between rounds name the night's
     stream; a hand saved at a table, a round started and the night's deletion come on it."""
     app = built_app(
@@ -553,7 +527,7 @@ def test_the_nights_live_pages_follow_its_stream_which_names_each_change(tmp_pat
     link = standings_link(client, night_id)
     waiting = client.get(cards(client, night_id)[1]).text  # before round 1
     pages = [client.get(link).text, client.get(f"/nights/{night_id}").text, waiting]
-    found = [re.search(r'<div id="live"[^>]*data-stream="([^"]*)"', page) for page in pages]
+    found = [re.search(r'<div id="following"[^>]*data-stream="([^"]*)"', page) for page in pages]
     streams = {match.group(1) for match in found if match}
     assert len(found) == 3 and streams == {f"{link}/events"}, streams
     followed = Stream(app.test_client(), f"{link}/events")  # a phone with the link alone

@@ -11,7 +11,7 @@ from babel.numbers import format_decimal
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.http.i18n import number
+from scorekeeper.web.wording import number
 
 from .apps import statements
 from .helpers import game_of

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.web.services import backup
-from scorekeeper.web.services.backup import restore
+from scorekeeper.web.services.restore import restore
 
 from .apps import TEST_CONFIG, built_app
 from .helpers import Actions, errors_of, house_rule_form, input_value, save_house_rule

@@ -79,7 +79,7 @@ def test_each_reading_is_marked_as_ours_with_its_key(
         assert f"{label}:" in text
     assert reading.key in text.split()
     with client.application.test_request_context(headers={"Accept-Language": language}):
-        from scorekeeper.web.http.i18n import say
+        from scorekeeper.web.wording import say
 
         for words in (reading.says, reading.take, reading.otherwise):
             assert " ".join(say(words).split()) in text

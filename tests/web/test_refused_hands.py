@@ -139,7 +139,7 @@ REFUSED: list[tuple[str, str, str, list[dict[str, Any]], str | None, str, str]] 
 
 
 def problems_box(page: str) -> str:
-    found = re.search(r'<div id="problems" data-live>(.*?)\n</div>\n', page, re.S)
+    found = re.search(r'<div id="problems" data-preview>(.*?)\n</div>\n', page, re.S)
     assert found, "no problems box"
     return found.group(1)
 

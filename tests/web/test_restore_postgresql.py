@@ -11,7 +11,8 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services.backup import backup, restore
+from scorekeeper.web.services.backup import backup
+from scorekeeper.web.services.restore import restore
 from scorekeeper.web.store.models import Hand, Side
 
 from .helpers import GOES_OUT, STAYS_IN, Actions

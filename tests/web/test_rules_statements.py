@@ -147,7 +147,7 @@ def test_black_samba_lists_its_variations_and_never_speaks_of_red_threes_in_hand
     variations = re.search(r'<section class="variations".*?</section>', page, re.S)
     assert variations is not None
     with client.application.test_request_context(headers={"Accept-Language": language}):
-        from scorekeeper.web.http.i18n import say
+        from scorekeeper.web.wording import say
 
         labels = [say(rules.OPTIONS[o].label) for o in rules.SYSTEMS["black-samba"].options]
     assert len(labels) == 3

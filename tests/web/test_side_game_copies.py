@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 from scorekeeper import rules
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services import backup
+from scorekeeper.web.services import backup, restore
 from scorekeeper.web.services.game_files import import_game
 from scorekeeper.web.services.games import NewSide, create_game
 from scorekeeper.web.services.hands import delete_hand, record_hand
@@ -77,7 +77,7 @@ def test_a_restore_gives_sides_their_games_copies_back(app: Flask, tmp_path: Pat
     assert not any(set(copied) & set(side) for game in data["games"] for side in game["sides"])
     restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
-        backup.restore(data)
+        restore.restore(data)
     assert kept(restored) == from_games(restored)
     assert sorted(kept(restored).values()) == sorted(kept(app).values())
 

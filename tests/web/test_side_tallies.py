@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 
 from scorekeeper import rules
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services import backup
+from scorekeeper.web.services import backup, restore
 from scorekeeper.web.services.figures import refresh_stale
 from scorekeeper.web.store.models import SET_COLUMNS, SIDE_TALLIES, Side
 
@@ -97,7 +97,7 @@ def test_what_sides_keep_is_what_their_live_hands_add_up_to_after_every_write(
     with app.app_context():
         data = backup.backup()
     with copy.app_context():
-        backup.restore(data)
+        restore.restore(data)
     assert sorted(stored(copy).values(), key=repr) == sorted(after.values(), key=repr)
 
 

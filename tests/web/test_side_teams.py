@@ -13,11 +13,11 @@ from sqlalchemy import select, update
 
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services import backup
+from scorekeeper.web.services import backup, restore
 from scorekeeper.web.services.figures import team_of
 from scorekeeper.web.services.game_files import import_game
 from scorekeeper.web.store.models import Side
-from scorekeeper.web.store.queries import _players_of
+from scorekeeper.web.store.tallies import _players_of
 
 from .apps import another_app, statements
 from .helpers import BIG_HAND, game_file
@@ -74,7 +74,7 @@ def test_a_restore_gives_sides_their_teams_back(app: Flask, tmp_path: Path) -> N
     assert all("team" not in side for game in data["games"] for side in game["sides"])
     restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
-        backup.restore(data)
+        restore.restore(data)
     assert kept(restored) == from_players(restored)
     assert set(kept(restored).values()) == {
         frozenset({("ana", "Ana"), ("bo", "Bo")}),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
@@ -19,6 +20,7 @@ from tests import command
 
 from .apps import TEST_CONFIG, built_app, database_url
 from .helpers import game_of, restored
+from .sharing import links, opened
 
 PIN = "2468"
 
@@ -58,6 +60,15 @@ def with_cookie(app: Flask, value: str) -> FlaskClient:
     return copy
 
 
+def cookie_text(app: Flask, phone: FlaskClient) -> set[str]:
+    """The texts a phone's session cookie holds: anyone who has the cookie reads them (Flask
+    signs it, it does not hide it)."""
+    serializer = SecureCookieSessionInterface().get_signing_serializer(app)
+    assert serializer is not None
+    held = serializer.loads(cookie_of(phone))
+    return {value for value in held.values() if isinstance(value, str)}
+
+
 # --- 1. SCOREKEEPER_PIN is remembered by every process, and after a restart ----------------------
 
 
@@ -80,6 +91,18 @@ def test_the_server_pin_is_remembered_after_a_restart_and_a_new_pin_forgets_it(
     assert other_key.get("/stats").status_code == 403
 
 
+def test_a_cookie_tells_nothing_of_the_server_pin_without_the_secret_key(club_url: str) -> None:
+    """The PIN's mark in a cookie is keyed by the server's secret: two servers with the same
+    PIN and other secret keys mark it differently, so no one can try PINs against a cookie
+    they read, away from the server."""
+    here, elsewhere = club(club_url), club(club_url, secret="another")
+    marked_here = cookie_text(here, entered(here))
+    marked_elsewhere = cookie_text(elsewhere, entered(elsewhere))
+    assert marked_here and marked_elsewhere
+    assert marked_here.isdisjoint(marked_elsewhere)
+    assert not any(PIN in text for text in marked_here | marked_elsewhere)
+
+
 def test_signing_every_other_phone_out_revokes_them_but_not_this_one(club_url: str) -> None:
     app = club(club_url)
     table, other = entered(app), entered(app)
@@ -90,6 +113,24 @@ def test_signing_every_other_phone_out_revokes_them_but_not_this_one(club_url: s
     assert table.get("/stats").status_code == 200
     with_restart = with_cookie(club(club_url), cookie_of(table))
     assert with_restart.get("/stats").status_code == 200
+
+
+def test_a_phone_signed_out_by_the_table_gets_back_only_what_a_link_gives(club_url: str) -> None:
+    app = club(club_url)
+    table, other = entered(app), entered(app)
+    joined, followed = game_of(table, 1), game_of(table, 1)
+    opened(app, "join", links(table, joined)["join"], other)
+    assert table.post("/settings/pin/sign-out-everyone").status_code == 302
+
+    opened(app, "follow", links(table, followed)["follow"], other)
+
+    assert other.get(f"/games/{followed}/follow").status_code == 200
+    # What the session held before it was signed out counts no more: not the PIN...
+    assert other.get("/stats").status_code == 403
+    assert other.get(f"/games/{followed}/hands/new").status_code == 403
+    # ...nor the links it had opened.
+    assert other.get(f"/games/{joined}/hands/new").status_code == 403
+    assert other.get(f"/games/{joined}").status_code == 403
 
 
 # --- 9. "Sign this phone out" is honoured by the server ---------------------------------------
@@ -143,6 +184,9 @@ def test_the_command_clears_a_pin_set_from_a_phone_and_signs_every_phone_out(
     answer = prankster.post("/settings/pin", data={"new": "6666", "again": "6666"})
     assert answer.status_code == 302
     assert app.test_client().get("/stats").status_code == 403  # everyone else is locked out
+    guesser = app.test_client()
+    for guess in ("1111", "2222", "3333"):  # the table tries what the PIN might be
+        assert guesser.post("/pin", data={"pin": guess, "next": "/"}).status_code == 422
     done = command.scorekeeper("clear-pin", env={"DATABASE_URL": f"sqlite:///{database}"})
     assert done.returncode == 0, done.stderr
     assert done.stdout == "The PIN set from a phone is removed; 1 phones signed out.\n"
@@ -150,6 +194,13 @@ def test_the_command_clears_a_pin_set_from_a_phone_and_signs_every_phone_out(
     assert app.test_client().get("/stats").status_code == 200
     again = command.scorekeeper("clear-pin", env={"DATABASE_URL": f"sqlite:///{database}"})
     assert again.stdout.startswith("No PIN was set from a phone")
+    # The wrong guesses went with the PIN: a new one may be mistyped as any PIN may be, and the
+    # right one is let in at once.
+    table = app.test_client()
+    assert table.post("/settings/pin", data={"new": PIN, "again": PIN}).status_code == 302
+    for guess in ("1111", "2222"):
+        assert guesser.post("/pin", data={"pin": guess, "next": "/"}).status_code == 422
+    assert guesser.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
 
 
 def test_with_the_server_pin_set_a_stored_pin_can_be_removed(club_url: str) -> None:
@@ -266,6 +317,8 @@ NUL_ADDRESSES = [
     "/games/a%00b/state.json",
     "/players/%00",
     "/players/a%00b/rename",
+    "/players/%2500",  # a player's key is unquoted once more (PlayerConverter): a NUL then
+    "/players/a%2500b/rename",
     "/rules/%00",
     "/house-rules/1%00",
 ]

@@ -15,9 +15,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
 from scorekeeper.web.extensions import db
-from scorekeeper.web.services import backup
+from scorekeeper.web.services import backup, restore
 from scorekeeper.web.services.games import KEPT_DELETED
-from scorekeeper.web.store import queries
+from scorekeeper.web.store import tallies
 from scorekeeper.web.store.columns import COLUMNS
 from scorekeeper.web.store.models import (
     Correction,
@@ -40,7 +40,7 @@ ANNA_CY = {"side_list-0-players-0": "Anna", "side_list-0-players-1": "Cy"}
 def games_of(app: Flask) -> dict[str, int]:
     """How many games each player has in the statistics, by key."""
     with app.test_request_context():
-        return {row.key: row.tally.games for row in queries.statistics().players}
+        return {row.key: row.tally.games for row in tallies.statistics().players}
 
 
 def banner(page: str) -> list[str]:
@@ -304,7 +304,7 @@ def test_a_backup_keeps_deleted_games_and_merges_and_both_can_still_be_undone_on
 
     restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
-        assert backup.restore(json.loads(json.dumps(data))) == 2
+        assert restore.restore(json.loads(json.dumps(data))) == 2
     assert tables(restored) == tables(app)
     other = restored.test_client()
     assert other.get(f"/games/{first}").status_code == 404
@@ -334,9 +334,9 @@ def test_a_backup_with_a_merge_the_app_would_not_keep_is_refused(
     data["player_merges"] = [{**row, **merge}]
     with (
         another_app(tmp_path, "restored.sqlite3").app_context(),
-        pytest.raises(backup.BackupError) as refused,
+        pytest.raises(restore.BackupError) as refused,
     ):
-        backup.restore(data)
+        restore.restore(data)
     assert str(refused.value).startswith(message)
 
 
@@ -345,7 +345,7 @@ def test_a_backup_made_before_merges_were_kept_restores(app: Flask, tmp_path: Pa
         data = backup.backup()
     del data["player_merges"]
     with another_app(tmp_path, "restored.sqlite3").app_context():
-        assert backup.restore(data) == 0
+        assert restore.restore(data) == 0
 
 
 def test_the_schema_knows_every_column_of_every_model() -> None:

@@ -6,7 +6,7 @@ import json
 
 from flask_babel import gettext as _
 
-from ..http.i18n import number
+from ..wording import number
 
 DEEPEST = 20
 """How deep lists and objects nest in a game file: a real one goes five deep."""

@@ -20,11 +20,11 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, Optional
 
 from ... import rules
-from ..http.converters import Within
-from ..http.i18n import number
 from ..services.games import NewSide
 from ..store.columns import one_time_token
 from ..store.models import NAME_LENGTH, START_SCORE_LIMIT, HouseRule, new_token
+from ..wording import number
+from .validators import Within
 
 DEFAULT_SIDE_NAMES = (_l("Us"), _l("Them"), _l("Third"), _l("Fourth"), _l("Fifth"))
 

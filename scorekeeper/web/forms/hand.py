@@ -1,5 +1,7 @@
-"""The hand form: its lines for a system, a form class per system and table, what it reads as
-a hand for the engine, and each broken rule placed next to its field."""
+"""The hand form's fields and their reading: the control each field of a side's entry is asked
+with, a form class per system and table, what a sent form reads as for the engine, and the data
+that fills it from a recorded hand. How the form is laid out, and where each problem is shown,
+is the presenter's (`presenters/hand_form.py`)."""
 
 from __future__ import annotations
 
@@ -8,11 +10,9 @@ from functools import lru_cache
 from typing import Any
 
 from flask import current_app
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.i18n import translations
-from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
@@ -35,7 +35,6 @@ from ...rules.fields import (
     EntryField,
     FieldKind,
     FieldRef,
-    asked_as,
     caught_holding,
     entry_of,
     held,
@@ -43,27 +42,21 @@ from ...rules.fields import (
     value_of,
 )
 from ...rules.hands import Ending
-from ..http.converters import Within
-from ..http.i18n import Translator, number, say
-from ..presenters.labels import ending_label, label_of
 from ..services.engine import SystemKey, engine_hand, system_for, system_key, system_of
-from ..services.hands import last_position
-from ..store.models import TOKEN_LENGTH, Game, Hand, new_token
-from ..templating import cite
+from ..store.models import TOKEN_LENGTH, Game, Hand
+from ..wording import Translator
+from .validators import Within
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
 
 @dataclass(frozen=True)
-class Row:
-    """One line of the hand form: a field shown for every side side by side."""
+class Control:
+    """How the form asks one field of a side's entry, the same for every side."""
 
     ref: FieldRef
-    label: str
     kind: str  # "points", "counter", "pick" (a count picked in one tap) or "check"
-    rule_topic: str
     counter: str | None = None  # the card counter's prefix, `melded` for `melded_cards`
-    group: str = "main"  # "main", or folded away as rare: "more-sets" or "penalties"
 
     @property
     def field(self) -> str:
@@ -71,14 +64,7 @@ class Row:
         return self.ref.name
 
 
-ROW_KINDS = {FieldKind.FLAG: "check", FieldKind.POINTS: "points"}
-
-
-COMMON_SETS = frozenset(
-    {rules.SetKind.NATURAL_CANASTA, rules.SetKind.MIXED_CANASTA, rules.SetKind.SAMBA}
-)
-"""The sets of most hands; a system's others fold under "More sets", but for those its book asks
-for and the one it is named after (black-samba's black samba)."""
+CONTROL_KINDS = {FieldKind.FLAG: "check", FieldKind.POINTS: "points"}
 
 
 PICKED = frozenset({"red_threes"})
@@ -89,53 +75,25 @@ PICK_MOST = 6
 """...when the numbers to pick from fit on one line of a phone: up to three decks' red threes."""
 
 
-PENALTY_FIELDS = frozenset({"red_threes_in_hand", "players_holding_red_threes", "penalties"})
-"""What a side pays for, rare at the table: folded under "Penalties"."""
-
-
-def row_label(ref: FieldRef, system: rules.RuleSystem) -> str:
-    """A row's label, with what one of it costs where the field says so (−750 each)."""
-    cost = ref.entry_field.cost(system) if ref.key is None else None
-    label = label_of(ref)
-    return label if cost is None else f"{label} ({say(cost)})"
-
-
-def _group(ref: FieldRef, system: rules.RuleSystem) -> str:
-    if ref.field in PENALTY_FIELDS:
-        return "penalties"
-    booked = {kind for kinds, _count in system.book for kind in kinds}
-    named_after = ref.key is not None and ref.key.value == system.id.replace("-", "_")
-    if (
-        isinstance(ref.key, rules.SetKind)
-        and ref.key not in COMMON_SETS | booked
-        and not named_after
-    ):
-        return "more-sets"
-    return "main"
-
-
 def _kind(ref: FieldRef, system: rules.RuleSystem) -> str:
     if ref.field in PICKED and rules.Deck(system.decks, 0).red_threes <= PICK_MOST:
         return "pick"
-    return ROW_KINDS.get(ref.entry_field.kind, "counter")
+    return CONTROL_KINDS.get(ref.entry_field.kind, "counter")
 
 
-def rows_for(system: rules.RuleSystem, players: int | None = None) -> list[Row]:
-    """The form's lines for a system (its fields, sets and penalties), check boxes last;
-    `players` (the most on a side) leaves out what means nothing at that table."""
-    rows = [
-        Row(
+def controls(system: rules.RuleSystem, players: int | None = None) -> list[Control]:
+    """The controls of a side's part of the form for a system (its fields, sets and penalties;
+    how the hand ended is asked once for all sides); `players` (the most on a side) leaves out
+    what means nothing at that table."""
+    return [
+        Control(
             ref,
-            row_label(ref, system),
             _kind(ref, system),
-            ref.entry_field.topic,
             ref.name.removesuffix("_points") if ref.entry_field.cards else None,
-            _group(ref, system),
         )
         for ref in refs(system, players=players)
         if not ref.entry_field.by_ending
     ]
-    return sorted(rows, key=lambda row: row.kind == "check")
 
 
 def ending_value(ending: Ending) -> str:
@@ -191,16 +149,17 @@ def _control(field: EntryField, kind: str, red_threes: int) -> Field:
 
 
 def entry_form_class(system: rules.RuleSystem, red_threes: int) -> type[Form]:
-    """A side's part of the hand form: a control per row, and a card counter where it helps;
+    """A side's part of the hand form: its controls, and a card counter where it helps;
     `red_threes`: how many the table's deck holds, the most a side can pick."""
 
     class EntryForm(SubForm):
         pass
 
-    for row in rows_for(system):
-        setattr(EntryForm, row.field, _control(row.ref.entry_field, row.kind, red_threes))
-        if row.counter is not None:
-            setattr(EntryForm, f"{row.counter}_cards", FormField(CardsForm))
+    for control in controls(system):
+        field = _control(control.ref.entry_field, control.kind, red_threes)
+        setattr(EntryForm, control.field, field)
+        if control.counter is not None:
+            setattr(EntryForm, f"{control.counter}_cards", FormField(CardsForm))
     return EntryForm
 
 
@@ -214,33 +173,31 @@ class HandFields(FlaskForm):
     sides: FieldList[FormField[Form]]
 
 
-def hand_form(game: Game, formdata: Any = None, data: Any = None) -> HandFields:
-    """The form for one hand of this game; `data` fills it from a recorded hand."""
-    endings = tuple(
-        (ending_value(ending), ending_label(ending, game))
-        for ending in Ending.every(len(game.sides))
-    )
+def hand_form(
+    game: Game, formdata: Any = None, data: Any = None, *, after: int | None = None
+) -> HandFields:
+    """The form for one hand of this game: as sent (`formdata`), filled from a recorded hand
+    (`data`), or a new hand's, opened after hand number `after` (the last one recorded, deleted
+    or not). It reads nothing from the database: what it needs of the game comes with its sides."""
     red_threes = system_of(game).deck(sum(len(side.players) for side in game.sides)).red_threes
-    form_class = _hand_form_class(system_key(game), endings, red_threes)
+    form_class = _hand_form_class(system_key(game), len(game.sides), red_threes)
     if formdata is not None:
         return form_class(formdata=formdata)
-    return form_class(
-        formdata=None, data=data or {"token": new_token(), "after": str(last_position(game.id))}
-    )
+    if data is None and after is not None:
+        data = {"after": str(after)}
+    return form_class(formdata=None, data=data)
 
 
 @lru_cache(maxsize=64)
-def _hand_form_class(
-    key: SystemKey, endings: tuple[tuple[str, str], ...], red_threes: int
-) -> type[HandFields]:
-    """The hand form of one system, for sides whose endings read `endings` (value, label) and
-    a deck of `red_threes`: made once, since making a form class costs more than filling one in."""
-    side_count = len(endings) - 1  # each side going out, and the stock running out
+def _hand_form_class(key: SystemKey, side_count: int, red_threes: int) -> type[HandFields]:
+    """The hand form of one system, for `side_count` sides and a deck of `red_threes`: made
+    once, since making a form class costs more than filling one in. The endings' words are the
+    page's (they name the sides): the form knows each by its value."""
 
     class HandForm(HandFields):
         ending = RadioField(
             _l("How did the hand end?"),
-            choices=[SelectChoice(value, label) for value, label in endings],
+            choices=[SelectChoice(ending_value(e)) for e in Ending.every(side_count)],
             validators=[InputRequired(_l("Choose who went out, or that nobody did."))],
         )
         token = HiddenField(
@@ -265,14 +222,14 @@ def _hand_form_class(
 def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
     """The hand the form describes, for the rules engine (a form that passed validation)."""
     ending = ending_of(form.ending.data, len(form.sides)) or Ending.STOCK
-    rows = rows_for(system)
+    asked = controls(system)
     entries = []
     for index, side in enumerate(form.sides):
         values: dict[str, Any] = {"went_out": ending.side == index}
-        for row in rows:
-            field, data = row.ref.entry_field, side.form[row.field].data
-            if row.ref.key is not None:
-                values.setdefault(field.name, {})[row.ref.key] = int(data or 0)
+        for control in asked:
+            field, data = control.ref.entry_field, side.form[control.field].data
+            if control.ref.key is not None:
+                values.setdefault(field.name, {})[control.ref.key] = int(data or 0)
             elif field.kind is FieldKind.FLAG:
                 values[field.name] = bool(data)
             else:
@@ -301,110 +258,6 @@ def form_data(hand: Hand) -> dict[str, Any]:
         "sides": sides,
         "token": hand.token,
     }
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A problem of a refused hand as the top of its form lists it: in words, with its side;
-    the rule it breaks, cited, when it breaks one; and the id of its field's place, if any."""
-
-    words: str
-    rule: Markup | None = None
-    place: str | None = None
-
-
-def listed(
-    form: HandFields,
-    rows: list[Row],
-    violations: list[rules.Violation],
-    game: Game,
-    system: rules.RuleSystem,
-) -> list[Problem]:
-    """Every problem of a refused hand in the order of the form, those of no field first: the
-    broken rules, or (a form the engine never saw) what is wrong with what was typed."""
-    order = {f"cell-{form.ending.id}": -1}
-    for index, row in enumerate(rows):
-        for side in form.sides:
-            order[f"cell-{side.form[row.field].id}"] = index
-    problems = []
-    for violation in violations:
-        place = None
-        if violation.side is not None and violation.field is not None:
-            ref = asked_as(system, violation.field)
-            entry = form.sides[violation.side].form
-            field = form.ending if ref.field == "went_out" else entry._fields.get(ref.name)
-            place = None if field is None else f"cell-{field.id}"
-        problems.append(Problem(say(violation.message), cite(violation.rule, game.id), place))
-    if not violations:
-        problems += [Problem(str(e), place=f"cell-{form.ending.id}") for e in form.ending.errors]
-        for row in rows:
-            for index, side in enumerate(form.sides):
-                field = side.form[row.field]
-                problems += [
-                    Problem(
-                        _(
-                            "%(side)s, %(field)s: %(problem)s",
-                            side=game.sides[index].name,
-                            field=label_of(row.ref),
-                            problem=error,
-                        ),
-                        place=f"cell-{field.id}",
-                    )
-                    for error in field.errors
-                ]
-    return sorted(problems, key=lambda p: -2 if p.place is None else order.get(p.place, -2))
-
-
-def cited(violation: rules.Violation, game_id: str) -> Markup:
-    """A broken rule in words, with a link to its paragraph in this game's rules."""
-    return Markup("{} ({})").format(say(violation.message), cite(violation.rule, game_id))
-
-
-def place_violations(
-    form: HandFields, violations: list[rules.Violation], game_id: str, system: rules.RuleSystem
-) -> list[Markup]:
-    """Put each violation's message next to the field it is about (or the one the form asks
-    for it); return the rest."""
-    loose = []
-    for violation in violations:
-        message = cited(violation, game_id)
-        field = None
-        ref = violation.field
-        if violation.side is not None and ref is not None:
-            ref = asked_as(system, ref)
-            entry = form.sides[violation.side].form
-            field = form.ending if ref.field == "went_out" else entry._fields.get(ref.name)
-        if field is None:
-            loose.append(message)
-        else:
-            field.errors = [*field.errors, message]
-    return loose
-
-
-def place_conflicts(
-    form: HandFields, theirs: rules.Hand, mine: rules.Hand, system: rules.RuleSystem
-) -> None:
-    """Next to each value that another phone saved differently meanwhile, both: "they 45 /
-    you 40", so that whoever saves again sees what they keep or undo."""
-    for side, (their_entry, my_entry) in enumerate(zip(theirs.entries, mine.entries, strict=False)):
-        entry = form.sides[side].form
-        for ref in refs(system):
-            they, you = value_of(their_entry, ref), value_of(my_entry, ref)
-            if they == you:
-                continue
-            asked = asked_as(system, ref)
-            field = form.ending if asked.field == "went_out" else entry._fields.get(asked.name)
-            if field is not None:
-                message = _("they %(theirs)s / you %(mine)s", theirs=_said(they), mine=_said(you))
-                field.errors = [*field.errors, message]
-
-
-def _said(value: bool | int | None) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    return number(value)
 
 
 def adjust(formdata: MultiDict[str, str], system: rules.RuleSystem) -> MultiDict[str, str]:

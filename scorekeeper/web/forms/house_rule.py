@@ -24,8 +24,8 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, Length, Optional
 
 from ... import rules
-from ..http.i18n import say
 from ..store.models import NAME_LENGTH
+from ..wording import say
 
 Kind = rules.HouseRuleKind
 

@@ -13,15 +13,15 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, Length, Optional
 
 from ... import nights, rules
-from ..http.converters import Within
 from ..store.columns import NIGHT_PAIRS, NIGHT_ROUNDS, ROUND_HANDS, ROUND_MINUTES, one_time_token
 from ..store.models import NAME_LENGTH, new_token
+from .validators import Within
 
 NUMBER = {"inputmode": "numeric"}
 
 
 def _player(label: str) -> StringField:
-    # A NUL is taken out of every form before a view reads it (http.converters.Request).
+    # A NUL is taken out of every form before a view reads it (http/converters.py).
     return StringField(
         label,
         validators=[DataRequired(), Length(max=NAME_LENGTH)],

@@ -18,6 +18,7 @@ from flask import Flask
 
 from . import (
     access,
+    body,
     caching,
     compress,
     converters,
@@ -46,8 +47,10 @@ AROUND_EVERY_VIEW = (
 
 def install(app: Flask) -> None:
     """Install what runs around every view, in the order of AROUND_EVERY_VIEW; then the address
-    converters, and the request log around the whole WSGI app."""
+    converters, the reading of every body whole before the app (body.py), and the request log
+    around the whole WSGI app."""
     for part in AROUND_EVERY_VIEW:
         part.init_app(app)
     converters.install(app)
+    body.install(app)
     request_log.init_app(app)

@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, g, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import generate_password_hash
 
 from ..services import access as access_service
 from ..store.models import ADDRESS_LENGTH
@@ -56,14 +56,15 @@ class Access(IntEnum):
     """Watch one game: its follow link."""
     JOIN = 2
     """Record, correct and delete one game's hands: its join link."""
-    TABLE = 3
+    PIN = 3
     """Everything: the table's PIN."""
 
 
 View = TypeVar("View", bound=Callable[..., object])
 NEEDS = "access_needed"
-TABLE_KEY = "table"
-"""The session's mark of the PIN entered (`_mark`: a new PIN voids it)."""
+PIN_KEY = "table"
+"""The session's mark of the PIN entered (`_mark`: a new PIN voids it). Its name in the cookie
+is the one phones signed in with before this level was called PIN."""
 PHONE_KEY = door.PHONE_KEY
 LINKS_KEY = "links"
 """The session's share links: [game id, token] pairs, newest last (each token is compared with
@@ -96,14 +97,14 @@ def _phone() -> str:
     return phone if isinstance(phone, str) else ""
 
 
-def _table_state() -> tuple[str | None, bool]:
+def _pin_and_phone() -> tuple[str | None, bool]:
     """The stored PIN's hash and whether this phone is signed in: read with the game inside its
     door, else once per request in one statement."""
     if door.inside():
         return door.pin_hash(), door.phone_signed_in()
-    if "table_state" not in g:
-        g.table_state = access_service.stored_pin_and_phone(_phone())
-    state: tuple[str | None, bool] = g.table_state
+    if "pin_and_phone" not in g:
+        g.pin_and_phone = access_service.stored_pin_and_phone(_phone())
+    state: tuple[str | None, bool] = g.pin_and_phone
     return state
 
 
@@ -113,13 +114,7 @@ def pin_hash() -> str | None:
     configured: str | None = current_app.config.get("PIN_HASH")
     if configured:
         return configured
-    return _table_state()[0]
-
-
-def pin_is(entered: str) -> bool:
-    """Whether `entered` is the table's PIN."""
-    hashed = pin_hash()
-    return hashed is not None and check_password_hash(hashed, entered)
+    return _pin_and_phone()[0]
 
 
 def _mark(hashed: str | None) -> str:
@@ -133,11 +128,15 @@ def _mark(hashed: str | None) -> str:
 
 def level() -> Access:
     """What this phone may do here."""
-    signed_in_now = bool(_phone()) and _table_state()[1]
+    signed_in_now = bool(_phone()) and _pin_and_phone()[1]
     if not door.inside():
-        return _level(pin_hash(), signed_in_now, session.get(TABLE_KEY), "", None)
-    token = dict(session.get(LINKS_KEY) or ()).get(door.game_id(), "")
-    return _level(pin_hash(), signed_in_now, session.get(TABLE_KEY), token, door.state())
+        return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), "", None)
+    return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), link_token(), door.state())
+
+
+def link_token() -> str:
+    """The token of the share link this phone opened for the game it is in ('' if none)."""
+    return str(dict(session.get(LINKS_KEY) or ()).get(door.game_id(), ""))
 
 
 def _level(hashed: str | None, phone_in: bool, mark: object, token: str, game: Any) -> Access:
@@ -145,11 +144,11 @@ def _level(hashed: str | None, phone_in: bool, mark: object, token: str, game: A
     (`phone_in`), its session's mark of the PIN (`mark`), and in a `game` (its links, as the
     door reads them) with its share link's `token`."""
     if hashed is None:
-        return Access.TABLE
+        return Access.PIN
     if not phone_in:
         return Access.PUBLIC  # not signed in, or signed out since: the session counts for nothing
     if isinstance(mark, str) and secrets.compare_digest(mark, _mark(hashed)):
-        return Access.TABLE
+        return Access.PIN
     if game is not None and token:
         if secrets.compare_digest(token, game.join_token):
             return Access.JOIN
@@ -164,8 +163,8 @@ def still_may(wanted: Access) -> Callable[[], bool]:
     the table's PIN and the server's row of the phone as they will be then."""
     game_id = door.game_id()
     phone = _phone()
-    mark = session.get(TABLE_KEY)
-    token = dict(session.get(LINKS_KEY) or ()).get(game_id, "")
+    mark = session.get(PIN_KEY)
+    token = link_token()
     configured: str | None = current_app.config.get("PIN_HASH")
 
     def asked_again() -> bool:
@@ -189,8 +188,8 @@ def may_record_hands() -> bool:
     return may(Access.JOIN)
 
 
-PLAYED_ON_PAGES = {"games.display": "table", "games.follow": "follow"}
-"""The live pages a phone stays on in the game played next (`played_on`), each with the name a
+PLAYED_ON_PAGES = {"games.display": "display", "games.follow": "follow"}
+"""The following pages a phone stays on in the game played next (`played_on`), each with the name a
 share link's `?to=` gives it; from any other (the scoreboard, a hand) it goes to the new
 game's scoreboard, or the page its link opens."""
 
@@ -213,7 +212,7 @@ def played_on() -> str | None:
     kind = PLAYED_ON_PAGES.get(endpoint)
     to: dict[str, Any] = {"to": kind} if kind else {}
     have = level()
-    if have is Access.TABLE:
+    if have is Access.PIN:
         return url_for(endpoint if kind else "games.scoreboard", game_id=next_id)
     if have is Access.JOIN:
         return url_for("sharing.join", token=join_token, **to)
@@ -226,9 +225,9 @@ def signed_in() -> bool:
     """Whether this phone got in with the PIN or a share link that a table with a PIN asks for
     and the server still keeps it (what signing out undoes); never without a PIN, where there
     is nothing to sign out of."""
-    if pin_hash() is None or not _phone() or not _table_state()[1]:
+    if pin_hash() is None or not _phone() or not _pin_and_phone()[1]:
         return False
-    return level() is Access.TABLE or bool(session.get(LINKS_KEY))
+    return level() is Access.PIN or bool(session.get(LINKS_KEY))
 
 
 def _sign_in() -> None:
@@ -237,19 +236,19 @@ def _sign_in() -> None:
     phone = _phone()
     kept = access_service.sign_in(phone)
     if kept != phone:
-        session.pop(TABLE_KEY, None)
+        session.pop(PIN_KEY, None)
         session.pop(LINKS_KEY, None)
         session[PHONE_KEY] = kept
     session.permanent = True
-    g.pop("table_state", None)  # read again: this request may have just changed it
+    g.pop("pin_and_phone", None)  # read again: this request may have just changed it
 
 
-def grant_table() -> None:
+def grant_pin() -> None:
     """This phone entered (or just set) the PIN: remembered for a year."""
     _sign_in()
     hashed = pin_hash()
     if hashed is not None:
-        session[TABLE_KEY] = _mark(hashed)
+        session[PIN_KEY] = _mark(hashed)
 
 
 def grant_link(game_id: str, token: str) -> None:
@@ -265,14 +264,14 @@ def sign_out() -> None:
     """This phone forgets the PIN and its links, and the server forgets the phone: a copy of
     its cookie taken before is refused too."""
     access_service.sign_out(_phone())
-    for key in (PHONE_KEY, TABLE_KEY, LINKS_KEY):
+    for key in (PHONE_KEY, PIN_KEY, LINKS_KEY):
         session.pop(key, None)
 
 
 def sign_out_every_phone() -> int:
     """Every other phone must enter the PIN (or open its link) again; this one stays in."""
     count = access_service.sign_out_every_phone()
-    grant_table()
+    grant_pin()
     return max(0, count - 1)
 
 
@@ -297,7 +296,7 @@ def check() -> ResponseReturnValue | None:
         return None  # no such page: its 404 or 405
     wanted = needed(request.endpoint)
     if wanted is None:
-        wanted = Access.TABLE  # a view that never said is the table's alone (and a test fails)
+        wanted = Access.PIN  # a view that never said is the table's alone (and a test fails)
     if wanted is Access.PUBLIC or level() >= wanted:
         return None
     return refusal()
@@ -315,7 +314,7 @@ def refusal(reason: str | None = None) -> ResponseReturnValue:
         if name != "csrf_token"
     ]
     return render_template(
-        "access.html",
+        "sharing/access.html",
         next=request.full_path if request.method in door.READS else request.path,
         carried=carried,
         files=bool(request.files),

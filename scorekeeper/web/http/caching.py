@@ -1,4 +1,4 @@
-"""Caching of game pages, as HTTP does it: ETags from the game's revision, and costly parts kept.
+"""Caching of game pages, as HTTP does it: ETags from the game's revision.
 
 Every page of a game is drawn from the game as it is at one revision (`models.Game.revision`),
 in one language, for one session. So a page carries a weak ETag made of these three, asks the
@@ -6,22 +6,20 @@ browser to check it each time (`Cache-Control: no-cache`), and a request whose `
 still holds is answered `304 Not Modified` before the game is read or anything is drawn.
 
 What costs to draw and is the same for every visitor (the scoreboard, the blank hand form) is
-drawn by a partial template and kept in memory under the revision (`part`). What depends on the
-visitor (the CSRF token, a form's one-time token, a flashed notice) is written around it by the
-page's own template on every request, so nothing of one visitor is ever shown to another.
+drawn by a partial template and kept in memory (`presenters/parts.py`) under the key `part_key`
+makes of the revision. What depends on the visitor (the CSRF token, a form's one-time token, a
+flashed notice) is written around it by the page's own template on every request, so nothing of
+one visitor is ever shown to another.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Hashable
-from threading import Lock
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, TypeVar
 
-from cachetools import LRUCache
 from flask import Flask, current_app, g, request, session
 from flask_babel import get_locale
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from . import access, door
@@ -87,13 +85,14 @@ def not_modified() -> Response | None:
     g.flashed = bool(session.get("_flashes"))
     if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
-        return _tagged(response, _asked_etag())
+        return tagged(response, _asked_etag())
     if door.inside() and not _never_kept():
         door.settle()  # the page will be drawn: from here on, one snapshot of the game
     return None
 
 
-def _tagged(response: Response, tag: str) -> Response:
+def tagged(response: Response, tag: str) -> Response:
+    """`response` with the weak ETag `tag`, to be checked by the browser each time."""
     response.set_etag(tag, weak=True)
     response.cache_control.no_cache = True
     return response
@@ -102,35 +101,18 @@ def _tagged(response: Response, tag: str) -> Response:
 def tag(response: Response) -> Response:
     """Give a game page drawn now its ETag (errors and redirects get none)."""
     if _conditional() and response.status_code == 200:
-        return _tagged(response, etag())
+        return tagged(response, etag())
     return response
 
 
-class Drawn(NamedTuple):
-    """A part of a page that is the same for every visitor: the page's title and its body."""
-
-    title: str
-    body: Markup
-
-
-class Parts:
-    """Parts of game pages, by page, game, revision, language and query (`part`), and what is
-    the same for many games (`kept`); each app keeps its own."""
-
-    def __init__(self) -> None:
-        self.kept: LRUCache[Hashable, object] = LRUCache(512)
-        self.lock = Lock()
-        self.drawing: dict[Hashable, Lock] = {}
-        """A lock per part being drawn: who asks for it meanwhile waits for that drawing."""
-
-
-def part(draw: Callable[[], Drawn], variant: str = "") -> Drawn:
-    """What `draw` draws of this game's page, kept under the game's revision, the language, the
-    address and the `variant` it was drawn in (what the phone may do there: never who it is);
-    only a read is kept (a posted form is drawn as it was sent)."""
+def part_key(variant: str = "") -> Hashable | None:
+    """What a part of this game's page is kept under (`presenters/parts.py`): the page, the
+    game, its revision, the language, the address and the `variant` it was drawn in (what the
+    phone may do there: never who it is). None for what is not kept: only a read of a game's
+    page is (a posted form is drawn as it was sent)."""
     if request.method not in door.READS or not door.inside():
-        return draw()
-    key = (
+        return None
+    return (
         str(request.endpoint),
         door.game_id(),
         door.revision(),
@@ -138,40 +120,8 @@ def part(draw: Callable[[], Drawn], variant: str = "") -> Drawn:
         request.query_string.decode("latin-1"),
         variant,
     )
-    return kept(key, draw)
-
-
-Kept = TypeVar("Kept")
-EXTENSION = "scorekeeper.parts"
-
-
-def kept(key: Hashable, draw: Callable[[], Kept]) -> Kept:
-    """What `draw` draws, kept under `key`: a key that names everything the drawing reads.
-
-    Drawn once however many ask at once: a save makes every screen that follows the game or
-    the night ask for it together, and each drawing it again would make all of them wait for
-    as many drawings, sharing the same interpreter."""
-    parts: Parts = current_app.extensions[EXTENSION]
-    with parts.lock:
-        drawn = parts.kept.get(key)
-        if drawn is not None:
-            return cast(Kept, drawn)
-        drawing = parts.drawing.setdefault(key, Lock())
-    with drawing:
-        with parts.lock:
-            drawn = parts.kept.get(key)
-        if drawn is None:
-            try:
-                drawn = draw()
-                with parts.lock:
-                    parts.kept[key] = drawn
-            finally:
-                with parts.lock:
-                    parts.drawing.pop(key, None)
-    return cast(Kept, drawn)
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[EXTENSION] = Parts()
     app.before_request(not_modified)
     app.after_request(tag)

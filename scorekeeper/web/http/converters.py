@@ -5,7 +5,8 @@ a row that is not found. So: in addresses, every value (a game's id, a share lin
 player's key) with a NUL matches no route, a 404 (the converters below replace Werkzeug's
 `default`, `string` and `path`, which every `<name>` in a route uses); in query strings and
 forms, a NUL is taken out before anything reads them (`Request`), since no keyboard types one.
-Numbers in addresses are only those the database can hold; in forms, within the bounds given."""
+Numbers in addresses are only those the database can hold (`whole_number`); in forms, within
+the bounds given (`forms/validators.py`)."""
 
 from __future__ import annotations
 
@@ -17,17 +18,8 @@ from flask import Request as FlaskRequest
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.routing import BaseConverter, PathConverter, UnicodeConverter, ValidationError
 from werkzeug.utils import cached_property
-from wtforms import Field
-from wtforms.validators import ValidationError as FieldError
 
-LARGEST_ID = 2**31 - 1
-"""The largest number an INTEGER column holds on PostgreSQL (SQLite's hold up to 2**63 - 1): ids,
-versions and hand numbers are INTEGER columns, and a larger number in a query is an error there,
-not a row that is not found."""
-
-LARGEST_PAGE = 2**63 - 1
-"""The largest page number asked for that is a page past the last rather than a 404 (a page
-is never a number in a query: the furthest offset asked is LAST_PAGE's, in queries.py)."""
+from ..store.models import LARGEST_ID
 
 
 def whole_number(text: str | None, least: int = 1, most: int = LARGEST_ID) -> int | None:
@@ -126,29 +118,6 @@ class PlayerConverter(PathConverter):
         if NUL in key:
             raise ValidationError()
         return key
-
-
-WTFORMS_RANGE = "Number must be between %(min)s and %(max)s."
-"""NumberRange's message, which WTForms' own catalogue translates (so not extracted into ours)."""
-
-
-class Within:
-    """A form validator: a whole number from `least` to `most`, or the field says `message`
-    (by default WTForms' own range message, in the page's language).
-
-    WTForms' NumberRange asks math.isnan() first, which a 400-digit number overflows.
-    """
-
-    def __init__(self, least: int, most: int, message: str | None = None) -> None:
-        self.least, self.most, self.message = least, most, message
-
-    def __call__(self, form: object, field: Field) -> None:
-        if field.data is None or self.least <= field.data <= self.most:
-            return
-        if self.message is not None:
-            raise FieldError(self.message)
-        wording = field.gettext(WTFORMS_RANGE)
-        raise FieldError(wording % {"min": self.least, "max": self.most})
 
 
 def install(app: Flask) -> None:

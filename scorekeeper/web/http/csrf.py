@@ -2,7 +2,7 @@
 
 A view with a form (`form_view`) is let through with a token that fails: its FlaskForm checks
 the same token, so the form comes back as it was typed, with "Your session expired; press …
-again" next to it (`_fields.html`) and status 400, and nothing is written. Any other write
+again" next to it (`shared/_fields.html`) and status 400, and nothing is written. Any other write
 without a good token gets the error page. Both happen after the game's door (`door.enter`), so
 no check that sits there is passed by.
 """

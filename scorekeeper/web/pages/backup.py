@@ -24,8 +24,9 @@ from ..forms.files import Unreadable, read_json
 from ..http.access import Access, needs
 from ..http.csrf import form_view
 from ..http.security import not_kept
-from ..services.backup import BackupError, DatabaseNotEmpty, backup_text
-from ..services.backup import restore as restore_backup
+from ..services.backup import backup_text
+from ..services.restore import BackupError, DatabaseNotEmpty
+from ..services.restore import restore as restore_backup
 from ..store.models import now
 
 bp = Blueprint("backup", __name__)
@@ -44,14 +45,14 @@ def backups_are_larger(endpoint: str | None, values: dict[str, Any] | None) -> N
 
 
 @bp.route("/restore", methods=["GET", "POST"])
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @form_view
 def restore() -> ResponseReturnValue:
     """A backup uploaded from the phone, restored into an empty database, or why not (422)."""
     form = RestoreForm()
     if not form.validate_on_submit():
         status = 400 if "csrf_token" in form.errors else 422 if form.is_submitted() else 200
-        return render_template("restore.html", form=form, problem=None), status
+        return render_template("backup/restore.html", form=form, problem=None), status
     try:
         games = restore_backup(read_json(form.backup_file.data.read()))
     except Unreadable as error:
@@ -69,11 +70,11 @@ def restore() -> ResponseReturnValue:
     else:
         flash(ngettext("Restored %(num)s game.", "Restored %(num)s games.", games))
         return redirect(url_for("games.index"))
-    return render_template("restore.html", form=form, problem=problem), 422
+    return render_template("backup/restore.html", form=form, problem=problem), 422
 
 
 @bp.get("/backup.json")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @not_kept
 def download() -> Response:
     """Every game and house rule as one file; `scorekeeper restore` loads it. Sent as it is

@@ -20,15 +20,14 @@ from ..forms.game_file import ImportForm
 from ..http import door
 from ..http.access import Access, needs
 from ..http.csrf import form_view, json_api
-from ..http.i18n import number, say
 from ..http.security import not_kept
-from ..presenters.labels import label_of
 from ..services.engine import replay_of, system_of
 from ..services.errors import GameRefused, ImportRefused
 from ..services.game_files import export_game, import_game
 from ..services.loading import with_hands
 from ..store.columns import SchemaError
 from ..store.models import START_SCORE_LIMIT, Game
+from ..wording import label_of, number, say
 
 bp = Blueprint("game_files", __name__)
 
@@ -108,7 +107,7 @@ def import_bytes(body: bytes) -> str:
 @bp.route("/games/import", methods=["GET", "POST"])
 @form_view
 @json_api
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def import_file() -> ResponseReturnValue:
     """A game file as JSON (201 Created) or uploaded from the form (redirect to the game)."""
     if request.method == "POST" and not request.files:
@@ -116,11 +115,11 @@ def import_file() -> ResponseReturnValue:
     form = ImportForm()
     if not form.validate_on_submit():
         status = 400 if "csrf_token" in form.errors else 422 if form.is_submitted() else 200
-        return render_template("import.html", form=form, problems=[]), status
+        return render_template("game_files/import.html", form=form, problems=[]), status
     try:
         game_id = import_bytes(form.game_file.data.read())
     except ImportRefused as refused:
-        return render_template("import.html", form=form, problems=refused.problems), 422
+        return render_template("game_files/import.html", form=form, problems=refused.problems), 422
     return redirect(url_for("games.scoreboard", game_id=game_id))
 
 
@@ -141,7 +140,7 @@ def _import_json() -> ResponseReturnValue:
 
 
 @bp.get("/games/<game_id>/export.json")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @not_kept
 def export_json() -> Response:
     game = with_hands(door.game())
@@ -151,7 +150,7 @@ def export_json() -> Response:
 
 
 @bp.get("/games/<game_id>/result.json")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @not_kept
 def result_json() -> Response:
     """Exactly what `scorekeeper check` prints for this game's export."""
@@ -214,7 +213,7 @@ def csv_rows(game: Game) -> list[list[Any]]:
 
 
 @bp.get("/games/<game_id>/export.csv")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @not_kept
 def export_csv() -> Response:
     """The game's hands as a spreadsheet: UTF-8 with a BOM, so that Excel reads the accents."""

@@ -18,6 +18,7 @@ from ..http.i18n import COOKIE, LANGUAGES
 from ..http.security import on_this_site
 from ..presenters import game as presenters
 from ..presenters import nights as night_presenters
+from ..presenters import parts
 from ..services import games as games_service
 from ..services.games import KEPT_DELETED, create_game
 from ..services.house_rules import as_game_rules
@@ -48,10 +49,10 @@ def _table(value: str | None, system: rules.RuleSystem) -> tuple[int, int] | Non
 
 
 @bp.get("/")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def index() -> str:
     return render_template(
-        "index.html",
+        "games/index.html",
         games=queries.home_games(),
         any_archived=queries.any_archived(),
         any_deleted=games_service.purge_deleted(),
@@ -60,22 +61,22 @@ def index() -> str:
 
 
 @bp.get("/games/archived")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def archived() -> str:
     """The games put away from the home page, from where each can be brought back."""
     return render_template(
-        "archived.html", games=queries.home_games(archived=True), systems=rules.SYSTEMS
+        "games/archived.html", games=queries.home_games(archived=True), systems=rules.SYSTEMS
     )
 
 
 @bp.get("/games/deleted")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def deleted() -> str:
     """The games deleted in the last days, from where each can be brought back; those deleted
     longer ago are purged first."""
     games_service.purge_deleted()
     return render_template(
-        "deleted.html",
+        "games/deleted.html",
         games=queries.deleted_games(),
         systems=rules.SYSTEMS,
         days=KEPT_DELETED.days,
@@ -83,7 +84,7 @@ def deleted() -> str:
 
 
 @bp.post("/games/deleted")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def bring_back() -> Response:
     """Bring a deleted game back (the game's id in the form: its own address is a 404 while it
     is deleted). Pressed twice, or for a game purged meanwhile, it says the game is not there."""
@@ -97,7 +98,7 @@ def bring_back() -> Response:
 
 @bp.route("/games/new", methods=["GET", "POST"])
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def new() -> str | Response | tuple[str, int]:
     """Step by step, so it works without JavaScript: the system, the table, then the names.
 
@@ -108,10 +109,10 @@ def new() -> str | Response | tuple[str, int]:
     system = rules.SYSTEMS.get(house.system_id if house else request.args.get("system", ""))
     if system is None:
         systems, houses = rules.SYSTEMS.values(), queries.house_rules()
-        return render_template("new_game/system.html", systems=systems, houses=houses)
+        return render_template("games/new/system.html", systems=systems, houses=houses)
     table = _table(request.args.get("table"), system)
     if table is None:
-        return render_template("new_game/table.html", system=system, house=house)
+        return render_template("games/new/table.html", system=system, house=house)
     form = new_game_form(system, *table, house)
     if form.validate_on_submit():
         options = list(house.options) if house else form.chosen_options(system)
@@ -127,7 +128,7 @@ def new() -> str | Response | tuple[str, int]:
         return redirect(url_for("games.scoreboard", game_id=game_id))
     players = table[1]
     page = render_template(
-        "new_game/names.html",
+        "games/new/names.html",
         system=system,
         form=form,
         players=players,
@@ -145,22 +146,24 @@ def scoreboard() -> str | Response:
         return redirect(url_for("games.follow", game_id=door.game_id()))
     saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
     # A phone with the join link records hands: it is shown no control that needs the PIN.
-    managing = access.may(Access.TABLE)
+    managing = access.may(Access.PIN)
 
-    def draw() -> caching.Drawn:
+    def draw() -> parts.Drawn:
         board = presenters.scoreboard(door.game())
         seat = night_presenters.night_seat(door.game())
         body = render_template(
-            "_scoreboard.html", board=board, saved=saved, managing=managing, night_seat=seat
+            "games/_scoreboard.html", board=board, saved=saved, managing=managing, night_seat=seat
         )
-        return caching.Drawn(board.title, Markup(body))
+        return parts.Drawn(board.title, Markup(body))
 
     # "Play again"'s one-time token, fresh for each visitor.
-    drawn = caching.part(draw, variant="table" if managing else "join")
-    return render_template("scoreboard.html", drawn=drawn, token=new_token(), managing=managing)
+    drawn = parts.kept(caching.part_key(variant="pin" if managing else "join"), draw)
+    return render_template(
+        "games/scoreboard.html", drawn=drawn, token=new_token(), managing=managing
+    )
 
 
-# --- following the game from other phones (issue 19): read-only pages that poll ------------------
+# --- following the game from other phones (issue 19): read-only pages that follow it -------------
 
 
 @bp.get("/games/<game_id>/follow")
@@ -168,31 +171,43 @@ def scoreboard() -> str | Response:
 def follow() -> str:
     """The scoreboard for a phone that only watches: nothing on it changes the game."""
 
-    def draw() -> caching.Drawn:
+    def draw() -> parts.Drawn:
         board = presenters.scoreboard(door.game())
         seat = night_presenters.night_seat(door.game())
-        body = render_template("_scoreboard.html", board=board, read_only=True, night_seat=seat)
-        return caching.Drawn(board.title, Markup(body))
+        body = render_template(
+            "games/_scoreboard.html", board=board, read_only=True, night_seat=seat
+        )
+        return parts.Drawn(board.title, Markup(body))
 
-    return render_template("follow.html", drawn=caching.part(draw))
+    return render_template("games/follow.html", drawn=parts.kept(caching.part_key(), draw))
 
 
-@bp.get("/games/<game_id>/table")
+@bp.get("/games/<game_id>/display")
 @needs(Access.FOLLOW)
 def display() -> str:
     """The game for a tablet or a TV in the middle of the table, read from two metres."""
 
-    def draw() -> caching.Drawn:
+    def draw() -> parts.Drawn:
         shown = presenters.display(door.game())
-        return caching.Drawn(shown.title, Markup(render_template("_display.html", shown=shown)))
+        return parts.Drawn(shown.title, Markup(render_template("games/_display.html", shown=shown)))
 
-    return render_template("display.html", drawn=caching.part(draw))
+    return render_template("games/display.html", drawn=parts.kept(caching.part_key(), draw))
+
+
+@bp.get("/games/<game_id>/table")
+@needs(Access.FOLLOW)
+def display_before() -> Response:
+    """The display's address before it was /display (a tablet's bookmark, a link shared then):
+    a permanent redirect there, its query kept."""
+    query = request.query_string.decode("latin-1")
+    address = url_for("games.display", game_id=door.game_id())
+    return redirect(f"{address}?{query}" if query else address, 308)
 
 
 @bp.get("/games/<game_id>/state.json")
 @needs(Access.FOLLOW)
 def state() -> dict[str, object]:
-    """What a phone filling in the hand form polls: the game's revision, its hands, whether it
+    """What a phone filling in the hand form follows: the game's revision, its hands, whether it
     is over and, once the table played again, where this phone goes (`access.played_on`; an
     unchanged game answers 304 at the door, like every game page)."""
     shown = presenters.game_state(door.game())
@@ -214,12 +229,12 @@ def state() -> dict[str, object]:
 
 def _manage_page(game: Game, form: RenameGameForm, status: int = 200) -> tuple[str, int]:
     return render_template(
-        "manage.html", game=game, title=presenters.game_title(game), rename=form
+        "games/manage.html", game=game, title=presenters.game_title(game), rename=form
     ), status
 
 
 @bp.get("/games/<game_id>/manage")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def manage() -> tuple[str, int]:
     game = door.game()
     form = RenameGameForm(prefix="game")
@@ -229,7 +244,7 @@ def manage() -> tuple[str, int]:
 
 @bp.post("/games/<game_id>/rename")
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def rename() -> Response | tuple[str, int]:
     form = RenameGameForm(prefix="game")
     if form.validate_on_submit():
@@ -240,7 +255,7 @@ def rename() -> Response | tuple[str, int]:
 
 
 @bp.post("/games/<game_id>/archive")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def archive() -> Response:
     games_service.archive_game(door.game_id())
     flash(_("Archived: the game is off the home page, and still in the history."))
@@ -248,7 +263,7 @@ def archive() -> Response:
 
 
 @bp.post("/games/<game_id>/unarchive")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def unarchive() -> Response:
     games_service.archive_game(door.game_id(), archived=False)
     flash(_("Brought back to the home page."))
@@ -257,7 +272,7 @@ def unarchive() -> Response:
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
 @door.when_gone("games.index")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def delete() -> str | Response:
     """Asks first; a deleted game can be brought back from the recently deleted games until
     it is purged (`services.games.KEPT_DELETED`).
@@ -268,7 +283,7 @@ def delete() -> str | Response:
     game = door.game()
     title = presenters.game_title(game)
     if request.method == "GET":
-        return render_template("game_delete.html", game=game, title=title, days=KEPT_DELETED.days)
+        return render_template("games/delete.html", game=game, title=title, days=KEPT_DELETED.days)
     if games_service.delete_game(door.game_id()):
         flash(
             _(
@@ -282,7 +297,7 @@ def delete() -> str | Response:
 
 
 @bp.post("/games/<game_id>/again")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def play_again() -> Response:
     """A new game for the same table; the form's one-time token makes a double tap start one."""
     token = one_time_token(request.form.get("token")) or new_token()

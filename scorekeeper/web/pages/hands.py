@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from flask import (
     Blueprint,
     abort,
@@ -15,27 +12,18 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from werkzeug.wrappers import Response
 
 from ... import rules
-from ..forms.hand import (
-    HandFields,
-    adjust,
-    cited,
-    form_data,
-    hand_form,
-    hand_from_form,
-    place_conflicts,
-    place_violations,
-)
+from ..forms.hand import HandFields, adjust, form_data, hand_form, hand_from_form
 from ..http import access, caching, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
+from ..presenters import parts
 from ..presenters.game import hand_in_words
-from ..presenters.hand_form import hand_form_page
-from ..services.engine import engine_game, engine_hand, replay_of, system_of
-from ..services.errors import HandChanged, HandRefused, HandSaved, HandTaken
+from ..presenters.hand_form import Kind, Outcome, cited, hand_form_page
+from ..services.engine import replay_of, system_of
+from ..services.errors import HandChanged, HandRefused, HandSaved, HandTaken, StoredHand
 from ..services.hands import (
     correct_hand,
     delete_hand,
@@ -45,7 +33,7 @@ from ..services.hands import (
     restore_hand,
 )
 from ..services.loading import with_hands
-from ..services.nights import ForTheDirector, TableClosed, round_over
+from ..services.night_tables import ForTheDirector, TableClosed, round_over
 from ..store.models import Game, Hand, new_token
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
@@ -69,7 +57,7 @@ def _game() -> tuple[Game, rules.RuleSystem]:
 
 def _director() -> bool:
     """Whether this phone is behind the table's PIN (a club night's director is)."""
-    return access.may(Access.TABLE)
+    return access.may(Access.PIN)
 
 
 def _for_the_director(round_number: int) -> ResponseReturnValue:
@@ -85,176 +73,126 @@ def _for_the_director(round_number: int) -> ResponseReturnValue:
 
 def _closed_to_this_phone(game: Game) -> ResponseReturnValue | None:
     """A hand of a club night's round that is over is the director's: a phone that came in
-    through its table card is asked for the PIN (services.nights.ForTheDirector says why)."""
+    through its table card is asked for the PIN (services.night_tables.ForTheDirector says why)."""
     if _director():
         return None
     number = round_over(game)
     return None if number is None else _for_the_director(number)
 
 
-def _preview(game: Game, hand: rules.Hand, replacing: int | None) -> rules.HandResult:
-    """The hand scored as the next one, or in place of live hand number `replacing` + 1."""
-    if replacing is None:
-        return rules.extend(engine_game(game, []), replay_of(game), hand).hands[-1]
-    hands = [engine_hand(h) for h in with_hands(game).live_hands]
-    hands[replacing] = hand
-    return rules.replay(engine_game(game, hands)).hands[replacing]
+STATUS = {
+    Kind.BLANK: 200,
+    Kind.OPENED: 200,
+    Kind.PREVIEWED: 200,
+    Kind.MISTYPED: 422,
+    Kind.REFUSED: 422,
+    Kind.CHANGED: 409,
+    Kind.DELETED: 409,
+    Kind.TAKEN: 409,
+    Kind.CLOSED: 409,
+}
+"""The HTTP status of each answer of the hand form: 422 for what was typed, 409 for what another
+phone or the night did meanwhile."""
 
 
-def _form_page(
+def _answer(
     game: Game,
     system: rules.RuleSystem,
     form: HandFields,
-    *,
-    status: int = 200,
-    **shown: Any,
+    outcome: Outcome,
+    hand: Hand | None = None,
 ) -> tuple[str, int]:
-    """The hand form as this visitor gets it: drawn afresh (a posted form), with its tokens."""
-    return _page(hand_form_page(game, system, form, **shown), form.token.data), status
+    """The hand form as this visitor gets it, drawn afresh for `outcome` with everything typed
+    (`form`): the one answer of every form sent that is not saved, and of a correction opened."""
+    drawn = hand_form_page(game, system, form, outcome, hand)
+    return _page(drawn, form.token.data), STATUS[outcome.kind]
 
 
-def _page(drawn: caching.Drawn, token: str | None) -> str:
+def _page(drawn: parts.Drawn, token: str | None) -> str:
     """The page around a drawn hand form: the visitor's CSRF token and the form's one-time
-    token are written here, never into what is kept (`caching.part`)."""
-    return render_template("hand_form.html", drawn=drawn, token=token)
+    token are written here, never into what is kept (`parts.kept`)."""
+    return render_template("hands/form.html", drawn=drawn, token=token)
 
 
-def _handle(game: Game, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
-    """The shared flow of recording and correcting: buttons, preview, checks, save."""
-    if request.method == "GET":
-        data = form_data(hand) if hand is not None else None
-        return _form_page(game, system, hand_form(game, data=data), hand=hand)
-    action = request.form.get("action", "save")
-    posted = adjust(request.form, system)
-    form = hand_form(game, formdata=posted)
+def _sent(game: Game, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
+    """A hand form sent, to record a hand (`hand` None) or correct one: drawn again after a
+    button, previewed, or saved (a redirect), and otherwise answered with what became of it."""
+    form = hand_form(game, formdata=adjust(request.form, system))
+    outcome = _outcome(game, system, form, hand)
+    if isinstance(outcome, Outcome):
+        return _answer(game, system, form, outcome, hand)
+    return outcome
+
+
+def _outcome(
+    game: Game, system: rules.RuleSystem, form: HandFields, hand: Hand | None
+) -> Outcome | ResponseReturnValue:
+    """What becomes of a hand form sent: the − / + and Count buttons, a preview, or a Save."""
     if "bump" in request.form or "count" in request.form:
-        return _form_page(game, system, form, hand=hand)
+        return Outcome(Kind.OPENED)
+    saving = request.form.get("action", "save") != "preview"
     if not form.validate():
-        # A hidden field: its message has no place of its own.
-        loose: Sequence[str] = list(form.token.errors)
-        saving = action != "preview"
-        return _form_page(game, system, form, hand=hand, loose=loose, refused=saving, status=422)
-    engine = hand_from_form(form, system)
-    index = with_hands(game).live_hands.index(hand) if hand is not None else None
-    if action == "preview":
+        return Outcome(Kind.REFUSED if saving else Kind.MISTYPED)
+    typed = hand_from_form(form, system)
+    if not saving:
         # Also what the page's script asks for as you type: the scores of the hand, and each
         # problem next to what it is about.
-        result = _preview(game, engine, index)
-        loose = place_violations(form, list(result.violations), game.id, system)
-        return _form_page(game, system, form, hand=hand, loose=loose, preview=result)
-    if hand is None:
-        return _record(game, system, form, engine)
-    game_id = game.id
-    try:
-        version = sent_number(form.version.data) or 0
-        saved_id = correct_hand(game_id, hand.id, engine, version, director=_director())
-    except ForTheDirector as closed:
-        return _for_the_director(closed.round)
-    except HandRefused as refused:
-        place_violations(form, refused.violations, game.id, system)
-        result = _preview(game, engine, index)
-        return _form_page(
-            game,
-            system,
-            form,
-            hand=hand,
-            preview=result,
-            refused=True,
-            broken=refused.violations,
-            status=422,
-        )
-    except HandChanged as changed:
-        current = changed.current
-        form.version.data = str(current.version)
-        loose = [
-            _(
-                "Someone changed this hand while you were correcting it. Their version is "
-                "shown below, yours is in the form: save again to keep yours."
-            )
-        ]
-        if current.deleted:
-            return _deleted_meanwhile(game, system, form, hand)
-        theirs = _preview(game, current.hand, index)
-        place_conflicts(form, current.hand, engine, system)
-        return _form_page(
-            game, system, form, hand=hand, loose=loose, theirs=theirs, refused=True, status=409
-        )
-    # game_id, not game.id: after the commit, reading the game would load all of it again.
-    return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved_id}"))
+        return Outcome(Kind.PREVIEWED, typed)
+    return _save(game, form, hand, typed)
 
 
-def _deleted_meanwhile(
-    game: Game, system: rules.RuleSystem, form: HandFields, hand: Hand
-) -> tuple[str, int]:
-    """The correction of a hand someone deleted meanwhile, not saved: what was typed stays."""
-    loose = [_("Someone deleted this hand while you were correcting it.")]
-    return _form_page(game, system, form, hand=hand, loose=loose, refused=True, status=409)
-
-
-def _record(
-    game: Game, system: rules.RuleSystem, form: HandFields, engine: rules.Hand
-) -> tuple[str, int] | Response:
-    """Save a new hand; a repeat of a saved form is answered as the first time was."""
+def _save(
+    game: Game, form: HandFields, hand: Hand | None, typed: rules.Hand
+) -> Outcome | ResponseReturnValue:
+    """Record a new hand, or correct `hand`; what stopped it as an outcome (or the page of a
+    repeated form, or the PIN's). A repeat of a saved form is answered as the first time was."""
     game_id = game.id  # after the commit, reading game.id would load the whole game again
     try:
-        _hand_id, number = record_hand(
-            game_id, engine, form.token.data or new_token(), sent_number(form.after.data)
-        )
+        if hand is None:
+            token = form.token.data or new_token()
+            _id, number = record_hand(game_id, typed, token, sent_number(form.after.data))
+            # The notice rides on the address, so a repeated Save gets the very same answer,
+            # and a page that saves in the background can show it too. The scoreboard opens
+            # at its top: the new totals, then who deals next and "Record hand N+1".
+            return redirect(url_for("games.scoreboard", game_id=game_id, saved=number))
+        version = sent_number(form.version.data) or 0
+        saved_id = correct_hand(game_id, hand.id, typed, version, director=_director())
+        return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved_id}"))
     except HandRefused as refused:
-        place_violations(form, refused.violations, game.id, system)
-        result = _preview(game, engine, None)
-        return _form_page(
-            game,
-            system,
-            form,
-            preview=result,
-            refused=True,
-            broken=refused.violations,
-            status=422,
-        )
+        return Outcome(Kind.REFUSED, typed, broken=tuple(refused.violations))
+    except HandChanged as changed:
+        form.version.data = str(changed.current.version)
+        if changed.current.deleted:
+            return Outcome(Kind.DELETED)
+        return Outcome(Kind.CHANGED, typed, theirs=changed.current.hand)
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
-        form.after.data = str(last_position(game.id))
-        live = with_hands(game).live_hands
-        ids = [h.id for h in live]
-        first = next((ids.index(h.id) for h in taken.recorded if h.id in ids), len(live) - 1)
-        theirs = replay_of(game).hands[first] if live else None
-        loose = [
-            _(
-                "Someone else saved hand %(number)s meanwhile: theirs is shown below, yours "
-                "is still in the form.",
-                number=first + 1,
-            )
-        ]
-        return _form_page(
-            game, system, form, loose=loose, theirs=theirs, taken=True, refused=True, status=409
-        )
+        form.after.data = str(last_position(game_id))
+        return Outcome(Kind.TAKEN, number=_taken_number(game, taken))
     except TableClosed as closed:
-        if closed.code == "complete":
-            why = _(
-                "Round %(round)s is %(hands)s hands, all played here: this hand was not saved.",
-                round=closed.round,
-                hands=closed.hands,
-            )
-        else:
-            why = _(
-                "Round %(round)s has ended: this table's game takes no more hands, and this"
-                " hand was not saved.",
-                round=closed.round,
-            )
-        return _form_page(game, system, form, loose=[why], refused=True, status=409)
+        complete = closed.hands if closed.code == "complete" else None
+        return Outcome(Kind.CLOSED, number=closed.round, hands=complete)
     except HandSaved as already:
-        saved = already.saved
-        number = saved.number
-        scored = replay_of(game).hands[number - 1] if number is not None else None
-        page = render_template(
-            "hand_saved.html", game=game, hand=saved, number=number, scored=scored
-        )
-        return page, 409
-    # The notice rides on the address, so a repeated Save gets the very same answer, and a
-    # page that saves in the background can show it too. The scoreboard opens at its top: the
-    # new totals, then who deals next and "Record hand N+1".
-    return redirect(url_for("games.scoreboard", game_id=game_id, saved=number))
+        return _saved_already(game, already.saved)
+    except ForTheDirector as ended:
+        return _for_the_director(ended.round)
+
+
+def _taken_number(game: Game, taken: HandTaken) -> int:
+    """The number of the first hand someone else recorded meanwhile that is still there (the
+    last one if none is; 0 when the game has none)."""
+    live = with_hands(game).live_hands
+    ids = [h.id for h in live]
+    first = next((ids.index(h.id) for h in taken.recorded if h.id in ids), len(live) - 1)
+    return first + 1
+
+
+def _saved_already(game: Game, saved: StoredHand) -> tuple[str, int]:
+    """A form whose hand was saved already, sent again with another hand: that hand's page."""
+    number = saved.number
+    scored = replay_of(game).hands[number - 1] if number is not None else None
+    page = render_template("hands/saved.html", game=game, hand=saved, number=number, scored=scored)
+    return page, 409
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -264,15 +202,16 @@ def new() -> ResponseReturnValue:
     if request.method == "GET":
         if door.over():
             return redirect(url_for("games.scoreboard", game_id=door.game_id()))
-        return _page(caching.part(_blank_form), new_token())
+        return _page(parts.kept(caching.part_key(), _blank_form), new_token())
     # A form sent again after it ended the game is still answered as the first time was.
-    return _handle(*_game(), None)
+    return _sent(*_game(), None)
 
 
-def _blank_form() -> caching.Drawn:
+def _blank_form() -> parts.Drawn:
     """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
     game, system = _game()
-    return hand_form_page(game, system, hand_form(game), blank=True)
+    form = hand_form(game, after=last_position(game.id))
+    return hand_form_page(game, system, form, Outcome(Kind.BLANK))
 
 
 def _hand(game: Game, hand_id: int) -> Hand:
@@ -292,13 +231,16 @@ def edit(hand_id: int) -> ResponseReturnValue:
     closed = _closed_to_this_phone(game)
     if closed is not None:
         return closed
-    if hand.deleted_at is None:
-        return _handle(game, system, hand)
     if request.method == "GET":
-        return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
+        if hand.deleted_at is not None:
+            return redirect(url_for("hands.show", game_id=game.id, hand_id=hand.id))
+        opened = hand_form(game, data=form_data(hand))
+        return _answer(game, system, opened, Outcome(Kind.OPENED), hand)
+    if hand.deleted_at is None:
+        return _sent(game, system, hand)
     # Its form was open on another phone: whatever was pressed, nothing is saved or scored.
     form = hand_form(game, formdata=adjust(request.form, system))
-    return _deleted_meanwhile(game, system, form, hand)
+    return _answer(game, system, form, Outcome(Kind.DELETED), hand)
 
 
 @bp.get("/<id:hand_id>")
@@ -310,7 +252,7 @@ def show(hand_id: int) -> str:
     number = live_number(hand, with_hands(game).live_hands)
     scored = replay_of(game).hands[number - 1] if number is not None else None
     return render_template(
-        "hand.html",
+        "hands/hand.html",
         game=game,
         system=system,
         hand=hand,
@@ -343,7 +285,7 @@ def delete(hand_id: int) -> ResponseReturnValue:
     if closed is not None:
         return closed
     if request.method == "GET":
-        return render_template("hand_delete.html", game=game, hand=hand, number=number)
+        return render_template("hands/delete.html", game=game, hand=hand, number=number)
     try:
         version = sent_number(request.form.get("version")) or 0
         delete_hand(game.id, hand.id, version, director=_director())
@@ -373,7 +315,7 @@ def restore(hand_id: int) -> ResponseReturnValue:
     except HandRefused as refused:
         loose = [cited(v, game.id) for v in refused.violations]
         page = render_template(
-            "hand.html",
+            "hands/hand.html",
             game=game,
             system=system,
             hand=hand,

@@ -1,8 +1,9 @@
 """History pages: every game, filtered and paged; statistics per player and partnership; players
 renamed and merged, and merges undone.
 
-The reads are in store/queries.py, what the pages show of them in presenters/statistics.py, the
-writes in services/players.py: here are only the forms and the views that join them.
+The reads are in store/queries.py and store/tallies.py, what the pages show of them in
+presenters/statistics.py, the writes in services/players.py: here are only the forms and the
+views that join them.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from werkzeug.wrappers import Response
 from ... import rules
 from ..forms.player import MergeForm, RenameForm
 from ..http.access import Access, needs
-from ..http.converters import LARGEST_PAGE, whole_number
+from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import statistics
 from ..services.errors import MergeNotUndone, NotFound, PlayerRefused
 from ..services.players import merge_players, rename_player, undo_merge
-from ..store import queries
+from ..store import queries, tallies
 from ..store.models import NAME_LENGTH
 
 bp = Blueprint("history", __name__)
@@ -31,7 +32,7 @@ PARTNERSHIPS_SHOWN = 30
 
 def _page_number() -> int:
     """The `?page=` asked for; one that is not a page number (0, -1, abc, 10^30) is a 404."""
-    page = whole_number(request.args.get("page", "1"), most=LARGEST_PAGE)
+    page = whole_number(request.args.get("page", "1"), most=queries.LARGEST_PAGE)
     if page is None:
         abort(404)
     return page
@@ -44,7 +45,7 @@ def _system() -> str:
 
 
 @bp.get("/games")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def games() -> str:
     player = request.args.get("player", "")[: NAME_LENGTH * 2]
     system = _system()
@@ -64,10 +65,10 @@ def games() -> str:
 
 
 @bp.get("/stats")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def stats() -> str:
     system = _system()
-    found = queries.statistics(system)
+    found = tallies.statistics(system)
     return render_template(
         "history/stats.html",
         system=system,
@@ -87,14 +88,14 @@ def _merge_form(key: str, names: dict[str, str]) -> MergeForm:
 
 
 def _player_page(
-    key: str, found: queries.Statistics, rename: RenameForm, merge: MergeForm, status: int = 200
+    key: str, found: tallies.Statistics, rename: RenameForm, merge: MergeForm, status: int = 200
 ) -> tuple[str, int]:
     system = _system()
     theirs = [row for row in found.players if row.key == key]
     if not theirs:
         if not (system and key in found.names):  # a player with no game in this system: say so
             abort(404)
-        theirs = [queries.PlayerRow(key, queries.NO_GAMES)]
+        theirs = [tallies.PlayerRow(key, tallies.NO_GAMES)]
     recent = queries.latest_games(key, system)
     return render_template(
         "history/player.html",
@@ -113,15 +114,15 @@ def _player_page(
 
 
 @bp.get("/players/<player:key>")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def player(key: str) -> tuple[str, int]:
-    found = queries.statistics(_system(), player=key)
+    found = tallies.statistics(_system(), player=key)
     return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
 
 
 @bp.post("/players/<player:key>/rename")
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def rename(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)
@@ -142,17 +143,17 @@ def rename(key: str) -> Response | tuple[str, int]:
             else:
                 flash(_("Renamed."))
             return redirect(url_for("history.player", key=new_key))
-    found = queries.statistics()
+    found = tallies.statistics()
     return _player_page(key, found, form, _merge_form(key, found.names), 422)
 
 
 @bp.post("/players/<player:key>/merge")
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def merge(key: str) -> Response | tuple[str, int]:
     if not queries.known_player(key):
         abort(404)
-    found = queries.statistics()
+    found = tallies.statistics()
     form = _merge_form(key, found.names)
     if form.validate_on_submit():
         try:
@@ -166,7 +167,7 @@ def merge(key: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/merges/<id:merge_id>/undo")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def undo(merge_id: int) -> Response:
     """Count a merged player's games apart again, from the page of the player merged into."""
     try:

@@ -28,10 +28,10 @@ from ..forms.house_rule import (
 )
 from ..http.access import Access, needs
 from ..http.csrf import form_view
-from ..http.i18n import say
 from ..presenters.rulebook import differences, render_rules
 from ..services.house_rules import delete_house_rule, house_rule_system, save_house_rule
 from ..store.models import HouseRule
+from ..wording import say
 
 bp = Blueprint("house_rules", __name__)
 
@@ -83,7 +83,7 @@ def _edit(
 
 
 @bp.get("/house-rules")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def index() -> str:
     house_rules = db.session.scalars(select(HouseRule).order_by(HouseRule.name)).all()
     listed = []
@@ -102,7 +102,7 @@ def index() -> str:
 
 @bp.route("/house-rules/new", methods=["GET", "POST"])
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def new() -> str | Response | tuple[str, int]:
     """First the system the house rule starts from, then its numbers."""
     system_id = request.args.get("system")
@@ -113,21 +113,21 @@ def new() -> str | Response | tuple[str, int]:
 
 @bp.route("/house-rules/<id:rule_id>/edit", methods=["GET", "POST"])
 @form_view
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def edit(rule_id: int) -> str | Response | tuple[str, int]:
     house_rule = db.get_or_404(HouseRule, rule_id)
     return _edit(house_rule, rules.SYSTEMS[house_rule.system_id])
 
 
 @bp.post("/house-rules/<id:rule_id>/delete")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def delete(rule_id: int) -> Response:
     delete_house_rule(rule_id)
     return redirect(url_for("house_rules.index"))
 
 
 @bp.get("/house-rules/<id:rule_id>")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def rules_page(rule_id: int) -> str:
     """The rules page of a house rule: its system's page with the table's own numbers."""
     house_rule = db.get_or_404(HouseRule, rule_id)

@@ -1,8 +1,8 @@
 """The result to send to the family chat: the game in a few lines of text and as a picture.
 
-Both are drawn from the scoreboard's values by templates (`result.txt`, `result.svg`), in the
-page's language, and are the same for everyone who may follow the game, so they carry the game
-page's weak ETag (caching.py) like every page of a game.
+Both are drawn from the scoreboard's values by templates (`result/result.txt`,
+`result/result.svg`), in the page's language, and are the same for everyone who may follow the
+game, so they carry the game page's weak ETag (caching.py) like every page of a game.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ bp = Blueprint("result", __name__)
 def summary(board: presenters.Scoreboard) -> str:
     """The game in a few lines of text: system, sides and totals, winner, hands played (the
     template's blank lines left out, so that its tags may stand on lines of their own)."""
-    lines = render_template("result.txt", board=board).splitlines()
+    lines = render_template("result/result.txt", board=board).splitlines()
     return "".join(f"{line.strip()}\n" for line in lines if line.strip())
 
 
@@ -29,7 +29,7 @@ def summary(board: presenters.Scoreboard) -> str:
 def result() -> str:
     """The text and the picture of the result, with Share (or Copy) and a download."""
     board = presenters.scoreboard(door.game())
-    return render_template("result.html", board=board, text=summary(board))
+    return render_template("result/result.html", board=board, text=summary(board))
 
 
 @bp.get("/games/<game_id>/scoreboard.svg")
@@ -37,6 +37,6 @@ def result() -> str:
 def picture() -> Response:
     """The scoreboard as a picture drawn here: an SVG, with nothing from another site."""
     board = presenters.scoreboard(door.game())
-    response = Response(render_template("result.svg", board=board), mimetype="image/svg+xml")
+    response = Response(render_template("result/result.svg", board=board), mimetype="image/svg+xml")
     response.headers["Content-Disposition"] = f'inline; filename="samba-{door.game_id()}.svg"'
     return response

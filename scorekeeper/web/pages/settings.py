@@ -11,6 +11,6 @@ bp = Blueprint("settings", __name__)
 
 
 @bp.get("/settings")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def page() -> ResponseReturnValue:
-    return render_template("settings.html")
+    return render_template("settings/index.html")

@@ -44,25 +44,24 @@ def enter_pin() -> Response | tuple[str, int]:
     form = PinForm()
     wait = access_service.Wait(0)
     if form.validate_on_submit():
-        address = access.client_address()
-        has_pin = access.pin_hash() is not None
-        # Counted before it is checked (count_guess says why): a guess that must wait is not
-        # even read.
-        wait = access_service.count_guess(address) if has_pin else wait
-        if wait.seconds:
-            pass
-        elif not has_pin or access.pin_is(form.pin.data or ""):
-            if has_pin:
-                access_service.right_pin(address)
-            access.grant_table()
+        hashed = access.pin_hash()
+        # Without a PIN, whatever is typed lets the phone in; with one, a guess that must wait
+        # is not even checked (guess_pin says how a race of guesses is held).
+        guess = (
+            access_service.Guess(right=True)
+            if hashed is None
+            else access_service.guess_pin(access.client_address(), form.pin.data or "", hashed)
+        )
+        wait = guess.wait
+        if guess.right:
+            access.grant_pin()
             # A refused form came along: it is sent on as it was (307 keeps the POST and its
             # fields), so a typed hand is saved as its Save asked; a page is simply shown.
             return redirect(_next(), 307 if _carried() else 302)
-        else:
-            access_service.wrong_pin(address)
+        if not wait.seconds:
             form.pin.errors = [_("That is not the table's PIN.")]
     page = render_template(
-        "access.html",
+        "sharing/access.html",
         form=form,
         next=_next(),
         carried=_carried(),
@@ -83,7 +82,7 @@ def sign_out() -> Response:
 
 
 @bp.post("/settings/pin/sign-out-everyone")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def sign_out_every_phone() -> Response:
     """Every other phone must enter the PIN, or open its link, again."""
     signed_out = access.sign_out_every_phone()
@@ -97,7 +96,7 @@ def sign_out_every_phone() -> Response:
 
 
 @bp.post("/settings/pin/remove-stored")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def remove_stored_pin() -> Response:
     """Remove the PIN set on the settings page: with SCOREKEEPER_PIN set the page cannot change
     the PIN, but one stored before (or by a prank) must not come back when the server's goes."""
@@ -107,7 +106,7 @@ def remove_stored_pin() -> Response:
 
 
 @bp.route("/settings/pin", methods=["GET", "POST"])
-@needs(Access.TABLE)
+@needs(Access.PIN)
 @form_view
 def pin_settings() -> Response | tuple[str, int]:
     """Set, change or remove the table's PIN (the current one is asked for a change)."""
@@ -122,18 +121,21 @@ def pin_settings() -> Response | tuple[str, int]:
             form.current.errors = [_("That is not the PIN now.")]
         else:
             if form.new.data:
-                access.grant_table()  # this phone set it: it knows it
+                access.grant_pin()  # this phone set it: it knows it
                 flash(_("The PIN is set: other phones need it now."))
             else:
                 flash(_("There is no PIN now: every phone on this network may do everything."))
             return redirect(url_for("sharing.pin_settings"))
     page = render_template(
-        "pin_settings.html", form=form, by_server=by_server, has_pin=has_pin, stored=stored
+        "sharing/pin_settings.html", form=form, by_server=by_server, has_pin=has_pin, stored=stored
     )
     return page, 422 if form.is_submitted() else 200
 
 
-LANDINGS = {kind: endpoint for endpoint, kind in access.PLAYED_ON_PAGES.items()}
+LANDINGS = {
+    **{kind: endpoint for endpoint, kind in access.PLAYED_ON_PAGES.items()},
+    "table": "games.display",  # the display's name in the links made before it was `display`
+}
 """The pages a share link may open instead of its own (`?to=`): a phone brought to the game
 played next stays on the kind of page it was on (`access.played_on`)."""
 
@@ -169,7 +171,7 @@ LOCAL = ("localhost", "::1")
 
 
 @bp.get("/games/<game_id>/share")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def share() -> str:
     """The game's follow and join links, with their QR codes to scan across the table."""
     game = door.game()
@@ -177,7 +179,7 @@ def share() -> str:
     join_url = url_for("sharing.join", token=game.join_token, _external=True)
     host = urlsplit(f"//{request.host}").hostname or ""
     return render_template(
-        "share.html",
+        "sharing/share.html",
         game=game,
         title=game_title(game),
         # Join first: the code the players at the table scan; follow's is folded under it.
@@ -187,7 +189,7 @@ def share() -> str:
 
 
 @bp.post("/games/<game_id>/share/renew")
-@needs(Access.TABLE)
+@needs(Access.PIN)
 def renew_links() -> Response:
     """New links: the old ones stop working at once."""
     access_service.renew_links(door.game_id())

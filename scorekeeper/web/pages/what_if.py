@@ -9,6 +9,7 @@ from markupsafe import Markup
 from ..http import caching, door
 from ..http.access import Access, needs
 from ..presenters import game as presenters
+from ..presenters import parts
 from ..presenters.what_if import other_readings
 from ..services.engine import system_of
 
@@ -20,11 +21,13 @@ bp = Blueprint("what_if", __name__)
 def what_if() -> str:
     """The game under each other reading, beside the real totals; a read, kept per revision."""
 
-    def draw() -> caching.Drawn:
+    def draw() -> parts.Drawn:
         game = door.game()
         title = presenters.game_title(game)
         shown = other_readings(game)
-        body = render_template("_what_if.html", game=game, system=system_of(game), shown=shown)
-        return caching.Drawn(title, Markup(body))
+        body = render_template(
+            "what_if/_readings.html", game=game, system=system_of(game), shown=shown
+        )
+        return parts.Drawn(title, Markup(body))
 
-    return render_template("what_if.html", drawn=caching.part(draw))
+    return render_template("what_if/index.html", drawn=parts.kept(caching.part_key(), draw))

@@ -13,14 +13,13 @@ from ... import rules
 from ...rules.fields import held, refs, value_of
 from ...rules.gamefile import read_hand
 from ...rules.hands import Ending
-from ..http.i18n import number
 from ..services.engine import replay_of, system_of
 from ..services.hands import Change, changes
 from ..services.loading import with_hands
 from ..store import queries
 from ..store.models import Game, Hand
+from ..wording import ending_label, label_of, number
 from .chart import Chart, running_totals
-from .labels import ending_label, label_of
 from .what_if import readings_to_try
 
 
@@ -178,7 +177,7 @@ class GameState:
 
 
 def game_state(game: Game) -> GameState:
-    """The game's state for the hand form's poll."""
+    """The game's state, which the hand form follows."""
     hands = with_hands(game)
     live = hands.live_hands
     return GameState(

@@ -1,23 +1,198 @@
 """The hand form's page model: which hand it is, the totals and minimums before it, the scores
-typed so far, where each problem sits, and its rows (kept across games of the same set-up while
-nothing is typed)."""
+typed so far, its rows (their labels, and the rare ones folded away; kept across games of the
+same set-up while nothing is typed), and where each problem sits. The form's fields and their
+reading are the form's (`forms/hand.py`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from flask import render_template
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
+from wtforms import Field
 
 from ... import rules
-from ..forms.hand import HandFields, Row, listed, rows_for
-from ..http import caching
-from ..services.engine import replay_of, system_key
+from ...rules.fields import FieldRef, asked_as, refs, value_of
+from ...rules.hands import Ending
+from ..forms.hand import Control, HandFields, controls, ending_value
+from ..services.engine import engine_game, engine_hand, replay_of, system_key
 from ..services.loading import with_hands
 from ..store.models import Game, Hand
+from ..wording import cite, ending_label, label_of, number, say
+from . import parts
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the hand form: a control shown for every side side by side, its label, and
+    the group it is shown in."""
+
+    control: Control
+    label: str
+    group: str = "main"  # "main", or folded away as rare: "more-sets" or "penalties"
+
+    @property
+    def field(self) -> str:
+        return self.control.field
+
+    @property
+    def kind(self) -> str:
+        return self.control.kind
+
+    @property
+    def counter(self) -> str | None:
+        return self.control.counter
+
+
+COMMON_SETS = frozenset(
+    {rules.SetKind.NATURAL_CANASTA, rules.SetKind.MIXED_CANASTA, rules.SetKind.SAMBA}
+)
+"""The sets of most hands; a system's others fold under "More sets", but for those its book asks
+for and the one it is named after (black-samba's black samba)."""
+
+
+PENALTY_FIELDS = frozenset({"red_threes_in_hand", "players_holding_red_threes", "penalties"})
+"""What a side pays for, rare at the table: folded under "Penalties"."""
+
+
+def row_label(ref: FieldRef, system: rules.RuleSystem) -> str:
+    """A row's label, with what one of it costs where the field says so (−750 each)."""
+    cost = ref.entry_field.cost(system) if ref.key is None else None
+    label = label_of(ref)
+    return label if cost is None else f"{label} ({say(cost)})"
+
+
+def _group(ref: FieldRef, system: rules.RuleSystem) -> str:
+    if ref.field in PENALTY_FIELDS:
+        return "penalties"
+    booked = {kind for kinds, _count in system.book for kind in kinds}
+    named_after = ref.key is not None and ref.key.value == system.id.replace("-", "_")
+    if (
+        isinstance(ref.key, rules.SetKind)
+        and ref.key not in COMMON_SETS | booked
+        and not named_after
+    ):
+        return "more-sets"
+    return "main"
+
+
+def rows_for(system: rules.RuleSystem, players: int | None = None) -> list[Row]:
+    """The form's lines for a system (its fields, sets and penalties), check boxes last;
+    `players` (the most on a side) leaves out what means nothing at that table."""
+    rows = [
+        Row(control, row_label(control.ref, system), _group(control.ref, system))
+        for control in controls(system, players)
+    ]
+    return sorted(rows, key=lambda row: row.kind == "check")
+
+
+def field_of(
+    form: HandFields, system: rules.RuleSystem, side: int | None, ref: FieldRef | None
+) -> Field | None:
+    """The control where the form asks a side's field (how the hand ended, for going out; the
+    one question the form asks for it, for a field asked as another); None if it asks none."""
+    if side is None or ref is None:
+        return None
+    asked = asked_as(system, ref)
+    if asked.field == "went_out":
+        return form.ending
+    field: Field | None = form.sides[side].form._fields.get(asked.name)
+    return field
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem of a refused hand as the top of its form lists it: in words, with its side;
+    the rule it breaks, cited, when it breaks one; and the id of its field's place, if any."""
+
+    words: str
+    rule: Markup | None = None
+    place: str | None = None
+
+
+def listed(
+    form: HandFields,
+    rows: list[Row],
+    violations: list[rules.Violation],
+    game: Game,
+    system: rules.RuleSystem,
+) -> list[Problem]:
+    """Every problem of a refused hand in the order of the form, those of no field first: the
+    broken rules, or (a form the engine never saw) what is wrong with what was typed."""
+    order = {f"cell-{form.ending.id}": -1}
+    for index, row in enumerate(rows):
+        for side in form.sides:
+            order[f"cell-{side.form[row.field].id}"] = index
+    problems = []
+    for violation in violations:
+        field = field_of(form, system, violation.side, violation.field)
+        place = None if field is None else f"cell-{field.id}"
+        problems.append(Problem(say(violation.message), cite(violation.rule, game.id), place))
+    if not violations:
+        problems += [Problem(str(e), place=f"cell-{form.ending.id}") for e in form.ending.errors]
+        for row in rows:
+            for index, side in enumerate(form.sides):
+                field = side.form[row.field]
+                problems += [
+                    Problem(
+                        _(
+                            "%(side)s, %(field)s: %(problem)s",
+                            side=game.sides[index].name,
+                            field=label_of(row.control.ref),
+                            problem=error,
+                        ),
+                        place=f"cell-{field.id}",
+                    )
+                    for error in field.errors
+                ]
+    return sorted(problems, key=lambda p: -2 if p.place is None else order.get(p.place, -2))
+
+
+def cited(violation: rules.Violation, game_id: str) -> Markup:
+    """A broken rule in words, with a link to its paragraph in this game's rules."""
+    return Markup("{} ({})").format(say(violation.message), cite(violation.rule, game_id))
+
+
+def place_violations(
+    form: HandFields, violations: list[rules.Violation], game_id: str, system: rules.RuleSystem
+) -> list[Markup]:
+    """Put each violation's message next to the field it is about (or the one the form asks
+    for it); return the rest."""
+    loose = []
+    for violation in violations:
+        message = cited(violation, game_id)
+        field = field_of(form, system, violation.side, violation.field)
+        if field is None:
+            loose.append(message)
+        else:
+            field.errors = [*field.errors, message]
+    return loose
+
+
+def place_conflicts(
+    form: HandFields, theirs: rules.Hand, mine: rules.Hand, system: rules.RuleSystem
+) -> None:
+    """Next to each value that another phone saved differently meanwhile, both: "they 45 /
+    you 40", so that whoever saves again sees what they keep or undo."""
+    for side, (their_entry, my_entry) in enumerate(zip(theirs.entries, mine.entries, strict=False)):
+        for ref in refs(system):
+            they, you = value_of(their_entry, ref), value_of(my_entry, ref)
+            field = None if they == you else field_of(form, system, side, ref)
+            if field is not None:
+                message = _("they %(theirs)s / you %(mine)s", theirs=_said(they), mine=_said(you))
+                field.errors = [*field.errors, message]
+
+
+def _said(value: bool | int | None) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return number(value)
 
 
 @dataclass(frozen=True)
@@ -51,43 +226,88 @@ def opened(form: HandFields, rows: Sequence[Row]) -> set[str]:
     }
 
 
+class Kind(Enum):
+    """What the hand form answers with: a form opened, or what became of one sent."""
+
+    BLANK = "blank"  # a new hand's form, nothing typed: the same for every visitor
+    OPENED = "opened"  # a hand's form to correct, or one drawn again after − / + or Count
+    PREVIEWED = "previewed"  # the typed hand scored, each broken rule next to its field
+    MISTYPED = "mistyped"  # a preview of what reads as no hand (not a number, no ending)
+    REFUSED = "refused"  # a Save of a hand that breaks the rules, or of what reads as no hand
+    CHANGED = "changed"  # a correction's Save: someone else corrected the hand meanwhile
+    DELETED = "deleted"  # a correction's Save: someone else deleted the hand meanwhile
+    TAKEN = "taken"  # a new hand's Save: someone else recorded a hand since it was opened
+    CLOSED = "closed"  # a new hand's Save at a club night's table that takes no more
+
+    @property
+    def saved_nothing(self) -> bool:
+        """Whether this is a Save that saved nothing: the page says so, above everything."""
+        return self in SAVED_NOTHING
+
+
+SAVED_NOTHING = frozenset({Kind.REFUSED, Kind.CHANGED, Kind.DELETED, Kind.TAKEN, Kind.CLOSED})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the hand form answers with, one value for every case: the page is drawn from it,
+    with the form as it was typed (`hand_form_page`), and its HTTP status is the view's."""
+
+    kind: Kind
+    typed: rules.Hand | None = None
+    """The hand as typed, when what was typed reads as one (PREVIEWED, REFUSED, CHANGED)."""
+    broken: tuple[rules.Violation, ...] = ()
+    """The rules a refused Save breaks, as the save found them (REFUSED)."""
+    theirs: rules.Hand | None = None
+    """The hand as another phone saved it meanwhile (CHANGED)."""
+    number: int | None = None
+    """The number of the hand someone else recorded (TAKEN), or the round that takes no more
+    hands (CLOSED)."""
+    hands: int | None = None
+    """The hands of a round that has all of them (CLOSED; None: the round has ended)."""
+
+
 def hand_form_page(
     game: Game,
     system: rules.RuleSystem,
     form: HandFields,
-    *,
+    outcome: Outcome,
     hand: Hand | None = None,
-    loose: Sequence[str] | None = None,
-    preview: rules.HandResult | None = None,
-    theirs: rules.HandResult | None = None,
-    taken: bool = False,
-    refused: bool = False,
-    broken: Sequence[rules.Violation] = (),
-    blank: bool = False,
-) -> caching.Drawn:
-    """The hand form, the same for every visitor; `refused`: a Save that did not save (a
-    preview's problems are not), for the rules `broken` or what was typed; `blank`: a new
-    hand's form, nothing typed."""
+) -> parts.Drawn:
+    """The hand form as `outcome` leaves it, the same for every visitor: `hand` is the recorded
+    hand it corrects (None: a new hand). Each problem is placed here, next to its field or at
+    the top; what was typed stays in `form`."""
     number, minimums, totals = _before(game, hand)
     rows = rows_for(system, max(len(side.players) for side in game.sides))
-    loose = loose or []
-    # A refused Save lists every problem at the top, each a link to its field: the first
-    # screen says what is wrong, whatever the length of the form.
-    problems = listed(form, rows, list(broken), game, system) if refused else []
+    kind, typed = outcome.kind, outcome.typed
+    scored = typed is not None and kind in (Kind.PREVIEWED, Kind.REFUSED)
+    preview = _in_place(game, typed, hand) if scored and typed is not None else None
+    theirs = _theirs(game, outcome, hand)
+    # The one-time token is a hidden field: its message has no place of its own.
+    loose: list[str] = [*form.token.errors, *_said_of(outcome)]
+    if kind is Kind.PREVIEWED and preview is not None:
+        loose += place_violations(form, list(preview.violations), game.id, system)
+    place_violations(form, list(outcome.broken), game.id, system)
+    if kind is Kind.CHANGED and outcome.theirs is not None and typed is not None:
+        place_conflicts(form, outcome.theirs, typed, system)
+    # A refused Save lists every problem at the top, each a link to its field (those of no
+    # field too): the first screen says what is wrong, whatever the length of the form.
+    problems = listed(form, rows, list(outcome.broken), game, system) if kind.saved_nothing else []
     places = (
         [p.place or "problems" for p in problems] if problems else problem_places(form, rows, loose)
     )
-    rows_drawn = _drawn_rows(game, form, rows, minimums, blank)
+    rows_drawn = _drawn_rows(game, form, rows, minimums, kind is Kind.BLANK)
     title = (
         _("Correct hand %(number)s", number=number)
         if hand is not None
         else _("Hand %(number)s", number=number)
     )
     body = render_template(
-        "_hand_form.html",
+        "hands/_form.html",
         game=game,
         system=system,
         form=form,
+        endings={ending_value(e): ending_label(e, game) for e in Ending.every(len(game.sides))},
         rows_drawn=rows_drawn,
         hand=hand,
         number=number,
@@ -98,26 +318,89 @@ def hand_form_page(
         problems=places,
         listed=problems,
         theirs=theirs,
-        taken=taken,
-        refused=refused,
-        blank=blank,
+        taken=kind is Kind.TAKEN,
+        refused=kind.saved_nothing,
+        blank=kind is Kind.BLANK,
     )
-    return caching.Drawn(title, Markup(body))
+    return parts.Drawn(title, Markup(body))
+
+
+def _theirs(game: Game, outcome: Outcome, hand: Hand | None) -> rules.HandResult | None:
+    """What another phone saved meanwhile, scored: the hand it corrected in its place, or the
+    hand it recorded."""
+    if outcome.kind is Kind.CHANGED and outcome.theirs is not None:
+        return _in_place(game, outcome.theirs, hand)
+    if outcome.kind is Kind.TAKEN and outcome.number:
+        return replay_of(game).hands[outcome.number - 1]
+    return None
+
+
+def _said_of(outcome: Outcome) -> list[str]:
+    """What the top of the form says of a Save that another phone or the night stopped."""
+    if outcome.kind is Kind.CHANGED:
+        return [
+            _(
+                "Someone changed this hand while you were correcting it. Their version is "
+                "shown below, yours is in the form: save again to keep yours."
+            )
+        ]
+    if outcome.kind is Kind.DELETED:
+        return [_("Someone deleted this hand while you were correcting it.")]
+    if outcome.kind is Kind.TAKEN:
+        return [
+            _(
+                "Someone else saved hand %(number)s meanwhile: theirs is shown below, yours "
+                "is still in the form.",
+                number=outcome.number,
+            )
+        ]
+    if outcome.kind is Kind.CLOSED and outcome.hands is not None:
+        return [
+            _(
+                "Round %(round)s is %(hands)s hands, all played here: this hand was not saved.",
+                round=outcome.number,
+                hands=outcome.hands,
+            )
+        ]
+    if outcome.kind is Kind.CLOSED:
+        return [
+            _(
+                "Round %(round)s has ended: this table's game takes no more hands, and this"
+                " hand was not saved.",
+                round=outcome.number,
+            )
+        ]
+    return []
+
+
+def _place(game: Game, hand: Hand) -> int:
+    """How many live hands come before a recorded hand: counted by place, not looked up, so that
+    a hand deleted meanwhile is shown, and scored, where it was."""
+    return sum(1 for h in with_hands(game).live_hands if h.position < hand.position)
 
 
 def _before(game: Game, hand: Hand | None) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     """The hand's number, and each side's first-meld minimum and total before it: the next hand's
-    for a new one. Counted by place, not looked up: a hand deleted meanwhile is shown where it
-    was, with the totals and minimums before that place."""
+    for a new one."""
     result = replay_of(game)
     if hand is None:
         return result.next_hand, tuple(result.next_minimums), tuple(result.totals)
-    before = sum(1 for h in with_hands(game).live_hands if h.position < hand.position)
+    before = _place(game, hand)
     if before < len(result.hands):
         scored = result.hands[before].sides
         minimums = tuple(side.min_opening_meld for side in scored)
         return before + 1, minimums, tuple(side.total - side.hand_score for side in scored)
     return before + 1, tuple(result.next_minimums), tuple(result.totals)
+
+
+def _in_place(game: Game, typed: rules.Hand, hand: Hand | None) -> rules.HandResult:
+    """A hand scored as the next one, or in the place of the recorded `hand` it corrects."""
+    if hand is None:
+        return rules.extend(engine_game(game, []), replay_of(game), typed).hands[-1]
+    index = _place(game, hand)
+    hands = [engine_hand(h) for h in with_hands(game).live_hands if h.id != hand.id]
+    hands.insert(index, typed)
+    return rules.replay(engine_game(game, hands)).hands[index]
 
 
 def _summary(
@@ -143,7 +426,7 @@ def _drawn_rows(
     def draw() -> Markup:
         return Markup(
             render_template(
-                "_hand_rows.html",
+                "hands/_rows.html",
                 game=game,
                 form=form,
                 rows=rows,
@@ -156,4 +439,4 @@ def _drawn_rows(
         return draw()
     setup = tuple((side.name, len(side.players)) for side in game.sides)
     key = ("hand rows", system_key(game), setup, tuple(minimums), str(get_locale()))
-    return caching.kept(key, draw)
+    return parts.kept(key, draw)

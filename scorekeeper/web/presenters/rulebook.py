@@ -23,8 +23,8 @@ from ...rules.checks import canastas_beside_sambas
 from ...rules.play import Play, PlayRule, cite_play, play_of
 from ...rules.readings import Reading, readings_of
 from ...rules.words import N_
-from ..http.i18n import number, say
 from ..store.models import Game
+from ..wording import number, say
 
 TOPICS = (
     "table",

@@ -17,7 +17,7 @@ from flask import request, url_for
 from flask_babel import force_locale, get_locale
 
 from ... import rules
-from ..http.i18n import say
+from ..wording import say
 from .rulebook import render_rules
 
 LANGUAGES = ("en", "es")

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from flask_babel import format_percent
 
 from ... import rules
-from ..http.i18n import say
-from ..store import queries
+from ..store import tallies
 from ..store.models import player_key
+from ..wording import say
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def _words() -> _Words:
     )
 
 
-def tally(row: queries.TallyRow, words: _Words) -> Tally:
+def tally(row: tallies.TallyRow, words: _Words) -> Tally:
     return Tally(
         games=row.games,
         finished=row.finished,
@@ -83,7 +83,7 @@ class PartnershipStats:
     tally: Tally
 
 
-def player_stats(rows: Sequence[queries.PlayerRow], names: Mapping[str, str]) -> list[PlayerStats]:
+def player_stats(rows: Sequence[tallies.PlayerRow], names: Mapping[str, str]) -> list[PlayerStats]:
     """Players most games first, then by name."""
     words = _words()
     return sorted(
@@ -93,7 +93,7 @@ def player_stats(rows: Sequence[queries.PlayerRow], names: Mapping[str, str]) ->
 
 
 def partnership_stats(
-    rows: Sequence[queries.PartnershipRow], names: Mapping[str, str], shown: int | None = None
+    rows: Sequence[tallies.PartnershipRow], names: Mapping[str, str], shown: int | None = None
 ) -> list[PartnershipStats]:
     """Partnerships most games first, then by their names; only the first `shown` of them."""
     ordered = sorted(rows, key=lambda row: (-row.games, [names[k].casefold() for k in row.keys]))

@@ -14,10 +14,10 @@ from typing import Any
 
 from ... import rules
 from ...rules.readings import Reading, readings_of
-from ..http.i18n import say
 from ..services.engine import engine_game, replay_of, system_of
 from ..services.loading import with_hands
 from ..store.models import Game
+from ..wording import say
 from .rulebook import ReadingShown, shown
 
 

@@ -1,8 +1,11 @@
 """The table's PIN and the games' share links: setting them, signing phones in and out, and
-counting PIN guesses."""
+checking and counting PIN guesses."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -23,7 +26,7 @@ from ..store.models import (
     new_share_token,
     now,
 )
-from . import live
+from . import push
 from .loading import lock_game
 
 PIN = "pin"
@@ -57,7 +60,7 @@ def remove_stored_pin() -> bool:
     with writing():
         removed = db.session.execute(delete(TableSetting).where(TableSetting.key == PIN))
         db.session.execute(delete(PinAttempt))
-        live.changed_access()
+        push.changed_access()
     return bool(getattr(removed, "rowcount", 0))
 
 
@@ -83,7 +86,7 @@ def sign_out(phone_id: str | None) -> None:
     if phone_id:
         with writing():
             db.session.execute(delete(Phone).where(Phone.id == phone_id))
-            live.changed_access()  # its streams end
+            push.changed_access()  # its streams end
 
 
 def sign_out_every_phone() -> int:
@@ -91,7 +94,7 @@ def sign_out_every_phone() -> int:
     with writing():
         count = db.session.scalar(select(func.count()).select_from(Phone)) or 0
         db.session.execute(delete(Phone))
-        live.changed_access()
+        push.changed_access()
     return count
 
 
@@ -111,7 +114,7 @@ def set_pin(new: str, current: str | None) -> None:
             db.session.add(TableSetting(key=PIN, value=generate_password_hash(new)))
         else:
             stored.value = generate_password_hash(new)
-        live.changed_access()
+        push.changed_access()
 
 
 @dataclass(frozen=True)
@@ -144,41 +147,83 @@ def _insert_if_new(values: dict[str, object]) -> Insert:
     return sqlite.insert(PinAttempt).values(values).on_conflict_do_nothing()
 
 
-def count_guess(address: str, at: datetime | None = None) -> Wait:
-    """Count a PIN guess from this address BEFORE it is checked; Wait(0): now check it, else
-    it is not even read.
+@dataclass(frozen=True)
+class Guess:
+    """What came of a PIN guess: right or wrong, or not checked at all (`wait`)."""
 
-    Counted first, as a wrong one, in one transaction holding the address's row: of forty
-    guesses sent at once, the first takes the row, and each next one finds the count the ones
-    before it left, so only the free tries are checked, then one per wait. A right PIN
-    forgets the count afterwards (`right_pin`). Kept in the database, so every server process
-    counts the same.
+    right: bool
+    wait: Wait = Wait(0)
+
+
+class Turns:
+    """The guesses this process is checking, one at a time for each address: a burst from one
+    address is checked guess by guess, and once it has used the free tries, the rest of it waits
+    without being checked (a check is a slow hash, on purpose)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.of: dict[str, tuple[threading.Lock, int]] = {}
+
+    @contextlib.contextmanager
+    def taken(self, address: str) -> Iterator[None]:
+        """This address's turn, once the guesses before it have had theirs."""
+        with self.lock:
+            turn, queued = self.of.get(address, (threading.Lock(), 0))
+            self.of[address] = (turn, queued + 1)
+        try:
+            with turn:
+                yield
+        finally:
+            with self.lock:
+                turn, queued = self.of[address]
+                if queued == 1:
+                    del self.of[address]
+                else:
+                    self.of[address] = (turn, queued - 1)
+
+
+TURNS = Turns()
+
+
+def guess_pin(address: str, entered: str, hashed: str) -> Guess:
+    """A PIN guess from this address, checked against the PIN's `hashed` unless the address
+    must wait (then it is not checked at all), and counted only if it is wrong.
+
+    Checked first and counted after, so that a right PIN never counts against the limit of
+    wrong ones: four phones behind one address typing it at once all come in. A race of wrong
+    guesses is held by two things. In this process an address's guesses take turns (`Turns`),
+    so the free tries are used up before the next guess is even looked at. Across processes
+    (and against a wrong guess settled meanwhile in another one), a guess is settled in one
+    transaction holding the address's row: one that finds the address waiting by then is
+    answered as waiting, right or wrong, so that no more than the free tries are ever answered,
+    and a right PIN among forty guesses at once lets its sender in only if it came within them.
+    Kept in the database, so every server process counts the same.
     """
-    at = at or now()
+    with TURNS.taken(address):
+        wait = wait_for(address)
+        db.session.rollback()  # the connection goes back to the pool while the hash is checked
+        if wait.seconds:
+            return Guess(right=False, wait=wait)
+        return _settle(address, check_password_hash(hashed, entered))
+
+
+def _settle(address: str, right: bool) -> Guess:
+    """Count a guess checked: a wrong one adds to the address's count (the wait runs from now,
+    when the phone hears so), a right one clears it; unless the address must wait by now."""
+    at = now()
     with writing():
-        db.session.execute(_insert_if_new({"address": address, "failures": 0, "last_at": at}))
+        if not right:
+            db.session.execute(_insert_if_new({"address": address, "failures": 0, "last_at": at}))
         attempt = db.session.get(PinAttempt, address, with_for_update=True, populate_existing=True)
-        assert attempt is not None  # inserted above, or there already
         wait = _wait(attempt, at)
-        if not wait.seconds:
+        if wait.seconds:
+            return Guess(right=False, wait=wait)
+        if attempt is not None and right:
+            db.session.delete(attempt)
+        elif attempt is not None:
             attempt.failures += 1
             attempt.last_at = at
-    return wait
-
-
-def wrong_pin(address: str) -> None:
-    """The guess counted was wrong: the wait runs from now, when the phone hears so (checking a
-    PIN takes a while on a small machine, and the wait is for the phone to sit out)."""
-    with writing():
-        attempt = db.session.get(PinAttempt, address, with_for_update=True)
-        if attempt is not None:
-            attempt.last_at = max(attempt.last_at, now())
-
-
-def right_pin(address: str) -> None:
-    """The PIN was right: the address starts afresh."""
-    with writing():
-        db.session.execute(delete(PinAttempt).where(PinAttempt.address == address))
+    return Guess(right=right)
 
 
 def share_tokens(game_id: str) -> tuple[str, str] | None:

@@ -21,7 +21,7 @@ from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
 from .loading import lock_game, with_hands
-from .nights import hand_at_table
+from .night_tables import hand_at_table
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def fill_hand(record: Hand, hand: rules.Hand) -> None:
 def _game_write(game_id: str, *, director: bool) -> Iterator[Game]:
     """One write to a game: lock it, let the caller change it, re-derive its figures, commit.
     `director`: the write is made behind the table's PIN (a night's ended round takes no other:
-    nights.ForTheDirector)."""
+    night_tables.ForTheDirector)."""
     with writing():
         game = lock_game(game_id)
         hand_at_table(game, 0, new=False, director=director)

@@ -1,6 +1,5 @@
 """Club nights: set one up, change its seating, start and end rounds, pairs leaving and
-arriving, end, delete and bring back; and the check every hand saved, corrected, deleted or
-brought back at one of its tables passes (`hand_at_table`).
+arriving, end, delete and bring back (a night's tables, their hands and cards: night_tables.py).
 
 The order of locks is the same in every write that takes both: a night's games first, then the
 night's row. A hand saved at a table locks its game (services.hands) and then bumps the night's
@@ -13,10 +12,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, select, update
+from sqlalchemy import select, update
 
 from ... import nights, rules
 from ..extensions import db
@@ -34,7 +32,7 @@ from ..store.models import (
     new_share_token,
     now,
 )
-from . import live
+from . import push
 from .engine import engine_game
 from .errors import NotFound
 from .figures import store_figures
@@ -56,25 +54,6 @@ class SeatingRefused(ValueError):
     def __init__(self, problems: Sequence[nights.SeatingProblem]) -> None:
         super().__init__(", ".join(p.code for p in problems))
         self.problems = list(problems)
-
-
-class TableClosed(Exception):
-    """A hand for a night's game that takes no more: its round is over (`ended`), or it has
-    all the hands a round has (`complete`); nothing was recorded."""
-
-    def __init__(self, code: str, round_number: int, hands: int | None = None) -> None:
-        super().__init__(code)
-        self.code, self.round, self.hands = code, round_number, hands
-
-
-class ForTheDirector(Exception):
-    """A change to a hand of a night's round that is over (or of a night that ended): the table
-    card's link recorded the table's hands while the round was played, and after it only the
-    director, behind the table's PIN, may correct, delete or bring one back; nothing changed."""
-
-    def __init__(self, round_number: int) -> None:
-        super().__init__(round_number)
-        self.round = round_number
 
 
 @dataclass(frozen=True)
@@ -182,7 +161,8 @@ def _changed(night: Night) -> None:
     night.revision = new_revision()
 
 
-def _round(night: Night, number: int) -> NightRound:
+def numbered_round(night: Night, number: int) -> NightRound:
+    """A night's round by its number; NightRefused when it has none."""
     for played in night.rounds:
         if played.number == number:
             return played
@@ -193,7 +173,7 @@ def _in_play(night: Night) -> NightRound | None:
     """The round being played now, if any."""
     if night.current_round == 0:
         return None
-    played = _round(night, night.current_round)
+    played = numbered_round(night, night.current_round)
     return played if played.ended_at is None else None
 
 
@@ -213,7 +193,7 @@ def _lock_games(game_ids: Sequence[str]) -> None:
             .execution_options(synchronize_session=False)
         )
         for game_id in ids:  # a statement the session's flush does not see: told by name
-            live.changed(live.game_key(game_id), revision)
+            push.changed(push.game_key(game_id), revision)
 
 
 def _round_games(night_id: str, number: int) -> list[str]:
@@ -233,7 +213,7 @@ def change_seating(night_id: str, number: int, seats: Sequence[nights.Seat]) -> 
     """The director's seating of a round not started yet; SeatingRefused with every problem."""
     with writing():
         night = _night(night_id)
-        played = _round(night, number)
+        played = numbered_round(night, number)
         if night.ended_at is not None:
             raise NightRefused("night-over")
         if played.started_at is not None:
@@ -262,7 +242,7 @@ def start_round(night_id: str, number: int) -> int:
             raise NightRefused("not-next-round", "round", round=number)
         if _in_play(night) is not None:
             raise NightRefused("round-in-play", "round", round=night.current_round)
-        played = _round(night, number)
+        played = numbered_round(night, number)
         if not played.seats:
             raise NightRefused("no-tables", "round", round=number)
         present = {pair.number: pair for pair in night.pairs if pair.present}
@@ -415,7 +395,7 @@ def delete_night(night_id: str) -> bool:
         night.token = None
         still_there = Game.night_id == night_id, Game.deleted_at.is_(None)
         for game_id in db.session.scalars(select(Game.id).where(*still_there)):
-            live.changed(live.game_key(game_id), live.GONE)  # their pages say they are gone
+            push.changed(push.game_key(game_id), push.GONE)  # their pages say they are gone
         db.session.execute(
             update(Game)
             .where(*still_there)
@@ -451,119 +431,3 @@ def renew_cards(night_id: str) -> None:
         for table in night.tables:
             table.token = new_share_token()
         _changed(night)
-
-
-# --- a table's hands (services.hands) and its card -----------------------------------------------
-
-
-def hand_at_table(game: Game, hands: int, *, new: bool, director: bool = False) -> None:
-    """Inside a hand's write to a night's game (locked): the night's revision moves on; a new
-    hand is refused (TableClosed) when its round is over or has all its hands, and a correction,
-    deletion or bringing back once its round is over unless the director makes it
-    (ForTheDirector)."""
-    if game.night_id is None:
-        return
-    revision = new_revision()
-    db.session.execute(update(Night).where(Night.id == game.night_id).values(revision=revision))
-    live.changed(live.night_key(game.night_id), revision)  # a statement the flush does not see
-    if not new and director:
-        return
-    row = db.session.execute(_round_of(game.id)).one_or_none()
-    if row is None:
-        return
-    number, ended_at, round_hands, night_ended = row
-    if ended_at is not None or night_ended is not None:
-        if not new:
-            raise ForTheDirector(number)
-        raise TableClosed("ended", number)
-    if new and round_hands is not None and hands >= round_hands:
-        raise TableClosed("complete", number, round_hands)
-
-
-def _round_of(game_id: str) -> Select[int, datetime | None, int | None, datetime | None]:
-    """The round a night's game is played in: its number, when it ended, its number of hands
-    and when the night ended."""
-    return (
-        select(NightRound.number, NightRound.ended_at, Night.round_hands, Night.ended_at)
-        .join(Seating, Seating.round_id == NightRound.id)
-        .join(Night, Night.id == NightRound.night_id)
-        .where(Seating.game_id == game_id)
-    )
-
-
-def round_over(game: Game) -> int | None:
-    """The number of the round a night's game was played in, once that round (or the night)
-    is over: its hands are the director's now. None for a game of no night, or while its round
-    is played."""
-    if game.night_id is None:
-        return None
-    row = db.session.execute(_round_of(game.id)).one_or_none()
-    if row is None:
-        return None
-    number, ended_at, _hands, night_ended = row
-    return number if ended_at is not None or night_ended is not None else None
-
-
-@dataclass(frozen=True)
-class AtTable:
-    """Where a table card leads now: the night, the table, and the game of the round in play
-    (None while no round is in play, or when the table sits out)."""
-
-    night_id: str
-    table: int
-    round: int
-    game_id: str | None
-    ended: bool
-    sitting_out: bool
-    """A round is being played, and this table has no game in it (a sit-out's table)."""
-
-
-def at_table(token: str) -> AtTable:
-    """What a table card opens; NotFound for a card that is not (or no longer) one."""
-    table = db.session.scalar(
-        select(NightTable)
-        .join(Night, Night.id == NightTable.night_id)
-        .where(NightTable.token == token, Night.deleted_at.is_(None))
-    )
-    if table is None:
-        raise NotFound("no such table card")
-    return _table_now(table.night, table.number)
-
-
-def _table_now(night: Night, number: int) -> AtTable:
-    game_id = None
-    in_play = False
-    if night.current_round and night.ended_at is None:
-        played = _round(night, night.current_round)
-        in_play = played.ended_at is None
-        seat = next((s for s in played.seats if s.table == number), None)
-        if seat is not None and in_play:
-            game_id = seat.game_id
-    ended = night.ended_at is not None
-    return AtTable(
-        night.id, number, night.current_round, game_id, ended, in_play and game_id is None
-    )
-
-
-def table_of_game(game_id: str) -> tuple[Night, int, int] | None:
-    """The night, round and table whose game this is; None for a game of its own."""
-    row = db.session.execute(
-        select(NightRound.night_id, NightRound.number, Seating.table)
-        .join(Seating, Seating.round_id == NightRound.id)
-        .where(Seating.game_id == game_id)
-    ).one_or_none()
-    if row is None:
-        return None
-    night = db.session.get(Night, row.night_id)
-    if night is None or night.deleted_at is not None:
-        return None
-    return night, row.number, row.table
-
-
-def next_at_table(game_id: str) -> AtTable | None:
-    """Where the table of this game plays now; None for a game of no night."""
-    found = table_of_game(game_id)
-    if found is None:
-        return None
-    night, _number, table = found
-    return _table_now(night, table)

@@ -16,7 +16,7 @@ from ..store.models import (
     now,
     player_key,
 )
-from . import live
+from . import push
 from .errors import MergeNotUndone, NotFound, PlayerRefused
 from .figures import store_teams
 
@@ -33,7 +33,7 @@ def revise_games_of(key: str) -> None:
         update(Game).where(Game.id.in_(games)).values(revision=revision).returning(Game.id)
     ).all()
     for game_id in revised:
-        live.changed(live.game_key(game_id), revision)
+        push.changed(push.game_key(game_id), revision)
 
 
 def _record_merge(key: str, into: str) -> None:

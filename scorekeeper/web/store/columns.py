@@ -17,6 +17,7 @@ from ...rules.house import LARGEST
 from .models import (
     ADDRESS_LENGTH,
     KEY_LENGTH,
+    LARGEST_ID,
     NAME_LENGTH,
     PHONE_ID_LENGTH,
     REVISION_LENGTH,
@@ -47,8 +48,6 @@ NIGHT_PAIRS = 200
 NIGHT_ROUNDS = 199
 ROUND_HANDS = 50
 ROUND_MINUTES = 600
-ROW_ID_LIMIT = 2**31 - 1
-"""Row ids fit the smallest integer column a database gives (PostgreSQL's `integer`)."""
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 """A game id goes into URLs as it is: the letters `new_game_id` uses."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]+")
@@ -213,7 +212,7 @@ def entry_field(field: EntryField) -> Check:
 
 NAME = text(NAME_LENGTH)
 COUNT = whole(0, LARGEST)
-ROW_ID = whole(1, ROW_ID_LIMIT)
+ROW_ID = whole(1, LARGEST_ID)
 
 
 def list_of(each: Check) -> Check:

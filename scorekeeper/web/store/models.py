@@ -29,6 +29,11 @@ ADDRESS_LENGTH = 64
 """The longest client address a PIN guess is counted under (`http.access.client_address`)."""
 START_SCORE_LIMIT = 100_000
 """A score carried over from paper is within ± this; a larger one is a typing slip."""
+LARGEST_ID = 2**31 - 1
+"""The largest number an INTEGER column holds on PostgreSQL (SQLite's hold up to 2**63 - 1): ids,
+versions and hand numbers are INTEGER columns, and a larger number in a query is an error there,
+not a row that is not found. Row ids fit in it (`columns.ROW_ID`), and no number past it is ever
+looked up (`http.converters.whole_number`)."""
 SCORE = BigInteger
 """The column of a score the replay gives (a hand's, a total): a game file's hand may hold up to
 10^9 card points in hand or melded, so a few hands pass PostgreSQL's 32-bit `integer`."""
@@ -181,7 +186,7 @@ SIDE_TALLIES = ("hands", "best", "went_out", "red_threes", *SET_COLUMNS.values()
 """The columns of `Side` that statistics add up, copied from the last replay."""
 SIDE_STATISTICS = ("team", "system_id", "created_at", "over", "won", "total", "start_score",
                    *SIDE_TALLIES, "game_id")  # fmt: skip
-"""Everything statistics read of a side, in the order they group it (`queries._teams`)."""
+"""Everything statistics read of a side, in the order they group it (`tallies._teams`)."""
 Index(
     "ix_side_statistics",
     *(Side.__table__.c[column] for column in SIDE_STATISTICS),

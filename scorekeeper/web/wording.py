@@ -1,0 +1,100 @@
+"""How the app words things in the page's language: numbers as each language writes them, the
+engine's sentences (`rules.Text`) translated, the names of the game's things as the hand form
+and the pages show them, and citations of the rules. The language itself is chosen around every
+view (`http/i18n.py`); this module only reads it, so presenters and forms may use it."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Protocol
+
+from babel.numbers import LC_NUMERIC, get_group_symbol
+from flask import url_for
+from flask_babel import get_locale, get_translations, gettext
+from markupsafe import Markup
+
+from .. import rules
+from ..rules import Text
+from ..rules.fields import FieldRef
+from ..rules.hands import Ending
+from ..rules.play import play_of
+from ..rules.words import MINUS
+from .store.models import Game
+
+
+class Translator(Protocol):
+    """What WTForms asks of the translations it is given."""
+
+    def gettext(self, string: str, /) -> str: ...
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+
+@cache
+def _group(locale: str) -> str:
+    """A language's thousands separator, read from Babel once."""
+    return get_group_symbol(locale)
+
+
+def number(value: int) -> str:
+    """A number as the page's language writes it: 10,000 or 10.000, and −100.
+
+    What Babel's `format_decimal(value, format="#,##0")` writes, with the language's separator
+    looked up once (a scoreboard writes hundreds of numbers, and Babel parses the format each time)
+    and the true minus sign, the one the engine writes, where Babel gives a hyphen.
+    """
+    locale = get_locale()  # None outside a request: Babel's default, as format_decimal does
+    digits = f"{abs(value):,}".replace(",", _group(str(locale or LC_NUMERIC or "en_US_POSIX")))
+    return MINUS + digits if value < 0 else digits
+
+
+def signed(value: int) -> str:
+    """A score with its sign: +500, −100."""
+    return ("+" if value > 0 else "") + number(value)
+
+
+class _Translate:
+    """Lets the engine's `Text` speak the page's language."""
+
+    def __call__(self, template: str) -> str:
+        return str(gettext(template)) if template else template
+
+    def plural(self, singular: str, plural: str, count: int) -> str:
+        # Flask-Babel's ngettext would fill in %(num)s itself; Text.render fills in the values.
+        return get_translations().ngettext(singular, plural, count)
+
+    def number(self, value: int) -> str:
+        return number(value)
+
+
+def say(text: Text | str) -> str:
+    """An engine sentence (or a marked template) in the page's language."""
+    if isinstance(text, Text):
+        return text.render(_Translate())
+    return str(gettext(text))
+
+
+def label_of(ref: FieldRef) -> str:
+    """A field's label as the form shows it: in the page's language, capitalised."""
+    text = say(ref.label)
+    return text[:1].upper() + text[1:]
+
+
+def ending_label(ending: Ending, game: Game) -> str:
+    """An ending in words: who went out, or that nobody did, said as the game's system ends a
+    hand on an empty stock (rules/play.py, going out): in all but super-samba, play goes on after
+    the stock ran out, and a side may still go out."""
+    if ending.side is None:
+        stock = play_of(rules.SYSTEMS[game.system_id]).rule("stock-empty")
+        if stock.answer == "stops-without-book":
+            return str(gettext("Nobody went out (the stock ran out before any side had its book)"))
+        return str(gettext("Nobody went out (play stopped after the stock ran out)"))
+    return str(gettext("%(side)s went out", side=game.sides[ending.side].name))
+
+
+def cite(rule: rules.Rule, game_id: str | None = None) -> Markup:
+    """A citation that links to the paragraph of the rules page explaining it."""
+    if game_id:
+        url = url_for("rules.game_rules", game_id=game_id, _anchor=rule.topic)
+    else:
+        url = url_for("rules.system_page", system_id=rule.system, _anchor=rule.topic)
+    return Markup('<a href="{}">{}</a>').format(url, str(rule))

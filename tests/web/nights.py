@@ -1,0 +1,77 @@
+"""A club night through the test client, as its director and its tables use it: set up, rounds
+started and ended, table cards and the games they lead to."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import Night
+
+PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
+PIN = "2468"
+
+
+def night_form(pairs: list[tuple[str, str]], **fields: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": "Tuesday",
+        "system": "classic",
+        "movement": "mitchell",
+        "ranking": "wins",
+        "round_count": "3",
+        "round_hands": "2",
+    }
+    for i, (first, second) in enumerate(pairs):
+        data[f"pairs-{i}-first"] = first
+        data[f"pairs-{i}-second"] = second
+    data.update(fields)
+    return data
+
+
+def set_up(client: FlaskClient, pairs: list[tuple[str, str]] = PAIRS, **fields: Any) -> str:
+    response = client.post(f"/nights/new?pairs={len(pairs)}", data=night_form(pairs, **fields))
+    assert response.status_code == 302, response.text
+    return response.headers["Location"].split("/")[2]
+
+
+def start(client: FlaskClient, night_id: str, number: int) -> None:
+    response = client.post(f"/nights/{night_id}/start", data={"round": str(number)})
+    assert response.status_code == 302
+
+
+def end(client: FlaskClient, night_id: str, number: int) -> None:
+    response = client.post(f"/nights/{night_id}/end-round", data={"round": str(number)})
+    assert response.status_code == 302
+
+
+def cards(client: FlaskClient, night_id: str) -> dict[int, str]:
+    page = client.get(f"/nights/{night_id}/cards").text
+    return {
+        int(n): url for n, url in re.findall(r'data-card="(\d+)" href="http://[^/]+([^"]+)"', page)
+    }
+
+
+def standings_link(client: FlaskClient, night_id: str) -> str:
+    page = client.get(f"/nights/{night_id}/cards").text
+    found = re.search(r'id="standings-link" href="http://[^/]+([^"]+)"', page)
+    assert found
+    return found.group(1)
+
+
+def table_game(client: FlaskClient, card: str) -> str | None:
+    response = client.get(card)
+    if response.status_code != 302:
+        return None
+    return response.headers["Location"].split("/")[2]
+
+
+def seats(app: Flask, night_id: str, number: int) -> list[tuple[int, int, int]]:
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        assert night is not None
+        played = next(r for r in night.rounds if r.number == number)
+        return [(s.table, s.ns, s.ew) for s in played.seats]
