@@ -74,6 +74,25 @@ READINGS: tuple[Reading, ...] = (
         [[-5, 20], [0, 55], [1500, 95], [3000, 125], [7000, 165]],
     ),
     Reading(
+        "denexa",
+        "red-threes",
+        "all_red_threes",
+        N_(
+            "It pays 1,000 for the red threes when all six are held, and charges 500 for each one "
+            "still undeclared when the hand ends, without saying whether undeclared ones count "
+            "toward the six."
+        ),
+        N_(
+            "Held means laid down: with some still in hand, the side scores 100 for each one laid "
+            "down and pays 500 for each one in hand."
+        ),
+        N_(
+            "Held means the side has all six, laid down or not: they earn the 1,000, and each one "
+            "still in hand costs 500 as well."
+        ),
+        "held",
+    ),
+    Reading(
         "black-samba",
         "red-threes",
         "red_three_values",

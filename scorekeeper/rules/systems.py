@@ -194,6 +194,7 @@ class RedThreeRule:
     in_hand_per_player: int = 0  # classic: charged per player caught holding any
     kept_in_hand: bool = True  # False where the text has every red three laid down at once
     in_hand_by_player: bool = False  # classic: red threes in hand are charged per player
+    all_counted: str = "laid_down"  # or "held": those left in hand count toward all of them
 
     @property
     def in_hand(self) -> int:
@@ -232,6 +233,7 @@ class HouseRules:
     red_three_values: Mapping[str, int] = field(default_factory=dict)
     tie_at_target: str | None = None
     melded_points_for: str | None = None
+    all_red_threes: str | None = None
 
 
 @dataclass(frozen=True)
