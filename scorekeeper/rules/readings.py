@@ -30,6 +30,21 @@ class Reading:
         return SYSTEMS[self.system].cite(self.topic)
 
 
+TARGET_ONLY = frozenset({"classic", "fournier"})
+"""The texts that name the score to reach but not who wins when more than one side reaches it in
+the same hand (classic line 28, “The winning score is 10,000”; fournier lines 2 and 36): there the
+higher total winning is our reading too. Denexa (line 56) and black-samba (line 281) say it."""
+
+TIE_SAYS = {
+    "classic": N_(
+        "It names 10,000 as the score to reach, and says nothing of two sides reaching it in "
+        "the same hand, nor of equal totals."
+    ),
+    "fournier": N_(
+        "It names 10,000 as the score to reach first, and says nothing of two pairs reaching it "
+        "in the same hand, nor of equal totals."
+    ),
+}
 TIE_AT_TARGET = (
     N_(
         "It ends the game once a side reaches the target, the highest total winning, and does not "
@@ -170,7 +185,14 @@ READINGS: tuple[Reading, ...] = (
         "side_that_went_out",
     ),
     *(
-        Reading(system, "end-of-game", "tie_at_target", *TIE_AT_TARGET, other="shared")
+        Reading(
+            system,
+            "end-of-game",
+            "tie_at_target",
+            TIE_SAYS.get(system, TIE_AT_TARGET[0]),
+            *TIE_AT_TARGET[1:],
+            other="shared",
+        )
         for system in ("classic", "denexa", "black-samba", "fournier")
     ),
 )
