@@ -111,8 +111,8 @@ def folded(text: str) -> str:
 
 def token(word: str) -> str:
     """A folded word as the search matches it: a number as digits, a word without the endings
-    that make it plural, past or ongoing (so "threes" and "three", "comodines" and "comodín",
-    "melded" and "meld", "sola" and "solo" meet)."""
+    that make it plural, past or ongoing (so "threes" and "three", "penalties" and "penalty",
+    "comodines" and "comodín", "melded" and "meld", "sola" and "solo" meet)."""
     number = NUMBERS.get(word)
     if number is not None:
         return number
@@ -122,6 +122,8 @@ def token(word: str) -> str:
         if len(word) >= len(ending) + 2 and word.endswith(ending):
             word = word[: -len(ending)]
             break
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
     # Plurals and, in Spanish, gender too: "sola" and "solo", "canastas" and "canasta".
     while len(word) > 3 and word[-1] in "seao":
         word = word[:-1]
