@@ -26,7 +26,6 @@ PASSAGES = ".question, .rule-section p, .rule-section tr, .rule-section li, .rea
 list's item, one of our readings (as the search reads them: presenters/rules_passages.py)."""
 OURS = "#search-results > div > ol.found > li"
 """The passages a search shows for the game's own system (the other systems' are folded away)."""
-"""What a rules page says things in: an answer, a paragraph, a table's row, a list's item."""
 
 ANSWERING = """([selector, says]) => {
   // The passages holding the words of the answer, the smallest of them (an answer rather than
