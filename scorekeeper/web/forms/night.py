@@ -105,14 +105,6 @@ def night_form(count: int, houses: list[tuple[str, str]]) -> NightFields:
     return form
 
 
-def pairs_asked(value: str | None) -> int | None:
-    """The number of pairs the first step asks for, if it is one a night can have."""
-    if value is None or not value.isdigit() or len(value) > 4:
-        return None
-    number = int(value)
-    return number if 2 <= number <= NIGHT_PAIRS else None
-
-
 class SeatFields(FlaskForm):
     """One table of a round: its two pair numbers, or none (the table is not played)."""
 

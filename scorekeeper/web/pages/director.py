@@ -14,12 +14,14 @@ from ... import nights
 from ..forms.night import ArrivingPairForm
 from ..http import caching
 from ..http.access import Access, needs
+from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import nights as presenters
 from ..presenters.night_refusals import refusal_text
 from ..services import nights as service
 from ..services.nights import NightRefused
 from ..store import queries
+from ..store.columns import NIGHT_PAIRS
 
 bp = Blueprint("director", __name__)
 
@@ -46,10 +48,11 @@ def director(night_id: str) -> Response:
     return response if flashed else caching.tagged(response, tag)
 
 
-def _director_write(night_id: str, write: Callable[[], object], done: str) -> Response:
+def _director_write(night_id: str, write: Callable[[], str]) -> Response:
+    """A director's button: the write, which says what it did, or why nothing changed."""
     service.night_of(night_id)
     try:
-        write()
+        done = write()
     except NightRefused as refused:
         flash(refusal_text(refused))
     else:
@@ -57,46 +60,59 @@ def _director_write(night_id: str, write: Callable[[], object], done: str) -> Re
     return redirect(url_for("director.director", night_id=night_id))
 
 
-def _round_sent() -> int:
-    value = request.form.get("round", "")
-    return int(value) if value.isdigit() and len(value) < 5 else 0
+def _number_sent(name: str) -> int:
+    """The round or pair number a button sent; NightRefused for what is not one (`²` is a
+    digit to `str.isdigit`, not a number), before anything is read or written."""
+    sent = request.form.get(name, "")
+    number = whole_number(sent, most=NIGHT_PAIRS + 1)
+    if number is None:
+        raise NightRefused("not-a-number", name, sent=sent[:20])
+    return number
 
 
 @bp.post("/nights/<night_id>/start")
 @needs(Access.PIN)
 def start_round(night_id: str) -> Response:
-    number = _round_sent()
-    return _director_write(
-        night_id,
-        lambda: service.start_round(night_id, number),
-        _("Round %(round)s has started: every table's phone moves on to it.", round=number),
-    )
+    def write() -> str:
+        number = _number_sent("round")
+        service.start_round(night_id, number)
+        return _("Round %(round)s has started: every table's phone moves on to it.", round=number)
+
+    return _director_write(night_id, write)
 
 
 @bp.post("/nights/<night_id>/end-round")
 @needs(Access.PIN)
 def end_round(night_id: str) -> Response:
-    number = _round_sent()
-    night = service.night_of(night_id)
-    unfinished = [
-        t.table
-        for t in presenters.standings(night, queries.night_tables(night.id)).tables
-        if not t.finished
-    ]
-    done = _("Round %(round)s has ended.", round=number)
-    if unfinished:
-        done += " " + _(
-            "Tables still playing were stopped as they stood: %(tables)s.",
-            tables=", ".join(str(t) for t in unfinished),
-        )
-    return _director_write(night_id, lambda: service.end_round(night_id, number), done)
+    def write() -> str:
+        number = _number_sent("round")
+        night = service.night_of(night_id)
+        unfinished = [
+            t.table
+            for t in presenters.standings(night, queries.night_tables(night.id)).tables
+            if not t.finished
+        ]
+        service.end_round(night_id, number)
+        done = _("Round %(round)s has ended.", round=number)
+        if unfinished:
+            done += " " + _(
+                "Tables still playing were stopped as they stood: %(tables)s.",
+                tables=", ".join(str(t) for t in unfinished),
+            )
+        return done
+
+    return _director_write(night_id, write)
 
 
 @bp.post("/nights/<night_id>/end")
 @needs(Access.PIN)
 def end_night(night_id: str) -> Response:
     service.night_of(night_id)
-    service.end_night(night_id)
+    try:
+        service.end_night(night_id)
+    except NightRefused as refused:
+        flash(refusal_text(refused))
+        return redirect(url_for("director.director", night_id=night_id))
     flash(_("The night has ended: here are its results."))
     night = service.night_of(night_id)
     return redirect(url_for("standings.results", token=night.follow_token))
@@ -105,42 +121,36 @@ def end_night(night_id: str) -> Response:
 @bp.post("/nights/<night_id>/ranking")
 @needs(Access.PIN)
 def ranking(night_id: str) -> Response:
-    chosen = request.form.get("ranking", "")
-    if chosen not in {r.value for r in nights.Ranking}:
-        flash(_("Choose one of the rankings."))
-        return redirect(url_for("director.director", night_id=night_id))
-    return _director_write(
-        night_id,
-        lambda: service.set_ranking(night_id, nights.Ranking(chosen)),
-        _("The standings are ranked so now."),
-    )
+    def write() -> str:
+        chosen = request.form.get("ranking", "")
+        if chosen not in {r.value for r in nights.Ranking}:
+            return _("Choose one of the rankings.")
+        service.set_ranking(night_id, nights.Ranking(chosen))
+        return _("The standings are ranked so now.")
 
-
-def _pair_sent() -> int:
-    value = request.form.get("pair", "")
-    return int(value) if value.isdigit() and len(value) < 5 else 0
+    return _director_write(night_id, write)
 
 
 @bp.post("/nights/<night_id>/leaves")
 @needs(Access.PIN)
 def pair_leaves(night_id: str) -> Response:
-    number = _pair_sent()
-    return _director_write(
-        night_id,
-        lambda: service.set_present(night_id, number, False),
-        _("Pair %(pair)s has left: its next opponents sit out.", pair=number),
-    )
+    def write() -> str:
+        number = _number_sent("pair")
+        service.set_present(night_id, number, False)
+        return _("Pair %(pair)s has left: its next opponents sit out.", pair=number)
+
+    return _director_write(night_id, write)
 
 
 @bp.post("/nights/<night_id>/returns")
 @needs(Access.PIN)
 def pair_returns(night_id: str) -> Response:
-    number = _pair_sent()
-    return _director_write(
-        night_id,
-        lambda: service.set_present(night_id, number, True),
-        _("Pair %(pair)s is back.", pair=number),
-    )
+    def write() -> str:
+        number = _number_sent("pair")
+        service.set_present(night_id, number, True)
+        return _("Pair %(pair)s is back.", pair=number)
+
+    return _director_write(night_id, write)
 
 
 @bp.post("/nights/<night_id>/arrives")

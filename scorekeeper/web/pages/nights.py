@@ -28,11 +28,11 @@ from ..extensions import db
 from ..forms.night import (
     SeatingFields,
     night_form,
-    pairs_asked,
     seating_form,
 )
 from ..http import access, caching, door
 from ..http.access import Access, needs
+from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import nights as presenters
 from ..presenters.night_refusals import refusal_text, seating_problem
@@ -44,6 +44,7 @@ from ..services.games import KEPT_DELETED
 from ..services.house_rules import as_game_rules
 from ..services.nights import NewNight, NightRefused, SeatingRefused
 from ..store import queries
+from ..store.columns import NIGHT_PAIRS
 from ..store.models import Game, HouseRule, Night
 
 bp = Blueprint("nights", __name__)
@@ -84,7 +85,7 @@ def _houses() -> list[tuple[str, str]]:
 @needs(Access.PIN)
 def new() -> str | Response | tuple[str, int]:
     """Two steps, so that it works without JavaScript: how many pairs, then the night."""
-    count = pairs_asked(request.args.get("pairs"))
+    count = whole_number(request.args.get("pairs"), least=2, most=NIGHT_PAIRS)
     if count is None:
         wrong = "pairs" in request.args
         return render_template("nights/pairs.html", wrong=wrong), (422 if wrong else 200)

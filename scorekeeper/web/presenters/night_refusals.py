@@ -46,6 +46,10 @@ def refusal_text(refused: NightRefused) -> str:
             "Round %(round)s has no table with two pairs: there is nothing to play.",
             round=v.get("round"),
         ),
+        "not-a-number": lambda: _(
+            "“%(sent)s” is not a round or pair number: nothing was changed.",
+            sent=v.get("sent", ""),
+        ),
         "no-such-round": lambda: _("There is no round %(round)s.", round=v.get("round")),
         "no-such-pair": lambda: _("There is no pair %(pair)s.", pair=v.get("pair")),
         "no-free-place": lambda: _(
