@@ -58,6 +58,15 @@ def _night(number: int, game_ids: list[str], ids: dict[str, int]) -> dict[str, A
                 "number": position,
                 "started_at": (began + timedelta(hours=position)).isoformat() if played else None,
                 "ended_at": None,
+                "sitting_out": sorted(
+                    pair
+                    for seat in seats
+                    if not seat["game_id"]
+                    for pair in (seat["ns"], seat["ew"])
+                )
+                if played
+                else None,
+                "absent": [] if played else None,
                 "seats": seats,
             }
         )
@@ -171,7 +180,7 @@ def club_backup(
     played = [game["id"] for game in games]
     return {
         "format": "samba-scorekeeper-backup",
-        "version": 1,
+        "version": 2,
         "games": games,
         "house_rules": [],
         "player_merges": [],

@@ -2,6 +2,7 @@
 
 - `movements`: who sits where, round by round (Mitchell, round robin), and a seating's checks;
 - `arrival`: a pair that arrives in a night of an even number of pairs;
+- `record`: a round as it was played (who sat where, sat out, had left);
 - `rankings`: every pair's place, from the games of the rounds.
 """
 
@@ -23,6 +24,7 @@ from .movements import (
     tables_for,
 )
 from .rankings import DEFAULT_RANKING, Game, Ranking, Score, Standing, standings
+from .record import Presence, as_played, presence, recorded_before
 
 __all__ = [
     "ARRIVAL_SEARCH",
@@ -31,16 +33,20 @@ __all__ = [
     "Game",
     "Movement",
     "MovementError",
+    "Presence",
     "Ranking",
     "Round",
     "Score",
     "Seat",
     "SeatingProblem",
     "Standing",
+    "as_played",
     "meetings",
     "mitchell",
     "most_rounds",
     "movement",
+    "presence",
+    "recorded_before",
     "round_robin",
     "seating_problems",
     "sitting_out",

@@ -41,11 +41,13 @@ class Seat:
 
 @dataclass(frozen=True)
 class Round:
-    """One round's tables, in table order, and the pairs sitting out."""
+    """One round's tables, in table order, and the pairs sitting out; as played (`record`),
+    also the pairs of the night that had left."""
 
     number: int
     seats: tuple[Seat, ...]
     sitting_out: tuple[int, ...] = ()
+    absent: tuple[int, ...] = ()
 
     def pairs(self) -> list[int]:
         """The pairs seated, in table order (north-south first)."""

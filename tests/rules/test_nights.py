@@ -5,19 +5,25 @@ from __future__ import annotations
 from itertools import combinations, pairwise
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorekeeper.nights import (
     Direction,
     Game,
     Movement,
     MovementError,
+    Presence,
     Ranking,
     Round,
     Seat,
+    as_played,
     meetings,
     mitchell,
     most_rounds,
     movement,
+    presence,
+    recorded_before,
     round_robin,
     seating_problems,
     standings,
@@ -201,3 +207,89 @@ def test_a_pair_sitting_out_scores_nothing_that_round():
 def test_the_default_ranking_is_wins_then_difference():
     placed = standings([1, 2, 3, 4], [Game(1, 1, 1, 2, 5000, 4000), Game(1, 2, 3, 4, 800, 100)])
     assert [s.pair for s in placed] == [1, 3, 4, 2]
+
+
+# --- a round as played ---------------------------------------------------------------------------
+
+FOUR_TABLES = Round(2, (Seat(1, 1, 5), Seat(2, 2, 6), Seat(3, 3, 7), Seat(4, 4, 8)))
+
+
+@pytest.mark.parametrize(
+    ("pairs", "present", "tables", "sat_out", "gone"),
+    [
+        # everyone here: the movement as it is
+        (range(1, 9), range(1, 9), [1, 2, 3, 4], (), ()),
+        # pair 5 left: pair 1, its opponent, sits out
+        (range(1, 9), [1, 2, 3, 4, 6, 7, 8], [2, 3, 4], (1,), (5,)),
+        # seven pairs: the ghost (8) leaves pair 4 sitting out
+        (range(1, 8), range(1, 8), [1, 2, 3], (4,), ()),
+        # both pairs of a table left: nobody sits out for it
+        (range(1, 9), [1, 2, 3, 5, 6, 7], [1, 2, 3], (), (4, 8)),
+        # six pairs of the night: 7 and 8 are no pairs yet (not arrived), their tables' pairs
+        # here sit out
+        (range(1, 7), range(1, 7), [1, 2], (3, 4), ()),
+    ],
+)
+def test_a_round_as_played_keeps_the_tables_whose_two_pairs_are_here(
+    pairs, present, tables, sat_out, gone
+):
+    played = as_played(FOUR_TABLES, pairs, present)
+    assert [s.table for s in played.seats] == tables
+    assert (played.sitting_out, played.absent) == (sat_out, gone)
+
+
+@pytest.mark.parametrize(
+    ("pair", "where"),
+    [
+        (2, Presence.PLAYED),
+        (6, Presence.PLAYED),
+        (1, Presence.SAT_OUT),
+        (5, Presence.LEFT),
+        (9, Presence.NOT_ARRIVED),
+    ],
+)
+def test_where_a_pair_was_in_a_round_as_played(pair, where):
+    played = as_played(FOUR_TABLES, range(1, 9), [1, 2, 3, 4, 6, 7, 8])
+    assert presence(played, pair) is where
+
+
+@pytest.mark.parametrize(
+    ("tables", "pairs", "sat_out"),
+    [
+        ([1, 2, 3, 4], 8, ()),
+        ([2, 3, 4], 8, (1, 5)),  # a table without a game: its pairs sat out, as near as told
+        ([1, 2, 3], 7, (4,)),  # the ghost (8) is no pair of the night
+    ],
+)
+def test_a_round_started_before_rounds_kept_a_record_gets_what_its_games_tell(
+    tables, pairs, sat_out
+):
+    played = recorded_before(FOUR_TABLES, tables, pairs)
+    assert [s.table for s in played.seats] == tables
+    assert (played.sitting_out, played.absent) == (sat_out, ())
+
+
+@given(
+    st.integers(2, 24).flatmap(
+        lambda pairs: st.tuples(
+            st.just(pairs),
+            st.sets(st.integers(1, pairs)),
+            st.integers(1, pairs),
+            st.sampled_from(Movement),
+        )
+    )
+)
+def test_a_round_as_played_puts_each_pair_of_the_night_in_one_place(drawn):
+    """Whoever left and however many pairs have come (the rest of the movement's numbers not
+    arrived yet), each pair of the night is at one table, sitting out, or gone; and only the
+    movement's tables are played."""
+    slots, left, arrived, kind = drawn
+    planned = movement(kind, slots + slots % 2, 1)[0]
+    pairs = range(1, arrived + 1)
+    played = as_played(planned, pairs, [p for p in pairs if p not in left])
+    seated = played.pairs()
+    places = sorted([*seated, *played.sitting_out, *played.absent])
+    assert places == list(pairs)
+    assert set(played.seats) <= set(planned.seats)
+    assert set(played.absent) == set(pairs) & left
+    assert all(presence(played, p) is Presence.NOT_ARRIVED for p in range(arrived + 1, slots + 1))

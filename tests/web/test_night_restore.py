@@ -90,6 +90,18 @@ def a_pair_seated_twice_in_a_round(data: Backup) -> None:
     seat(data, 0, 1, 1)["ns"] = seat(data, 0, 1, 0)["ns"]
 
 
+def sat_out_and_at_a_table(data: Backup) -> None:
+    data["nights"][0]["rounds"][0]["sitting_out"] = [seat(data, 0, 0, 0)["ns"]]
+
+
+def gone_a_pair_it_has_not(data: Backup) -> None:
+    data["nights"][0]["rounds"][0]["absent"] = [9]
+
+
+def a_record_of_a_round_not_started(data: Backup) -> None:
+    data["nights"][0]["rounds"][1]["sitting_out"] = []
+
+
 BROKEN: list[tuple[Callable[[Backup], None], str]] = [
     (marked_with_the_other_night, r"games\[\d+\]\.night_id: not the night it is seated in"),
     (seated_twice, r"nights\[0\]\.rounds\[0\]\.seats\[1\]\.game_id: .* has another seat"),
@@ -101,6 +113,9 @@ BROKEN: list[tuple[Callable[[Backup], None], str]] = [
     (at_a_missing_table, r"rounds\[1\]\.seats\[1\]\.table: the night has no table 7"),
     (a_game_in_a_round_not_started, r"rounds\[1\]\.seats\[0\]\.game_id: a game in a round not"),
     (a_round_missing, r"nights\[0\]\.rounds: numbered \[1\], not 1 to round_count"),
+    (sat_out_and_at_a_table, r"rounds\[0\]\.sitting_out: pair 1 is in two places"),
+    (gone_a_pair_it_has_not, r"rounds\[0\]\.absent: pair 9 is not one of the night's pairs"),
+    (a_record_of_a_round_not_started, r"rounds\[1\]\.sitting_out: a round not started has"),
     (a_pair_seated_twice_in_a_round, r"rounds\[1\]\.seats\[1\]\.ns: pair \d is seated twice"),
 ]
 

@@ -267,7 +267,7 @@ def test_a_pair_arriving_in_an_even_night_plays_from_the_next_round_and_one_pair
 
     start(client, night_id, 2)
     page = client.get(f"/nights/{night_id}/seating").text
-    assert f"Sitting out: {sat_out[0]}. " in page
+    assert f"Sat out: {sat_out[0]}. " in page  # round 2 started: as played
     with app.app_context():
         night = db.session.get(Night, night_id)
         assert night is not None

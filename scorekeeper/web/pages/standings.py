@@ -120,13 +120,14 @@ def results(token: str) -> Response:
     if tag is None:
         return _not_modified(night)
     shown = presenters.standings(night, queries.night_tables(night.id), _ranking_asked(night))
-    text = render_template("standings/results.txt", shown=shown, night=night)
+    seating = presenters.seating(night)
+    text = render_template("standings/results.txt", shown=shown, night=night, seating=seating)
     page = render_template(
         "standings/results.html",
         shown=shown,
         night=night,
         text=text,
-        seating=presenters.seating(night),
+        seating=seating,
         token=token,
     )
     return caching.tagged(Response(page, mimetype="text/html"), tag)
@@ -149,7 +150,8 @@ def results_csv(token: str) -> Response:
 def results_text(token: str) -> Response:
     night = _by_token(token)
     shown = presenters.standings(night, queries.night_tables(night.id), _ranking_asked(night))
-    text = render_template("standings/results.txt", shown=shown, night=night)
+    seating = presenters.seating(night)
+    text = render_template("standings/results.txt", shown=shown, night=night, seating=seating)
     response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = "attachment; filename=results.txt"
     return response

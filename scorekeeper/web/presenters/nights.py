@@ -11,7 +11,10 @@ import io
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from flask_babel import gettext as _
+
 from ... import nights
+from ..services.nights import round_as_played
 from ..store.models import Game, Night, Pair
 from ..store.queries import TableRow, night_of_game
 
@@ -25,10 +28,13 @@ class PairShown:
 
 @dataclass(frozen=True)
 class RoundScore:
-    """A pair's round: its points and how the game went (win, draw, loss), or it sat out."""
+    """A pair's round: its points and how the game went (win, draw, loss), or where it was (sat
+    out, had left, had not arrived)."""
 
     points: int | None
-    outcome: str  # "win", "draw", "loss", "out" (sat out), "" (not played yet)
+    outcome: str
+    """"win", "draw", "loss"; else where the pair was (`nights.Presence`: "sat-out", "left",
+    "not-arrived"); "" for a round not started."""
     playing: bool
 
 
@@ -64,9 +70,14 @@ class SeatShown:
 
 @dataclass(frozen=True)
 class RoundSeating:
+    """A round's tables and who sat out, had left or had not arrived: as played once it
+    started (what it kept then), as it would be played by the pairs here now before."""
+
     number: int
     seats: list[SeatShown]
     sitting_out: list[PairShown]
+    absent: list[PairShown]
+    not_arrived: list[PairShown]
     started: bool
 
 
@@ -119,7 +130,9 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
     placed = nights.standings(pairs, played, shown_by)
     current = next((r for r in night.rounds if r.number == night.current_round), None)
     in_play = current is not None and current.ended_at is None and current.started_at is not None
-    started = {r.number for r in night.rounds if r.started_at is not None}
+    records = {
+        r.number: round_as_played(night, r) for r in night.rounds if r.started_at is not None
+    }
     playing_now: dict[tuple[int, int], bool] = {}
     for r in rows:
         if r.game_id is not None:
@@ -135,8 +148,11 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
                 outcome = ("loss", "draw", "win")[score.half_wins]
                 playing = playing_now.get((number, standing.pair), False)
                 scores.append(RoundScore(score.points, outcome, playing))
+            elif number in records:
+                where = nights.presence(records[number], standing.pair)
+                scores.append(RoundScore(None, where.value, False))
             else:
-                scores.append(RoundScore(None, "out" if number in started else "", False))
+                scores.append(RoundScore(None, "", False))
         table_rows.append(
             StandingRow(
                 standing.place,
@@ -179,31 +195,37 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
 
 
 def seating(night: Night) -> list[RoundSeating]:
-    """Who sits where in every round (a pair that left, or the ghost, leaves its opponent
-    sitting out)."""
+    """Who sits where in every round: as played once it started, with who sat out, had left or
+    had not arrived (`services.nights.round_as_played`); a round to come as the pairs here now
+    would play it."""
     pairs = _pairs(night)
     shown = []
     for played in night.rounds:
-        seats = []
-        out: list[PairShown] = []
-        for seat in played.seats:
-            ns, ew = pairs.get(seat.ns), pairs.get(seat.ew)
-            if ns is None or ew is None or not (ns.present and ew.present):
-                out.extend(p for p in (ns, ew) if p is not None and p.present)
-                continue
-            seats.append(SeatShown(seat.table, ns, ew))
-        seated = {p for seat in played.seats for p in (seat.ns, seat.ew)}
-        out.extend(p for n, p in pairs.items() if n not in seated and p.present)
+        record = round_as_played(night, played)
+        started = played.started_at is not None
+        there = {p for seat in record.seats for p in (seat.ns, seat.ew)}
+        there |= {*record.sitting_out, *record.absent}
         shown.append(
             RoundSeating(
-                played.number, seats, sorted(out, key=lambda p: p.number), bool(played.started_at)
+                played.number,
+                [SeatShown(s.table, pairs.get(s.ns), pairs.get(s.ew)) for s in record.seats],
+                [pairs[n] for n in record.sitting_out if n in pairs],
+                [pairs[n] for n in record.absent if n in pairs],
+                [p for n, p in pairs.items() if started and n not in there],
+                started,
             )
         )
     return shown
 
 
 def results_csv(shown: Standings, headings: list[str]) -> str:
-    """The standings as CSV: place, pair, players, points, wins, difference, each round."""
+    """The standings as CSV: place, pair, players, points, wins, difference, and each round's
+    points, or where the pair was (sat out, had left, had not arrived)."""
+    where = {
+        "sat-out": _("sat out"),
+        "left": _("had left"),
+        "not-arrived": _("had not arrived"),
+    }
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(headings + [str(n) for n in range(1, shown.round_count + 1)])
@@ -216,7 +238,7 @@ def results_csv(shown: Standings, headings: list[str]) -> str:
                 row.points,
                 row.wins,
                 row.difference,
-                *("" if r.points is None else r.points for r in row.rounds),
+                *(where.get(r.outcome, "") if r.points is None else r.points for r in row.rounds),
             ]
         )
     return out.getvalue()

@@ -243,22 +243,44 @@ def start_round(night_id: str, number: int) -> int:
         if _in_play(night) is not None:
             raise NightRefused("round-in-play", "round", round=night.current_round)
         played = numbered_round(night, number)
-        if not played.seats:
+        record = round_as_played(night, played)
+        if not record.seats:
             raise NightRefused("no-tables", "round", round=number)
-        present = {pair.number: pair for pair in night.pairs if pair.present}
-        started = 0
+        pairs = {pair.number: pair for pair in night.pairs}
+        tables = {seat.table for seat in record.seats}
         for seat in played.seats:
-            ns, ew = present.get(seat.ns), present.get(seat.ew)
-            if ns is None or ew is None:
-                continue  # a ghost or a pair that left: the other sits out
-            seat.game_id = _new_game(night, number, seat.table, ns, ew)
-            started += 1
-        if not started:
-            raise NightRefused("no-tables", "round", round=number)
+            if seat.table in tables:  # else a ghost or a pair that left: the other sits out
+                seat.game_id = _new_game(night, number, seat.table, pairs[seat.ns], pairs[seat.ew])
+        played.sitting_out = list(record.sitting_out)
+        played.absent = list(record.absent)
         played.started_at = now()
         night.current_round = number
         _changed(night)
-    return started
+    return len(record.seats)
+
+
+def planned(played: NightRound) -> nights.Round:
+    """A round's seating as the movement (or the director) planned it, every number seated."""
+    return nights.Round(
+        played.number, tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats)
+    )
+
+
+def round_as_played(night: Night, played: NightRound) -> nights.Round:
+    """A round as played, from what it kept when it started (its seats that got a game, who sat
+    out, who had left); a round to come, as it would be played by the pairs here now."""
+    if played.started_at is None:
+        return nights.as_played(
+            planned(played),
+            [pair.number for pair in night.pairs],
+            [pair.number for pair in night.pairs if pair.present],
+        )
+    return nights.Round(
+        played.number,
+        tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats if s.game_id is not None),
+        tuple(played.sitting_out or ()),
+        tuple(played.absent or ()),
+    )
 
 
 def _new_game(night: Night, number: int, table: int, ns: Pair, ew: Pair) -> str:
@@ -368,10 +390,7 @@ def _seat_arrival(night: Night) -> None:
     night.tables.append(NightTable(number=len(night.tables) + 1))
     coming = [played for played in night.rounds if played.started_at is None]
     absent = {pair.number for pair in night.pairs if not pair.present}
-    rounds = [
-        nights.Round(played.number, tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats))
-        for played in coming
-    ]
+    rounds = [planned(played) for played in coming]
     seated = nights.with_arrival(rounds, pairs, absent)
     for played in coming:
         played.seats = []

@@ -45,6 +45,7 @@ from ..store.models import (
 from .backup import CHILDREN, FORMAT, PARENT, VERSION, columns_of
 from .engine import replay
 from .figures import store_figures
+from .nights import planned
 
 # The columns a backup may leave out though they hold something: added after backups were first
 # written, a backup made before has none, and a restore gives them what a new row gets (a game
@@ -64,9 +65,13 @@ ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
     Night: frozenset(),
     Pair: frozenset(),
     NightTable: frozenset(),
-    NightRound: frozenset(),
+    # Kept by a started round since version 2; a round of version 1 gets what can be told
+    # (`nights.recorded_before`), as an upgraded database does.
+    NightRound: frozenset({"sitting_out", "absent"}),
     Seating: frozenset(),
 }
+READABLE = (1, VERSION)
+"""The backup versions a restore reads: version 1's rounds kept no record of who sat out."""
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
 ORDER = {
     Side: "position",
@@ -190,9 +195,10 @@ def read_backup(
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
     version = data.get("version")
-    if type(version) is not int or version != VERSION:  # 1.0 and true are equal to 1, not it
+    if type(version) is not int or version not in READABLE:  # 1.0 and true equal 1, are not it
         raise BackupError(
-            f"Backup version {_show(version)}: this Samba Scorekeeper restores version {VERSION}."
+            f"Backup version {_show(version)}: this Samba Scorekeeper restores versions"
+            f" {READABLE[0]} to {VERSION}."
         )
     unknown = sorted(
         str(key)
@@ -277,6 +283,7 @@ def _check_night(night: Night, places: Mapping[int, str]) -> None:
     tables = {table.number for table in night.tables}
     for played in night.rounds:
         place = places[id(played)]
+        _check_record(played, len(numbers), place)
         started = played.number <= night.current_round
         if started != (played.started_at is not None) or (
             played.ended_at is not None and played.started_at is None
@@ -286,8 +293,7 @@ def _check_night(night: Night, places: Mapping[int, str]) -> None:
                 f"{place}.started_at: round {played.number} {state}, the current being"
                 f" {night.current_round}"
             )
-        seats = tuple(movements.Seat(s.table, s.ns, s.ew) for s in played.seats)
-        for problem in movements.seating_problems([movements.Round(played.number, seats)], seated):
+        for problem in movements.seating_problems([planned(played)], seated):
             if problem.code == "no-tables" or problem.table is None or problem.place is None:
                 continue
             seat = next(s for s in played.seats if s.table == problem.table)
@@ -300,6 +306,28 @@ def _check_night(night: Night, places: Mapping[int, str]) -> None:
                 raise BackupError(f"{places[id(seat)]}.table: the night has no table {seat.table}")
             if seat.game_id is not None and not started:
                 raise BackupError(f"{places[id(seat)]}.game_id: a game in a round not started")
+
+
+def _check_record(played: NightRound, pairs: int, place: str) -> None:
+    """What a round kept when it started: pairs of the night, each in one place (a table
+    with a game, sitting out, gone); a round of version 1 gets what can be told of it."""
+    if played.started_at is None:
+        for name in ("sitting_out", "absent"):
+            if getattr(played, name) is not None:
+                raise BackupError(f"{place}.{name}: a round not started has none")
+        return
+    if played.sitting_out is None and played.absent is None:
+        tables = [seat.table for seat in played.seats if seat.game_id is not None]
+        record = movements.recorded_before(planned(played), tables, pairs)
+        played.sitting_out, played.absent = list(record.sitting_out), list(record.absent)
+        return
+    seen = {p for s in played.seats if s.game_id is not None for p in (s.ns, s.ew)}
+    for name in ("sitting_out", "absent"):
+        for pair in getattr(played, name) or ():
+            if pair > pairs or pair in seen:
+                why = "not one of the night's pairs" if pair > pairs else "in two places"
+                raise BackupError(f"{place}.{name}: pair {pair} is {why}")
+            seen.add(pair)
 
 
 _SEAT_PROBLEMS = {

@@ -230,6 +230,14 @@ def list_of(each: Check) -> Check:
     return check
 
 
+def _pair_numbers(value: object) -> None:
+    """Pair numbers (a round's, kept when it starts: who sat out, who had left), or None."""
+    if value is not None:
+        list_of(whole(1, NIGHT_PAIRS + 1))(value)
+
+
+PAIR_NUMBERS = _pair_numbers
+
 COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
     Game: {
         "id": text(24, GAME_ID),
@@ -358,6 +366,8 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "number": whole(1, NIGHT_ROUNDS),
         "started_at": when(none=True),
         "ended_at": when(none=True),
+        "sitting_out": PAIR_NUMBERS,
+        "absent": PAIR_NUMBERS,
     },
     Seating: {
         "id": ROW_ID,
