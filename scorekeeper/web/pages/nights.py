@@ -42,7 +42,8 @@ from ..services import nights as service
 from ..services.errors import NotFound
 from ..services.games import KEPT_DELETED
 from ..services.house_rules import as_game_rules
-from ..services.nights import NewNight, NightRefused, SeatingRefused
+from ..services.night_setup import NewNight, set_up_night
+from ..services.nights import NightRefused, SeatingRefused
 from ..store import queries
 from ..store.columns import NIGHT_PAIRS
 from ..store.models import Game, HouseRule, Night
@@ -112,7 +113,7 @@ def new() -> str | Response | tuple[str, int]:
             ],
         )
         try:
-            night_id = service.set_up_night(new_night, form.one_time_token())
+            night_id = set_up_night(new_night, form.one_time_token())
         except NightRefused as refused:
             field = {"round_count": form.round_count, "system_id": form.system}.get(
                 refused.field or ""

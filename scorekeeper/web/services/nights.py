@@ -1,5 +1,6 @@
-"""Club nights: set one up, change its seating, start and end rounds, pairs leaving and
-arriving, end, delete and bring back (a night's tables, their hands and cards: night_tables.py).
+"""Club nights: change the seating, start and end rounds, pairs leaving and arriving, end,
+delete and bring back (setting one up: night_setup.py; a night's tables, their hands and cards:
+night_tables.py).
 
 The order of locks is the same in every write that takes both: a night's games first, then the
 night's row. A hand saved at a table locks its game (services.hands) and then bumps the night's
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select, update
@@ -56,89 +56,9 @@ class SeatingRefused(ValueError):
         self.problems = list(problems)
 
 
-@dataclass(frozen=True)
-class NewNight:
-    """A night as its set-up form gives it."""
-
-    name: str
-    system_id: str
-    options: Sequence[str]
-    house_rules: dict[str, Any] | None
-    movement: nights.Movement
-    ranking: nights.Ranking
-    round_count: int
-    round_hands: int | None
-    round_minutes: int | None
-    pairs: Sequence[tuple[str, str]]
-
-
-def _slots(pairs: int) -> int:
+def slots(pairs: int) -> int:
     """The pair numbers a movement seats: an odd night has a ghost, one number past the last."""
     return pairs + pairs % 2
-
-
-def check_new_night(new: NewNight) -> None:
-    """NightRefused for a night that cannot be played: a system without tables of two pairs,
-    a movement with too few pairs or too many rounds, a player in two pairs."""
-    system = rules.SYSTEMS[new.system_id]
-    if (2, 2) not in system.tables:
-        raise NightRefused("no-pairs-table", "system_id", system=system.id)
-    seen: dict[str, int] = {}
-    for number, pair in enumerate(new.pairs, start=1):
-        for name in pair:
-            key = " ".join(name.split()).casefold()
-            if key in seen:
-                raise NightRefused("player-twice", "pairs", name=name, first=seen[key], pair=number)
-            seen[key] = number
-    try:
-        nights.movement(new.movement, _slots(len(new.pairs)), new.round_count)
-    except nights.MovementError:
-        if len(new.pairs) < 2:
-            raise NightRefused("too-few-pairs", "pairs") from None
-        most = nights.most_rounds(new.movement, len(new.pairs))
-        raise NightRefused("too-many-rounds", "round_count", most=most) from None
-
-
-def set_up_night(new: NewNight, token: str | None = None) -> str:
-    """Store a night with its pairs, tables and every round's seating; its id. A form's token
-    already used sets up nothing: the answer is the night it set up."""
-    check_new_night(new)
-    slots = _slots(len(new.pairs))
-    night = Night(
-        name=new.name,
-        system_id=new.system_id,
-        options=sorted(new.options),
-        house_rules=new.house_rules,
-        movement=new.movement.value,
-        ranking=new.ranking.value,
-        round_count=new.round_count,
-        round_hands=new.round_hands,
-        round_minutes=new.round_minutes,
-        token=token,
-    )
-    night.pairs = [
-        Pair(number=i, first=first, second=second)
-        for i, (first, second) in enumerate(new.pairs, start=1)
-    ]
-    night.tables = [NightTable(number=t) for t in range(1, nights.tables_for(slots) + 1)]
-    # Seated over every number, the ghost's too: its table is a sit-out, and a pair that arrives
-    # takes its number (`add_pair`).
-    night.rounds = [
-        NightRound(
-            number=r.number,
-            seats=[Seating(table=s.table, ns=s.ns, ew=s.ew) for s in r.seats],
-        )
-        for r in nights.movement(new.movement, slots, new.round_count)
-    ]
-    with writing():
-        if token is not None:
-            done = db.session.scalar(select(Night.id).where(Night.token == token))
-            if done is not None:
-                return done
-        db.session.add(night)
-        db.session.flush()
-        night_id = night.id
-    return night_id
 
 
 def _night(night_id: str, lock: bool = True) -> Night:
@@ -218,8 +138,8 @@ def change_seating(night_id: str, number: int, seats: Sequence[nights.Seat]) -> 
             raise NightRefused("night-over")
         if played.started_at is not None:
             raise NightRefused("round-started", "round", round=number)
-        slots = range(1, _slots(len(night.pairs)) + 1)
-        problems = nights.seating_problems([nights.Round(number, tuple(seats))], slots)
+        numbers = range(1, slots(len(night.pairs)) + 1)
+        problems = nights.seating_problems([nights.Round(number, tuple(seats))], numbers)
         if problems:
             raise SeatingRefused(problems)
         played.seats = []
