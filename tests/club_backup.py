@@ -48,7 +48,14 @@ def _night(number: int, game_ids: list[str], ids: dict[str, int]) -> dict[str, A
             ids["seating"] += 1
             game_id = next(games, None)
             seats.append(
-                {"id": ids["seating"], "table": table, "ns": ns, "ew": ew, "game_id": game_id}
+                {
+                    "id": ids["seating"],
+                    "table": table,
+                    "ns": ns,
+                    "ew": ew,
+                    "game_id": game_id,
+                    "counting": None,
+                }
             )
         played = any(seat["game_id"] for seat in seats)
         ids["round"] += 1

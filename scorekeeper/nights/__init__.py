@@ -23,12 +23,24 @@ from .movements import (
     sitting_out,
     tables_for,
 )
-from .rankings import DEFAULT_RANKING, Game, Ranking, Score, Standing, standings
+from .rankings import (
+    DEFAULT_RANKING,
+    Counting,
+    Game,
+    Ranking,
+    Score,
+    Standing,
+    countings,
+    default_counting,
+    finished,
+    standings,
+)
 from .record import Presence, as_played, presence, recorded_before
 
 __all__ = [
     "ARRIVAL_SEARCH",
     "DEFAULT_RANKING",
+    "Counting",
     "Direction",
     "Game",
     "Movement",
@@ -41,6 +53,9 @@ __all__ = [
     "SeatingProblem",
     "Standing",
     "as_played",
+    "countings",
+    "default_counting",
+    "finished",
     "meetings",
     "mitchell",
     "most_rounds",

@@ -102,6 +102,10 @@ def a_record_of_a_round_not_started(data: Backup) -> None:
     data["nights"][0]["rounds"][1]["sitting_out"] = []
 
 
+def counted_while_in_play(data: Backup) -> None:
+    seat(data, 0, 1, 0)["counting"] = "not-played"
+
+
 BROKEN: list[tuple[Callable[[Backup], None], str]] = [
     (marked_with_the_other_night, r"games\[\d+\]\.night_id: not the night it is seated in"),
     (seated_twice, r"nights\[0\]\.rounds\[0\]\.seats\[1\]\.game_id: .* has another seat"),
@@ -116,6 +120,7 @@ BROKEN: list[tuple[Callable[[Backup], None], str]] = [
     (sat_out_and_at_a_table, r"rounds\[0\]\.sitting_out: pair 1 is in two places"),
     (gone_a_pair_it_has_not, r"rounds\[0\]\.absent: pair 9 is not one of the night's pairs"),
     (a_record_of_a_round_not_started, r"rounds\[1\]\.sitting_out: a round not started has"),
+    (counted_while_in_play, r"rounds\[1\]\.seats\[0\]\.counting: no game stopped by its"),
     (a_pair_seated_twice_in_a_round, r"rounds\[1\]\.seats\[1\]\.ns: pair \d is seated twice"),
 ]
 

@@ -4,24 +4,25 @@ the end of the night."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ... import nights
-from ..forms.night import ArrivingPairForm
+from ..forms.night import TABLE, ArrivingPairForm, EndRoundFields, end_round_form
 from ..http import caching
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import nights as presenters
-from ..presenters.night_refusals import refusal_text
+from ..presenters.night_refusals import counted_text, refusal_text
 from ..services import nights as service
-from ..services.nights import NightRefused
+from ..services.nights import NightRefused, Stopped
 from ..store import queries
 from ..store.columns import NIGHT_PAIRS
+from ..store.models import Night
 
 bp = Blueprint("director", __name__)
 
@@ -60,13 +61,13 @@ def _director_write(night_id: str, write: Callable[[], str]) -> Response:
     return redirect(url_for("director.director", night_id=night_id))
 
 
-def _number_sent(name: str) -> int:
-    """The round or pair number a button sent; NightRefused for what is not one (`²` is a
-    digit to `str.isdigit`, not a number), before anything is read or written."""
-    sent = request.form.get(name, "")
-    number = whole_number(sent, most=NIGHT_PAIRS + 1)
+def _number_sent(name: str, sent: Mapping[str, str] | None = None) -> int:
+    """The round or pair number a button sent (in its form, or `sent`); NightRefused for what
+    is not one (`²` is a digit to `str.isdigit`, not a number), before anything is written."""
+    text = (request.form if sent is None else sent).get(name, "")
+    number = whole_number(text, most=NIGHT_PAIRS + 1)
     if number is None:
-        raise NightRefused("not-a-number", name, sent=sent[:20])
+        raise NightRefused("not-a-number", name, sent=text[:20])
     return number
 
 
@@ -81,41 +82,81 @@ def start_round(night_id: str) -> Response:
     return _director_write(night_id, write)
 
 
-@bp.post("/nights/<night_id>/end-round")
+@bp.route("/nights/<night_id>/end-round", methods=["GET", "POST"])
+@form_view
 @needs(Access.PIN)
-def end_round(night_id: str) -> Response:
-    def write() -> str:
-        number = _number_sent("round")
-        night = service.night_of(night_id)
-        unfinished = [
-            t.table
-            for t in presenters.standings(night, queries.night_tables(night.id)).tables
-            if not t.finished
-        ]
-        service.end_round(night_id, number)
-        done = _("Round %(round)s has ended.", round=number)
-        if unfinished:
-            done += " " + _(
-                "Tables still playing were stopped as they stood: %(tables)s.",
-                tables=", ".join(str(t) for t in unfinished),
-            )
-        return done
-
-    return _director_write(night_id, write)
-
-
-@bp.post("/nights/<night_id>/end")
-@needs(Access.PIN)
-def end_night(night_id: str) -> Response:
-    service.night_of(night_id)
+def end_round(night_id: str) -> Response | tuple[str, int]:
+    """Ending the round in play: the tables not finished and what each counts as (asked, the
+    stated default checked), then the end. A post without an answer for an unfinished table is
+    asked again; one for a round not in play is refused, changing nothing."""
+    night = service.night_of(night_id)
+    sent = request.args if request.method == "GET" else request.form
     try:
-        service.end_night(night_id)
+        number = _number_sent("round", sent)
+        if number != night.current_round or presenters.in_play(night) is None:
+            raise NightRefused("round-not-in-play", "round", round=number)
     except NightRefused as refused:
         flash(refusal_text(refused))
         return redirect(url_for("director.director", night_id=night_id))
-    flash(_("The night has ended: here are its results."))
+    return _ending(
+        night, number, lambda form: service.end_round(night_id, number, form.counts(), form.seen())
+    )
+
+
+@bp.route("/nights/<night_id>/end", methods=["POST"])
+@form_view
+@needs(Access.PIN)
+def end_night(night_id: str) -> Response | tuple[str, int]:
+    """The end of the night (and of the round in play, asking what each unfinished table counts
+    as, as ending the round does): its results."""
     night = service.night_of(night_id)
-    return redirect(url_for("standings.results", token=night.follow_token))
+    return _ending(
+        night, None, lambda form: service.end_night(night_id, form.counts(), form.seen())
+    )
+
+
+def _ending(
+    night: Night, number: int | None, end: Callable[[EndRoundFields], list[Stopped]]
+) -> Response | tuple[str, int]:
+    """A round's end (`number`), or the night's (None): asked first, then done; what each table
+    stopped unfinished counts as, said. A table that played on meanwhile is asked again."""
+    tables = presenters.unfinished(night, queries.night_tables(night.id))
+    form = end_round_form([(t.table, t.hands) for t in tables])
+    loose: list[str] = []
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            stopped = end(form)
+        except NightRefused as refused:
+            if refused.code != "table-changed":
+                flash(refusal_text(refused))
+                return redirect(url_for("director.director", night_id=night.id))
+            loose.append(refusal_text(refused))
+            tables = presenters.unfinished(night, queries.night_tables(night.id))
+            form = end_round_form([(t.table, t.hands) for t in tables])
+        else:
+            return _ended(night, number, stopped)
+    page = render_template(
+        "director/end_round.html",
+        night=night,
+        number=number,
+        tables=tables,
+        form=form,
+        fields={t.table: form[f"{TABLE}{t.table}"] for t in tables},
+        loose=loose,
+    )
+    return page, (422 if request.method == "POST" else 200)
+
+
+def _ended(night: Night, number: int | None, stopped: list[Stopped]) -> Response:
+    if number is None:
+        flash(_("The night has ended: here are its results."))
+    else:
+        flash(_("Round %(round)s has ended.", round=number))
+    for table in stopped:
+        flash(counted_text(table.table, table.counting))
+    if number is None:
+        return redirect(url_for("standings.results", token=night.follow_token))
+    return redirect(url_for("director.director", night_id=night.id))
 
 
 @bp.post("/nights/<night_id>/ranking")

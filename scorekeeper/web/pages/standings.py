@@ -138,7 +138,8 @@ def results(token: str) -> Response:
 def results_csv(token: str) -> Response:
     night = _by_token(token)
     shown = presenters.standings(night, queries.night_tables(night.id), _ranking_asked(night))
-    headings = [_("Place"), _("Pair"), _("Players"), _("Points"), _("Wins"), _("Difference")]
+    headings = [_("Place"), _("Pair"), _("Players"), _("Score"), _("Points"), _("Wins")]
+    headings.append(_("Difference"))
     body = presenters.results_csv(shown, headings)
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = "attachment; filename=results.csv"

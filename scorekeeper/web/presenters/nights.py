@@ -10,6 +10,7 @@ import csv
 import io
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from fractions import Fraction
 
 from flask_babel import gettext as _
 
@@ -28,14 +29,17 @@ class PairShown:
 
 @dataclass(frozen=True)
 class RoundScore:
-    """A pair's round: its points and how the game went (win, draw, loss), or where it was (sat
-    out, had left, had not arrived)."""
+    """A pair's round: its points and how the game went (win, draw, loss), or why it had none
+    that counts; and, for a round it was there without one, the average it is credited."""
 
     points: int | None
     outcome: str
-    """"win", "draw", "loss"; else where the pair was (`nights.Presence`: "sat-out", "left",
-    "not-arrived"); "" for a round not started."""
+    """"win", "draw", "loss"; "not-played" (a game without a hand, or counted so); else where
+    the pair was (`nights.Presence`: "sat-out", "left", "not-arrived"); "" for a round not
+    started, or a game of the round in play without a hand yet."""
     playing: bool
+    credit: Fraction | None = None
+    """Its average per game (wins, or points), credited for this round."""
 
 
 @dataclass(frozen=True)
@@ -46,11 +50,16 @@ class StandingRow:
     wins: float
     difference: int
     rounds: list[RoundScore]
+    score: Fraction
+    """What it is ranked by: its wins (or points) with its average for each round credited."""
+    games: int
+    """The games that counted."""
 
 
 @dataclass(frozen=True)
 class TableProgress:
-    """A table of the round being shown: its pairs, hands played of how many, finished."""
+    """A table of the round being shown: its pairs, hands played of how many, finished, and
+    what its game counts as if the end of the round stopped it unfinished."""
 
     table: int
     ns: PairShown | None
@@ -59,6 +68,24 @@ class TableProgress:
     hands: int
     of: int | None
     finished: bool
+    counting: nights.Counting | None = None
+
+
+@dataclass(frozen=True)
+class UnfinishedTable:
+    """A table of the round in play whose game is not finished: what ending the round asks the
+    director to count it as (`services.nights.end_round`), and the answer unless chosen."""
+
+    table: int
+    ns: PairShown | None
+    ew: PairShown | None
+    hands: int
+    of: int | None
+    ns_total: int
+    ew_total: int
+    default: nights.Counting
+    choices: tuple[nights.Counting, ...]
+    """As it stands only once a hand was played: a game without one is not played."""
 
 
 @dataclass(frozen=True)
@@ -107,18 +134,24 @@ def _names(pair: Pair) -> str:
 
 
 def _finished(row: TableRow, round_hands: int | None) -> bool:
-    if row.over:
-        return True
-    return round_hands is not None and (row.hands or 0) >= round_hands
+    return nights.finished(row.hands or 0, bool(row.over), round_hands)
+
+
+def _counting(row: TableRow) -> nights.Counting | None:
+    return None if row.counting is None else nights.Counting(row.counting)
 
 
 def games(rows: list[TableRow]) -> list[nights.Game]:
-    """The games played so far (started, not deleted), as the rankings add them up."""
+    """The games of the rounds started (not deleted), as they stand: the rankings count those
+    with a hand, unless counted as not played."""
     return [
-        nights.Game(r.round, r.table, r.ns, r.ew, r.ns_total or 0, r.ew_total or 0)
+        nights.Game(
+            r.round, r.table, r.ns, r.ew, r.ns_total or 0, r.ew_total or 0, r.hands or 0,
+            _counting(r),
+        )
         for r in rows
         if r.game_id is not None
-    ]
+    ]  # fmt: skip
 
 
 def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = None) -> Standings:
@@ -126,33 +159,40 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
     ranking = nights.Ranking(night.ranking)
     shown_by = by or ranking
     pairs = _pairs(night)
-    played = games(rows)
-    placed = nights.standings(pairs, played, shown_by)
     current = next((r for r in night.rounds if r.number == night.current_round), None)
     in_play = current is not None and current.ended_at is None and current.started_at is not None
     records = {
         r.number: round_as_played(night, r) for r in night.rounds if r.started_at is not None
     }
-    playing_now: dict[tuple[int, int], bool] = {}
-    for r in rows:
-        if r.game_id is not None:
-            playing_now[r.round, r.ns] = playing_now[r.round, r.ew] = in_play and (
-                r.round == night.current_round and not _finished(r, night.round_hands)
-            )
+    placed = nights.standings(
+        pairs, games(rows), shown_by, records.values(), night.current_round if in_play else None
+    )
+    at_table = {(r.round, p): r for r in rows if r.game_id is not None for p in (r.ns, r.ew)}
     table_rows = []
     for standing in placed:
+        average = standing.score / (standing.games + len(standing.credited) or 1)
         scores = []
         for number in range(1, night.round_count + 1):
             score = standing.by_round.get(number)
-            if score is not None:
+            row = at_table.get((number, standing.pair))
+            if score is not None and row is not None:
                 outcome = ("loss", "draw", "win")[score.half_wins]
-                playing = playing_now.get((number, standing.pair), False)
+                playing = (
+                    in_play
+                    and number == night.current_round
+                    and not _finished(row, night.round_hands)
+                )
                 scores.append(RoundScore(score.points, outcome, playing))
-            elif number in records:
+            elif number not in records:
+                scores.append(RoundScore(None, "", False))
+            elif number in standing.credited:
+                outcome = "not-played" if row is not None else "sat-out"
+                scores.append(RoundScore(None, outcome, False, average))
+            elif row is not None:  # the round in play: its first hand is still to come
+                scores.append(RoundScore(None, "", True))
+            else:
                 where = nights.presence(records[number], standing.pair)
                 scores.append(RoundScore(None, where.value, False))
-            else:
-                scores.append(RoundScore(None, "", False))
         table_rows.append(
             StandingRow(
                 standing.place,
@@ -161,6 +201,8 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
                 standing.wins,
                 standing.difference,
                 scores,
+                standing.score,
+                standing.games,
             )
         )
     progress = [
@@ -172,6 +214,7 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
             r.hands or 0,
             night.round_hands,
             _finished(r, night.round_hands),
+            _counting(r),
         )
         for r in rows
         if r.round == night.current_round and r.game_id is not None
@@ -192,6 +235,39 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
         playing=sum(1 for t in progress if not t.finished) if in_play else 0,
         clock_ends=clock,
     )
+
+
+def in_play(night: Night) -> int | None:
+    """The number of the round being played, None between rounds."""
+    current = next((r for r in night.rounds if r.number == night.current_round), None)
+    if current is None or current.started_at is None or current.ended_at is not None:
+        return None
+    return current.number
+
+
+def unfinished(night: Night, rows: list[TableRow]) -> list[UnfinishedTable]:
+    """The tables of the round in play whose games are not finished, in order: what ending the
+    round asks about (none between rounds)."""
+    if in_play(night) is None:
+        return []
+    pairs = _pairs(night)
+    return [
+        UnfinishedTable(
+            r.table,
+            pairs.get(r.ns),
+            pairs.get(r.ew),
+            r.hands or 0,
+            night.round_hands,
+            r.ns_total or 0,
+            r.ew_total or 0,
+            nights.default_counting(r.hands or 0),
+            nights.countings(r.hands or 0),
+        )
+        for r in rows
+        if r.round == night.current_round
+        and r.game_id is not None
+        and not _finished(r, night.round_hands)
+    ]
 
 
 def seating(night: Night) -> list[RoundSeating]:
@@ -219,9 +295,11 @@ def seating(night: Night) -> list[RoundSeating]:
 
 
 def results_csv(shown: Standings, headings: list[str]) -> str:
-    """The standings as CSV: place, pair, players, points, wins, difference, and each round's
-    points, or where the pair was (sat out, had left, had not arrived)."""
+    """The standings as CSV: place, pair, players, score, points, wins, difference, and each
+    round's points, or why the pair had none (not played, sat out, had left, had not
+    arrived)."""
     where = {
+        "not-played": _("not played"),
         "sat-out": _("sat out"),
         "left": _("had left"),
         "not-arrived": _("had not arrived"),
@@ -235,6 +313,7 @@ def results_csv(shown: Standings, headings: list[str]) -> str:
                 row.place,
                 row.pair.number,
                 row.pair.names,
+                float(round(row.score, 2)),
                 row.points,
                 row.wins,
                 row.difference,

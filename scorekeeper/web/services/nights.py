@@ -11,7 +11,8 @@ lock those games before the night, so two writes never wait for each other in a 
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select, update
@@ -28,6 +29,7 @@ from ..store.models import (
     NightTable,
     Pair,
     Seating,
+    Side,
     new_revision,
     new_share_token,
     now,
@@ -227,31 +229,96 @@ def pair_name(pair: Pair) -> str:
     return f"{pair.number}. {pair.first} & {pair.second}"
 
 
-def end_round(night_id: str, number: int) -> None:
-    """End the round in play: its tables take no more hands (those unfinished stay as they are,
-    and the standings say so)."""
+@dataclass(frozen=True)
+class Stopped:
+    """A table whose game the end of its round stopped unfinished: its hands played, and what
+    it counts as."""
+
+    table: int
+    hands: int
+    counting: nights.Counting
+
+
+def end_round(
+    night_id: str,
+    number: int,
+    counts: Mapping[int, nights.Counting] | None = None,
+    seen: Mapping[int, int] | None = None,
+) -> list[Stopped]:
+    """End round `number`, the round in play: its tables take no more hands, and each table
+    unfinished counts as `counts` says for it (by table number), else as
+    `nights.default_counting` says. With `seen`, the hands each table had played when the
+    director chose: a table that has played another since, or is unfinished unseen, is
+    refused ("table-changed"), to be asked about again. NightRefused, changing nothing, for
+    another round than the one in play, or a table without a hand counted as it stands. The
+    tables stopped, in order."""
     with writing():
         _lock_games(_round_games(night_id, number))
         night = _night(night_id)
         played = _in_play(night)
         if played is None or played.number != number:
             raise NightRefused("round-not-in-play", "round", round=number)
+        stopped = _stop(night, played, counts or {}, seen)
         played.ended_at = now()
         _changed(night)
+    return stopped
 
 
-def end_night(night_id: str) -> None:
-    """End the night (and the round in play): its table cards open no game any more."""
+def unfinished(night: Night, played: NightRound) -> list[tuple[Seating, int]]:
+    """The seats of a round whose games are not finished, each with its hands played."""
+    seats = {seat.game_id: seat for seat in played.seats if seat.game_id is not None}
+    state = db.session.execute(
+        select(Side.game_id, Side.hands, Game.over)
+        .join(Game, Game.id == Side.game_id)
+        .where(Side.game_id.in_(seats), Side.position == 0)
+    )
+    found = [
+        (seats[game_id], hands or 0)
+        for game_id, hands, over in state
+        if not nights.finished(hands or 0, over, night.round_hands)
+    ]
+    return sorted(found, key=lambda seat_hands: seat_hands[0].table)
+
+
+def _stop(
+    night: Night,
+    played: NightRound,
+    counts: Mapping[int, nights.Counting],
+    seen: Mapping[int, int] | None,
+) -> list[Stopped]:
+    """What each unfinished game of the round counts as, kept on its seat."""
+    stopped = []
+    for seat, hands in unfinished(night, played):
+        if seen is not None and seen.get(seat.table) != hands:
+            raise NightRefused("table-changed", "table", table=seat.table)
+        counting = counts.get(seat.table, nights.default_counting(hands))
+        if counting is nights.Counting.AS_IT_STANDS and not hands:
+            raise NightRefused("nothing-to-count", "table", table=seat.table)
+        seat.counting = counting.value
+        stopped.append(Stopped(seat.table, hands, counting))
+    return stopped
+
+
+def end_night(
+    night_id: str,
+    counts: Mapping[int, nights.Counting] | None = None,
+    seen: Mapping[int, int] | None = None,
+) -> list[Stopped]:
+    """End the night, and the round in play as `end_round` does: its table cards open no game
+    any more. The tables stopped unfinished (none for a night ended already)."""
     with writing():
         _lock_games(_round_games(night_id, night_of(night_id).current_round))
         night = _night(night_id)
         if night.ended_at is not None:
-            return
+            return []
         played = _in_play(night)
+        stopped = []
         if played is not None:
+            stopped = _stop(night, played, counts or {}, seen)
             played.ended_at = now()
         night.ended_at = now()
         _changed(night)
+    return stopped
 
 
 def set_ranking(night_id: str, ranking: nights.Ranking) -> None:

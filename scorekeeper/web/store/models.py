@@ -443,5 +443,8 @@ class Seating(Model):
     ns: Mapped[int]
     ew: Mapped[int]
     game_id: Mapped[str | None] = mapped_column(ForeignKey("game.id"), default=None, index=True)
+    counting: Mapped[str | None] = mapped_column(String(20), default=None)
+    """What its game counts as (`nights.Counting`), chosen when its round was ended with it
+    unfinished; None: the game as played (a game without a hand is not played)."""
 
     round: Mapped[NightRound] = relationship(back_populates="seats")

@@ -276,6 +276,8 @@ class TableRow(NamedTuple):
     ew_total: int | None
     hands: int | None
     over: bool | None
+    counting: str | None
+    """What the director counted the game as, stopped unfinished (`nights.Counting`)."""
 
 
 def night_tables(night_id: str) -> list[TableRow]:
@@ -294,6 +296,7 @@ def night_tables(night_id: str) -> list[TableRow]:
             ew_side.c.total.label("ew_total"),
             ns_side.c.hands,
             Game.over,
+            Seating.counting,
         )
         .join(Seating, Seating.round_id == NightRound.id)
         .outerjoin(Game, (Game.id == Seating.game_id) & LIVE)
