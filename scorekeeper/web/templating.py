@@ -22,7 +22,7 @@ from .wording import cite, decimal, number, say, signed
 def rules_url() -> str:
     """Where the header's "Rules" leads: inside a game, that game's rules (the comparison is
     one tap further); anywhere else, the comparison."""
-    if door.inside():
+    if door.in_game():
         return url_for("rules.game_rules", game_id=door.game_id())
     return url_for("rules.index")
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ... import nights
 from ..forms.night import TABLE, ArrivingPairForm, EndRoundFields, end_round_form
-from ..http import caching
+from ..http import door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
@@ -29,36 +29,32 @@ bp = Blueprint("director", __name__)
 
 @bp.get("/nights/<night_id>")
 @needs(Access.PIN)
-def director(night_id: str) -> Response:
+def director() -> str:
     """Every table's progress at a glance (live: a 304 while the night is unchanged), the
     round's buttons, the pairs."""
-    night = service.night_of(night_id)
-    flashed = bool(session.get("_flashes"))  # a notice is shown once: its page is not kept
-    tag = caching.etag_for(f"director.{night.revision}")
-    if not flashed and request.if_none_match.contains_weak(tag):
-        return caching.tagged(Response(status=304), tag)
-    shown = presenters.standings(night, queries.night_tables(night.id))
-    page = render_template(
+    return _director_page(ArrivingPairForm(prefix="arriving"))
+
+
+def _director_page(arriving: ArrivingPairForm) -> str:
+    night = door.night()
+    return render_template(
         "director/director.html",
         night=night,
-        shown=shown,
-        arriving=ArrivingPairForm(prefix="arriving"),
-        standings_url=url_for("standings.standings", token=night.follow_token),
+        shown=presenters.standings(night, queries.night_tables(night.id)),
+        arriving=arriving,
+        standings_url=url_for("standings.standings", standings_token=night.follow_token),
     )
-    response = Response(page, mimetype="text/html")
-    return response if flashed else caching.tagged(response, tag)
 
 
-def _director_write(night_id: str, write: Callable[[], str]) -> Response:
+def _director_write(write: Callable[[], str]) -> Response:
     """A director's button: the write, which says what it did, or why nothing changed."""
-    service.night_of(night_id)
     try:
         done = write()
     except NightRefused as refused:
         flash(refusal_text(refused))
     else:
         flash(done)
-    return redirect(url_for("director.director", night_id=night_id))
+    return redirect(url_for("director.director", night_id=door.night_id()))
 
 
 def _number_sent(name: str, sent: Mapping[str, str] | None = None) -> int:
@@ -73,23 +69,23 @@ def _number_sent(name: str, sent: Mapping[str, str] | None = None) -> int:
 
 @bp.post("/nights/<night_id>/start")
 @needs(Access.PIN)
-def start_round(night_id: str) -> Response:
+def start_round() -> Response:
     def write() -> str:
         number = _number_sent("round")
-        service.start_round(night_id, number)
+        service.start_round(door.night_id(), number)
         return _("Round %(round)s has started: every table's phone moves on to it.", round=number)
 
-    return _director_write(night_id, write)
+    return _director_write(write)
 
 
 @bp.route("/nights/<night_id>/end-round", methods=["GET", "POST"])
 @form_view
 @needs(Access.PIN)
-def end_round(night_id: str) -> Response | tuple[str, int]:
+def end_round() -> Response | tuple[str, int]:
     """Ending the round in play: the tables not finished and what each counts as (asked, the
     stated default checked), then the end. A post without an answer for an unfinished table is
     asked again; one for a round not in play is refused, changing nothing."""
-    night = service.night_of(night_id)
+    night = door.night()
     sent = request.args if request.method == "GET" else request.form
     try:
         number = _number_sent("round", sent)
@@ -97,21 +93,21 @@ def end_round(night_id: str) -> Response | tuple[str, int]:
             raise NightRefused("round-not-in-play", "round", round=number)
     except NightRefused as refused:
         flash(refusal_text(refused))
-        return redirect(url_for("director.director", night_id=night_id))
+        return redirect(url_for("director.director", night_id=door.night_id()))
     return _ending(
-        night, number, lambda form: service.end_round(night_id, number, form.counts(), form.seen())
+        night, number, lambda form: service.end_round(night.id, number, form.counts(), form.seen())
     )
 
 
 @bp.route("/nights/<night_id>/end", methods=["POST"])
 @form_view
 @needs(Access.PIN)
-def end_night(night_id: str) -> Response | tuple[str, int]:
+def end_night() -> Response | tuple[str, int]:
     """The end of the night (and of the round in play, asking what each unfinished table counts
     as, as ending the round does): its results."""
-    night = service.night_of(night_id)
+    night = door.night()
     return _ending(
-        night, None, lambda form: service.end_night(night_id, form.counts(), form.seen())
+        night, None, lambda form: service.end_night(night.id, form.counts(), form.seen())
     )
 
 
@@ -155,67 +151,58 @@ def _ended(night: Night, number: int | None, stopped: list[Stopped]) -> Response
     for table in stopped:
         flash(counted_text(table.table, table.counting))
     if number is None:
-        return redirect(url_for("standings.results", token=night.follow_token))
+        return redirect(url_for("standings.results", standings_token=night.follow_token))
     return redirect(url_for("director.director", night_id=night.id))
 
 
 @bp.post("/nights/<night_id>/ranking")
 @needs(Access.PIN)
-def ranking(night_id: str) -> Response:
+def ranking() -> Response:
     def write() -> str:
         chosen = request.form.get("ranking", "")
         if chosen not in {r.value for r in nights.Ranking}:
             return _("Choose one of the rankings.")
-        service.set_ranking(night_id, nights.Ranking(chosen))
+        service.set_ranking(door.night_id(), nights.Ranking(chosen))
         return _("The standings are ranked so now.")
 
-    return _director_write(night_id, write)
+    return _director_write(write)
 
 
 @bp.post("/nights/<night_id>/leaves")
 @needs(Access.PIN)
-def pair_leaves(night_id: str) -> Response:
+def pair_leaves() -> Response:
     def write() -> str:
         number = _number_sent("pair")
-        service.set_present(night_id, number, False)
+        service.set_present(door.night_id(), number, False)
         return _("Pair %(pair)s has left: its next opponents sit out.", pair=number)
 
-    return _director_write(night_id, write)
+    return _director_write(write)
 
 
 @bp.post("/nights/<night_id>/returns")
 @needs(Access.PIN)
-def pair_returns(night_id: str) -> Response:
+def pair_returns() -> Response:
     def write() -> str:
         number = _number_sent("pair")
-        service.set_present(night_id, number, True)
+        service.set_present(door.night_id(), number, True)
         return _("Pair %(pair)s is back.", pair=number)
 
-    return _director_write(night_id, write)
+    return _director_write(write)
 
 
 @bp.post("/nights/<night_id>/arrives")
 @form_view
 @needs(Access.PIN)
-def pair_arrives(night_id: str) -> Response | tuple[str, int]:
-    night = service.night_of(night_id)
+def pair_arrives() -> Response | tuple[str, int]:
     form = ArrivingPairForm(prefix="arriving")
     if form.validate_on_submit():
         first = " ".join((form.first.data or "").split())
         second = " ".join((form.second.data or "").split())
         try:
-            number = service.add_pair(night_id, first, second)
+            number = service.add_pair(door.night_id(), first, second)
         except NightRefused as refused:
             form.first.errors = [refusal_text(refused)]
         else:
             flash(_("Pair %(pair)s has arrived: it plays from the next round.", pair=number))
-            return redirect(url_for("director.director", night_id=night_id))
-    shown = presenters.standings(night, queries.night_tables(night.id))
-    page = render_template(
-        "director/director.html",
-        night=night,
-        shown=shown,
-        arriving=form,
-        standings_url=url_for("standings.standings", token=night.follow_token),
-    )
-    return page, 422
+            return redirect(url_for("director.director", night_id=door.night_id()))
+    return _director_page(form), 422
