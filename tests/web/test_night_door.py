@@ -153,6 +153,23 @@ def test_the_standings_asked_by_another_ranking_are_never_answered_304(
     assert "Ranked by score: the points scored." in by_points.text
 
 
+def test_a_night_page_kept_before_the_pin_is_drawn_again_after_it() -> None:
+    """What the phone may do is in the ETag: the director's copy (with its Sign out) never
+    answers a phone without the PIN, nor the other way round."""
+    app = built_app({**TEST_CONFIG, "PIN": PIN})
+    director = app.test_client()
+    assert director.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+    night_id = set_up(director, PAIRS[:4], round_count="2")
+    link, card = standings_link(director, night_id), cards(director, night_id)[1]
+    for page in (link, f"{link}/results", card):
+        phone = app.test_client()
+        public = phone.get(page)
+        assert public.status_code == 200 and "Sign out" not in public.text, page
+        assert phone.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+        signed_in = phone.get(page, headers={"If-None-Match": public.headers["ETag"]})
+        assert signed_in.status_code == 200 and "Sign out" in signed_in.text, page
+
+
 def test_the_standings_kept_in_one_language_are_not_shown_in_another(client: FlaskClient) -> None:
     link = standings_link(client, set_up(client, PAIRS[:4], round_count="2"))
     english = client.get(link, headers={"Accept-Language": "en"})
