@@ -1016,6 +1016,11 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "night": lambda w: ("/nights/new?pairs=5",) * 2,
     "seating": lambda w: (f"/nights/{w.nights()[0]}/seating?round=2",) * 2,
     "arriving pair": lambda w: (f"/nights/{w.nights()[1]}", f"/nights/{w.nights()[1]}/arrives"),
+    # The first night's round 1 is in play: no hostile value in one field of its end ends it.
+    "end of a round": lambda w: (
+        f"/nights/{w.nights()[0]}/end-round?round=1",
+        f"/nights/{w.nights()[0]}/end-round",
+    ),
 }
 
 
