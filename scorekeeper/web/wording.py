@@ -5,10 +5,11 @@ view (`http/i18n.py`); this module only reads it, so presenters and forms may us
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
 from typing import Protocol
 
-from babel.numbers import LC_NUMERIC, get_group_symbol
+from babel.numbers import LC_NUMERIC, format_decimal, get_group_symbol
 from flask import url_for
 from flask_babel import get_locale, get_translations, gettext, pgettext
 from markupsafe import Markup
@@ -46,6 +47,17 @@ def number(value: int) -> str:
     locale = get_locale()  # None outside a request: Babel's default, as format_decimal does
     digits = f"{abs(value):,}".replace(",", _group(str(locale or LC_NUMERIC or "en_US_POSIX")))
     return MINUS + digits if value < 0 else digits
+
+
+def decimal(value: float | Fraction, places: int = 2) -> str:
+    """A number with at most `places` decimals as the page's language writes it (2.5 or 2,5; a
+    win and a third 1.33 or 1,33), a whole one as `number` writes it."""
+    rounded = round(Fraction(value), places)
+    if rounded.denominator == 1:
+        return number(int(rounded))
+    locale = str(get_locale() or LC_NUMERIC or "en_US_POSIX")
+    shown = format_decimal(float(rounded), format="#,##0." + "#" * places, locale=locale)
+    return shown.replace("-", MINUS)
 
 
 def signed(value: int) -> str:
