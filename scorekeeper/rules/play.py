@@ -159,7 +159,7 @@ DENEXA_PLAY = Play(
         ("wilds-in-canasta", "two", "Melding, “Jokers and 2s are both wild”"),
         ("wilds-in-run", "none", "Melding, “Jokers and 2s are both wild”"),
         ("merge", "groups", "Melding, “When a player forms a meld”"),
-        ("black-threes-meld", "end-of-hand", "Card ranks and scoring, “Black 3s”"),
+        ("black-threes-meld", "end-of-hand", "Card ranks and scoring, “Black 3s”", True),
         ("canasta-size", "seven", "Canastas and sambas"),
         ("wild-to-finished", "no", "Canastas and sambas"),
         ("samba-add", "no", "Canastas and sambas"),

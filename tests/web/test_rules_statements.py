@@ -193,6 +193,10 @@ CORRECTED = [
     # Spanish: partners in the plural (teams of three), one spelling of super samba.
     ("es", "fournier", "going-out", "los compañeros de quien cierra pueden tener cartas"),
     ("es", "super-samba", "sets", "una de ellas super samba"),
+    # D:19: black threes are melded only "at the end of the hand"; that this means going out is
+    # ours, and marked so like every other reading.
+    ("en", "denexa", "melds", "Our reading: Only when going out, as the hand finishes"),
+    ("es", "denexa", "melds", "Nuestra interpretación: Solo al cerrar, cuando la mano termina"),
 ]
 
 
