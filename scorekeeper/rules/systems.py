@@ -510,7 +510,9 @@ SUPER_SAMBA = RuleSystem(
         "deal": "Game Play, “Each player is dealt 2 stacks”",
         "discard-pile": "Picking Up the Discard Pile",
         "melds": "Sambas, Super Sambas, and Canastas; Restrictions",
-        "first-meld": "Game Play, “A game consists of 4 hands”",
+        "first-meld": (
+            "Game Play, “A game consists of 4 hands”; Restrictions, “Red 3’s cannot be counted”"
+        ),
         "sets": "Sambas, Super Sambas, and Canastas",
         "going-out": "“GOING OUT = 2,000 points”; A Book Includes",
         "red-threes": "Red and Black 3’s",

@@ -197,6 +197,13 @@ CORRECTED = [
     # ours, and marked so like every other reading.
     ("en", "denexa", "melds", "Our reading: Only when going out, as the hand finishes"),
     ("es", "denexa", "melds", "Nuestra interpretación: Solo al cerrar, cuando la mano termina"),
+    # S:76: red threes never count toward the first meld (the section cites the line).
+    ("en", "super-samba", "first-meld", "red threes never count toward it"),
+    ("es", "super-samba", "first-meld", "los treses rojos nunca cuentan para ella"),
+    ("en", "super-samba", "first-meld", "never bonuses, and red threes never count toward it"),
+    ("es", "super-samba", "first-meld", "nunca las primas, y los treses rojos tampoco cuentan"),
+    ("en", "super-samba", "first-meld", "Restrictions, “Red 3’s cannot be counted”"),
+    ("es", "super-samba", "first-meld", "«Restricciones» (Restrictions), “Red 3’s cannot be"),
 ]
 
 
