@@ -67,6 +67,40 @@ def test_the_comparison_says_what_each_system_does(
     assert fact(get(client, "/rules", language), topic)[system] == shown
 
 
+def marks(page: str, topic: str) -> dict[str, list[str]]:
+    """One row of the comparison: each system's short name → the marks beside its value."""
+    found = re.search(rf'<section class="fact" id="fact-{topic}".*?</section>', page, re.S)
+    assert found is not None, topic
+    pairs = re.findall(r"<dt>(.*?)</dt>\s*<dd[^>]*>(.*?)</dd>", found.group(0), re.S)
+    return {
+        text_of(name): [text_of(m) for m in re.findall(r'<span class="mark">(.*?)</span>', value)]
+        for name, value in pairs
+    }
+
+
+@pytest.mark.parametrize(
+    ("language", "ours", "differs"),
+    [("en", "our reading", "differs"), ("es", "nuestra interpretación", "distinto")],
+)
+def test_the_comparison_marks_a_red_threes_cost_counting_minus_as_ours_where_it_is_a_reading(
+    client: FlaskClient, language: str, ours: str, differs: str
+) -> None:
+    """Black-samba's text says only "negative" (line 310), and fournier's penalty list charges 500
+    beside the honour's 100 (lines 33, 42 and 47): −100 and −500 are our readings there
+    (rules/readings.py and docs/readings.md, `red_three_values`). Classic (line 64) and denexa
+    (line 54) say −100 themselves."""
+    page = get(client, "/rules", language)
+    super_samba = "Super Samba" if language == "en" else "Super samba"
+    assert marks(page, "red-three-minus") == {
+        "Classic" if language == "en" else "Clásica": [],
+        "Denexa": [],
+        "Black Samba" if language == "en" else "Samba negra": [ours],
+        super_samba: [differs],
+        "Fournier": [differs, ours],
+    }
+    assert f"one marked “{ours}”" in text_of(page) or f"uno marcado «{ours}»" in text_of(page)
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_comparison_opens_with_a_jump_list_and_names_systems_shortly(
     client: FlaskClient, language: str
