@@ -276,7 +276,7 @@ SUPER_SAMBA_PLAY = Play(
         ("red-three-laid", "may", "Game Play, “If a red 3 is drawn”"),
         ("all-six-undeclared", "no-bonus", "Red and Black 3’s"),
         ("ask-partner", "must", "“Must obtain their partner’s approval”"),
-        ("concealed", "silent", "“GOING OUT = 2,000 points”", True),
+        ("concealed", "silent", "Going Out = 2,000 points", True),
         ("last-card", "no-discard", "“Get rid of all their cards”"),
         ("stock-empty", "stops-without-book", "“IF THE STOCKPILE IS EMPTY”"),
         ("last-stock-red-three", "silent-stops", "“IF THE STOCKPILE IS EMPTY”", True),

@@ -287,12 +287,29 @@ def test_a_sentence_found_wrong_is_said_no_more(
             "denexa",
             "Denexa Games, Samba, Play of the hand, “The player on the dealer’s left”",
         ),
+        # S:27 is a heading, as S:33 beside it: both named as headings, in one casing.
+        ("en", "super-samba", "rule sheet, Going Out = 2,000 points; A Book Includes"),
+        ("es", "super-samba", "«Cerrar = 2.000 puntos» (Going Out = 2,000 points); «El libro"),
+        # F:15 opens what taking the pile the first time needs (F:15-18), F:19 what it needs later.
+        ("en", "fournier", "Samba, “Comienza a jugar el”; “Hasta que no se hayan extendido”; “Tam"),
+        # D:59: a red three left in hand is charged under Penalties, not Scoring.
+        ("en", "denexa", "−500 for each one. Denexa Games, Samba, Penalties"),
     ],
 )
 def test_a_spanish_page_cites_a_section_by_its_spanish_title_and_the_texts_own(
     client: FlaskClient, language: str, system_id: str, cited: str
 ) -> None:
     assert cited in text_of(get(client, f"/rules/{system_id}", language))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_super_samba_names_its_texts_headings_in_one_casing(
+    client: FlaskClient, language: str
+) -> None:
+    """The sheet sets most of its headings in capitals (S:2, S:27, S:71…); the page names them
+    all as rules/headings.py has them. S:77, quoted, is the opening of a line, not a heading."""
+    page = text_of(get(client, "/rules/super-samba", language)).replace("IF THE STOCKPILE IS", "")
+    assert re.findall(r"\b[A-Z]{2,}(?:[ /]+[A-Z]{2,})+\b", page) == []
 
 
 def test_the_scoreboard_says_who_wins_when_two_sides_pass_the_target(
