@@ -229,8 +229,8 @@ CORRECTED = [
     ("es", "super-samba", "sets", "una de ellas super samba"),
     # D:19: black threes are melded only "at the end of the hand"; that this means going out is
     # ours, and marked so like every other reading.
-    ("en", "denexa", "melds", "Our reading: Only when going out, as the hand finishes"),
-    ("es", "denexa", "melds", "Nuestra interpretación: Solo al cerrar, cuando la mano termina"),
+    ("en", "denexa", "melds", "Our reading: Only as the hand finishes, that is, when going out"),
+    ("es", "denexa", "melds", "Nuestra interpretación: Solo cuando la mano termina, es decir, al cerrar"),
     # S:76: red threes never count toward the first meld (the section cites the line).
     ("en", "super-samba", "first-meld", "red threes never count toward it"),
     ("es", "super-samba", "first-meld", "los treses rojos nunca cuentan para ella"),
