@@ -8,13 +8,16 @@ from typing import Any
 
 from flask import Flask, url_for
 from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
 
 from .. import rules
 from ..rules.readings import Reading
 from .forms.house_rule import field_name
 from .http import door
 from .http.access import may_record_hands, played_on, signed_in
+from .http.compress import CSRF
 from .http.i18n import LANGUAGES
+from .presenters import parts
 from .presenters.rulebook import card_values
 from .wording import cite, number, say, signed
 
@@ -25,6 +28,14 @@ def rules_url() -> str:
     if door.inside():
         return url_for("rules.game_rules", game_id=door.game_id())
     return url_for("rules.index")
+
+
+def csrf_token() -> str:
+    """The visitor's CSRF token; in a page drawn for every visitor (`parts.kept_page`), the hole
+    where each visitor's goes."""
+    if parts.drawing():
+        return parts.hole(CSRF)
+    return generate_csrf()
 
 
 def start_house_rule(reading: Reading) -> str:
@@ -39,6 +50,9 @@ def start_house_rule(reading: Reading) -> str:
 
 def install(app: Flask) -> None:
     """Give every template the app's filters and globals."""
+    # In place of Flask-WTF's `csrf_token`, which knows nothing of kept pages; a context
+    # processor, as Flask-WTF gives its own (one registered later wins).
+    app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.filters.update(number=number, signed=signed, say=say, cite=cite)
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,

@@ -19,7 +19,7 @@ from ..rules.fields import FieldRef
 from ..rules.hands import Ending
 from ..rules.play import play_of
 from ..rules.words import MINUS
-from .store.models import Game
+from .store.reads import GameLike
 
 
 class Translator(Protocol):
@@ -79,7 +79,7 @@ def label_of(ref: FieldRef) -> str:
     return text[:1].upper() + text[1:]
 
 
-def ending_label(ending: Ending, game: Game) -> str:
+def ending_label(ending: Ending, game: GameLike) -> str:
     """An ending in words: who went out, or that nobody did, said as the game's system ends a
     hand on an empty stock (rules/play.py, going out): in all but super-samba, play goes on after
     the stock ran out, and a side may still go out."""

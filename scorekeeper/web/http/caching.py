@@ -6,10 +6,10 @@ browser to check it each time (`Cache-Control: no-cache`), and a request whose `
 still holds is answered `304 Not Modified` before the game is read or anything is drawn.
 
 What costs to draw and is the same for every visitor (the scoreboard, the blank hand form) is
-drawn by a partial template and kept in memory (`presenters/parts.py`) under the key `part_key`
-makes of the revision. What depends on the visitor (the CSRF token, a form's one-time token, a
-flashed notice) is written around it by the page's own template on every request, so nothing of
-one visitor is ever shown to another.
+drawn once and kept in memory (`presenters/parts.py`) under the key `part_key` makes of the
+revision; a following page is kept whole (`page_key`: and what the page shows of what the phone
+may do). What depends on the visitor (the CSRF token, a form's one-time token) is a hole in what
+is kept, filled for each answer, so nothing of one visitor is ever shown to another.
 """
 
 from __future__ import annotations
@@ -77,7 +77,11 @@ def _conditional() -> bool:
 
 
 def _never_kept() -> bool:
-    return bool(getattr(current_app.view_functions.get(request.endpoint or ""), NEVER_KEPT, False))
+    return _view_marked(NEVER_KEPT)
+
+
+def _view_marked(mark: str) -> bool:
+    return bool(getattr(current_app.view_functions.get(request.endpoint or ""), mark, False))
 
 
 def not_modified() -> Response | None:
@@ -86,7 +90,7 @@ def not_modified() -> Response | None:
     if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
         return tagged(response, _asked_etag())
-    if door.inside() and not _never_kept():
+    if door.inside() and not _never_kept() and not _view_marked(door.PEEKS):
         door.settle()  # the page will be drawn: from here on, one snapshot of the game
     return None
 
@@ -105,11 +109,11 @@ def tag(response: Response) -> Response:
     return response
 
 
-def part_key(variant: str = "") -> Hashable | None:
+def part_key(variant: str = "", *, query: bool = True) -> Hashable | None:
     """What a part of this game's page is kept under (`presenters/parts.py`): the page, the
-    game, its revision, the language, the address and the `variant` it was drawn in (what the
-    phone may do there: never who it is). None for what is not kept: only a read of a game's
-    page is (a posted form is drawn as it was sent)."""
+    game, its revision, the language, the address's query (unless the part reads none of it)
+    and the `variant` it was drawn in (what the phone may do there: never who it is). None for
+    what is not kept: only a read of a game's page is (a posted form is drawn as it was sent)."""
     if request.method not in door.READS or not door.inside():
         return None
     return (
@@ -117,9 +121,16 @@ def part_key(variant: str = "") -> Hashable | None:
         door.game_id(),
         door.revision(),
         str(get_locale()),
-        request.query_string.decode("latin-1"),
+        request.query_string.decode("latin-1") if query else None,
         variant,
     )
+
+
+def page_key() -> Hashable | None:
+    """What a whole page of this game is kept under (`parts.kept_page`): `part_key`, with all
+    that the page around the part shows of what this phone may do (the header's Sign out, the
+    way on to the game played next), never who it is."""
+    return part_key(f"page:{access.level().value}:{access.signed_in()}:{access.played_on()}")
 
 
 def init_app(app: Flask) -> None:

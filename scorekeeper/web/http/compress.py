@@ -18,8 +18,11 @@ What browsers and caches can rely on (RFC 9110):
 from __future__ import annotations
 
 import gzip
+from collections.abc import Mapping
+from typing import Protocol
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
+from flask_wtf.csrf import generate_csrf
 
 TYPES = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json")
 SMALLEST = 500
@@ -33,6 +36,35 @@ def _compressible(response: Response) -> bool:
         and (response.mimetype or "").startswith(TYPES)
         and (not response.direct_passthrough or request.endpoint == "static")
     )
+
+
+class Kept(Protocol):
+    """A page kept drawn, with holes for what differs per visitor (`presenters/parts.py`)."""
+
+    holes: frozenset[str]
+
+    def text(self, values: Mapping[str, str]) -> bytes: ...
+    def gzipped(self, values: Mapping[str, str]) -> bytes: ...
+
+
+CSRF = "csrf"
+"""The hole of the visitor's CSRF token (`csrf_token()` in a kept page)."""
+
+
+def respond(page: Kept, **values: str) -> Response:
+    """A kept page as this visitor gets it: its holes filled with `values` and the visitor's
+    CSRF token, gzipped from its kept blocks for a client that takes gzip (nothing compressed
+    again), whole for one that does not."""
+    if CSRF in page.holes:
+        values[CSRF] = generate_csrf()
+    response = current_app.response_class(content_type="text/html; charset=utf-8")
+    if "Range" not in request.headers and _takes_gzip():
+        response.set_data(page.gzipped(values))
+        response.headers["Content-Encoding"] = "gzip"
+        response.vary.add("Accept-Encoding")
+    else:
+        response.set_data(page.text(values))
+    return response
 
 
 def _takes_gzip() -> bool:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ... import rules
 from ..extensions import db
 from ..forms.game import RenameGameForm, new_game_form, seats_of
-from ..http import access, caching, door
+from ..http import access, caching, compress, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
@@ -140,7 +139,8 @@ def new() -> str | Response | tuple[str, int]:
 
 @bp.get("/games/<game_id>")
 @needs(Access.FOLLOW)
-def scoreboard() -> str | Response:
+@door.peeks
+def scoreboard() -> Response:
     if not access.may(Access.JOIN):
         # A phone with the follow link watches: the scoreboard without what it cannot use.
         return redirect(url_for("games.follow", game_id=door.game_id()))
@@ -148,19 +148,35 @@ def scoreboard() -> str | Response:
     # A phone with the join link records hands: it is shown no control that needs the PIN.
     managing = access.may(Access.PIN)
 
-    def draw() -> parts.Drawn:
-        board = presenters.scoreboard(door.game())
-        seat = night_presenters.night_seat(door.game())
-        body = render_template(
-            "games/_scoreboard.html", board=board, saved=saved, managing=managing, night_seat=seat
+    def page() -> str:
+        # The scoreboard as its followers see it, and as the phone that saved its last hand
+        # sees it (that hand's notice, its scores beside the totals): drawn apart only for
+        # those lines; "?saved=" with any other hand shows none of them.
+        just_saved = saved if saved == door.kept().replay.next_hand - 1 else None
+        variant = f"{'pin' if managing else 'join'}{'.saved' if just_saved else ''}"
+        drawn = parts.kept(
+            lambda: caching.part_key(variant, query=False), lambda: _board(just_saved)
         )
-        return parts.Drawn(board.title, Markup(body))
+        return render_template(
+            "games/scoreboard.html", drawn=drawn, token=parts.hole("token"), managing=managing
+        )
 
     # "Play again"'s one-time token, fresh for each visitor.
-    drawn = parts.kept(caching.part_key(variant="pin" if managing else "join"), draw)
-    return render_template(
-        "games/scoreboard.html", drawn=drawn, token=new_token(), managing=managing
+    return compress.respond(parts.kept_page(caching.page_key, page), token=new_token())
+
+
+def _board(saved: int | None = None, read_only: bool = False) -> parts.Drawn:
+    """The scoreboard as every visitor sees it: with the notice of hand `saved`, or read only
+    (the follow page: nothing that changes the game)."""
+    board = presenters.scoreboard(door.kept())
+    seat = night_presenters.night_seat(door.kept().game)
+    context = {"read_only": True} if read_only else {"managing": access.may(Access.PIN)}
+    body = parts.draw(
+        lambda: render_template(
+            "games/_scoreboard.html", board=board, saved=saved, night_seat=seat, **context
+        )
     )
+    return parts.Drawn(board.title, body)
 
 
 # --- following the game from other phones (issue 19): read-only pages that follow it -------------
@@ -168,30 +184,35 @@ def scoreboard() -> str | Response:
 
 @bp.get("/games/<game_id>/follow")
 @needs(Access.FOLLOW)
-def follow() -> str:
+@door.peeks
+def follow() -> Response:
     """The scoreboard for a phone that only watches: nothing on it changes the game."""
 
-    def draw() -> parts.Drawn:
-        board = presenters.scoreboard(door.game())
-        seat = night_presenters.night_seat(door.game())
-        body = render_template(
-            "games/_scoreboard.html", board=board, read_only=True, night_seat=seat
+    def page() -> str:
+        drawn = parts.kept(
+            lambda: caching.part_key("read only", query=False), lambda: _board(None, True)
         )
-        return parts.Drawn(board.title, Markup(body))
+        return render_template("games/follow.html", drawn=drawn)
 
-    return render_template("games/follow.html", drawn=parts.kept(caching.part_key(), draw))
+    return compress.respond(parts.kept_page(caching.page_key, page))
 
 
 @bp.get("/games/<game_id>/display")
 @needs(Access.FOLLOW)
-def display() -> str:
+@door.peeks
+def display() -> Response:
     """The game for a tablet or a TV in the middle of the table, read from two metres."""
 
     def draw() -> parts.Drawn:
-        shown = presenters.display(door.game())
-        return parts.Drawn(shown.title, Markup(render_template("games/_display.html", shown=shown)))
+        shown = presenters.display(door.kept())
+        body = parts.draw(lambda: render_template("games/_display.html", shown=shown))
+        return parts.Drawn(shown.title, body)
 
-    return render_template("games/display.html", drawn=parts.kept(caching.part_key(), draw))
+    def page() -> str:
+        drawn = parts.kept(lambda: caching.part_key(query=False), draw)
+        return render_template("games/display.html", drawn=drawn)
+
+    return compress.respond(parts.kept_page(caching.page_key, page))
 
 
 @bp.get("/games/<game_id>/table")
@@ -206,11 +227,12 @@ def display_before() -> Response:
 
 @bp.get("/games/<game_id>/state.json")
 @needs(Access.FOLLOW)
+@door.peeks
 def state() -> dict[str, object]:
     """What a phone filling in the hand form follows: the game's revision, its hands, whether it
     is over and, once the table played again, where this phone goes (`access.played_on`; an
     unchanged game answers 304 at the door, like every game page)."""
-    shown = presenters.game_state(door.game())
+    shown = presenters.game_state(door.kept())
     last_hand = shown.last_hand_id
     return {
         "revision": door.revision(),

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 from ... import rules
 from ..forms.hand import HandFields, adjust, form_data, hand_form, hand_from_form
-from ..http import access, caching, door
+from ..http import access, caching, compress, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
@@ -198,20 +198,27 @@ def _saved_already(game: Game, saved: StoredHand) -> tuple[str, int]:
 @bp.route("/new", methods=["GET", "POST"])
 @form_view
 @needs(Access.JOIN)
+@door.peeks
 def new() -> ResponseReturnValue:
     if request.method == "GET":
         if door.over():
             return redirect(url_for("games.scoreboard", game_id=door.game_id()))
-        return _page(parts.kept(caching.part_key(), _blank_form), new_token())
+
+        def page() -> str:
+            drawn = parts.kept(lambda: caching.part_key(query=False), _blank_form)
+            return _page(drawn, parts.hole("token"))
+
+        # The form's one-time token, fresh for each visitor.
+        return compress.respond(parts.kept_page(caching.page_key, page), token=new_token())
     # A form sent again after it ended the game is still answered as the first time was.
     return _sent(*_game(), None)
 
 
 def _blank_form() -> parts.Drawn:
     """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
-    game, system = _game()
-    form = hand_form(game, after=last_position(game.id))
-    return hand_form_page(game, system, form, Outcome(Kind.BLANK))
+    kept = door.kept()
+    form = hand_form(kept.game, after=kept.game.last_position)
+    return hand_form_page(kept, system_of(kept.game), form, Outcome(Kind.BLANK))
 
 
 def _hand(game: Game, hand_id: int) -> Hand:

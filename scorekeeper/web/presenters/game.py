@@ -13,11 +13,11 @@ from ... import rules
 from ...rules.fields import held, refs, value_of
 from ...rules.gamefile import read_hand
 from ...rules.hands import Ending
-from ..services.engine import replay_of, system_of
+from ..services.engine import system_of
 from ..services.hands import Change, changes
-from ..services.loading import with_hands
+from ..services.kept import KeptGame
 from ..store import queries
-from ..store.models import Game, Hand
+from ..store.reads import GameLike, GameRead, HandRead
 from ..wording import ending_label, label_of, number
 from .chart import Chart, running_totals
 from .what_if import readings_to_try
@@ -51,7 +51,7 @@ class SideTotal:
 class Scoreboard:
     """A game's scoreboard: the totals, what the next hand needs, and the game so far."""
 
-    game: Game
+    game: GameRead
     system: rules.RuleSystem
     title: str
     over: bool
@@ -60,7 +60,7 @@ class Scoreboard:
     next_hand: int
     dealer: str
     chart: Chart | None
-    hands: list[tuple[Hand, rules.HandResult]]
+    hands: list[tuple[HandRead, rules.HandResult]]
     corrections: list[CorrectionNote]
     readings: list[tuple[str, str]]  # the what-if page's anchor and words of each other reading
 
@@ -70,7 +70,7 @@ class Scoreboard:
         return self.next_hand - 1
 
 
-def player_name(game: Game, seat: rules.Seat) -> str:
+def player_name(game: GameLike, seat: rules.Seat) -> str:
     """A player's name, or which player of which side when it was not given; a side of one
     player goes by the player's name."""
     side = game.sides[seat.side]
@@ -82,13 +82,13 @@ def player_name(game: Game, seat: rules.Seat) -> str:
     return _("player %(number)s of %(side)s", number=seat.player + 1, side=side.name)
 
 
-def game_title(game: Game) -> str:
+def game_title(game: GameLike) -> str:
     """What a game goes by: the name the table gave it, or who plays it."""
     sides = ((side.name, [p.name for p in side.players if p.name]) for side in game.sides)
     return game.name or queries.who_played(sides)
 
 
-def side_totals(game: Game, result: rules.GameResult) -> list[SideTotal]:
+def side_totals(game: GameLike, result: rules.GameResult) -> list[SideTotal]:
     """Each side at the top of a game's pages: its total, first-meld minimum, last hand."""
     return [
         SideTotal(
@@ -107,11 +107,10 @@ def winner_of(sides: list[SideTotal], result: rules.GameResult) -> SideTotal | N
     return sides[result.winner] if result.game_over and result.winner is not None else None
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    """A game's scoreboard, from its cached replay."""
+def scoreboard(kept: KeptGame) -> Scoreboard:
+    """A game's scoreboard, from the game kept and its replay."""
+    game, result = kept.game, kept.replay
     system = system_of(game)
-    result = replay_of(game)
-    with_hands(game)
     sides = side_totals(game, result)
     return Scoreboard(
         game=game,
@@ -139,7 +138,7 @@ class Display:
     """The game as the table display shows it from across the table: totals, who deals, each
     side's first-meld minimum and what each side scored in the last hand."""
 
-    game: Game
+    game: GameRead
     title: str
     over: bool
     winner: SideTotal | None
@@ -149,9 +148,9 @@ class Display:
     dealer: str
 
 
-def display(game: Game) -> Display:
-    """The table display's values, from the cached replay (no chart, no hands, no corrections)."""
-    result = replay_of(game)
+def display(kept: KeptGame) -> Display:
+    """The table display's values, from the game kept (no chart, no hands, no corrections)."""
+    game, result = kept.game, kept.replay
     sides = side_totals(game, result)
     return Display(
         game=game,
@@ -176,13 +175,12 @@ class GameState:
     last_hand_id: int | None  # the last hand played, for a link to its breakdown
 
 
-def game_state(game: Game) -> GameState:
+def game_state(kept: KeptGame) -> GameState:
     """The game's state, which the hand form follows."""
-    hands = with_hands(game)
-    live = hands.live_hands
+    live = kept.game.live_hands
     return GameState(
         hands=len(live),
-        last=max((hand.position for hand in hands.hands), default=0),
+        last=kept.game.last_position,
         last_hand_id=live[-1].id if live else None,
     )
 
@@ -200,7 +198,7 @@ class CorrectionNote:
     changes: list[tuple[str, str, str, str]]  # (side, what, before, after)
 
 
-def _shown(game: Game, value: object) -> str:
+def _shown(game: GameLike, value: object) -> str:
     """A recorded value in words: an ending, a count, yes or no."""
     if isinstance(value, Ending):
         return ending_label(value, game)
@@ -211,7 +209,7 @@ def _shown(game: Game, value: object) -> str:
     return number(int(str(value)))
 
 
-def hand_in_words(game: Game, recorded: dict[str, Any]) -> list[tuple[str, str]]:
+def hand_in_words(game: GameLike, recorded: dict[str, Any]) -> list[tuple[str, str]]:
     """A hand as a correction kept it (what a deleted hand was), line by line in words: how it
     ended, then each side's values as the hand form asks them, those empty, 0 or no left out."""
     hand = read_hand(recorded)
@@ -225,7 +223,7 @@ def hand_in_words(game: Game, recorded: dict[str, Any]) -> list[tuple[str, str]]
     return lines
 
 
-def correction_notes(game: Game) -> list[CorrectionNote]:
+def correction_notes(game: GameRead) -> list[CorrectionNote]:
     """The game's corrections, latest first, each change in words."""
 
     def what(change: Change) -> str:

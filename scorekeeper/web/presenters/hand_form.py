@@ -20,8 +20,10 @@ from ...rules.fields import FieldRef, asked_as, refs, value_of
 from ...rules.hands import Ending
 from ..forms.hand import Control, HandFields, controls, ending_value
 from ..services.engine import engine_game, engine_hand, replay_of, system_key
+from ..services.kept import KeptGame
 from ..services.loading import with_hands
 from ..store.models import Game, Hand
+from ..store.reads import GameLike
 from ..wording import cite, ending_label, label_of, number, say
 from . import parts
 
@@ -268,7 +270,7 @@ class Outcome:
 
 
 def hand_form_page(
-    game: Game,
+    game: Game | KeptGame,
     system: rules.RuleSystem,
     form: HandFields,
     outcome: Outcome,
@@ -276,7 +278,10 @@ def hand_form_page(
 ) -> parts.Drawn:
     """The hand form as `outcome` leaves it, the same for every visitor: `hand` is the recorded
     hand it corrects (None: a new hand). Each problem is placed here, next to its field or at
-    the top; what was typed stays in `form`."""
+    the top; what was typed stays in `form`. A new hand's form, nothing typed (Kind.BLANK), is
+    drawn from the game kept (`KeptGame`), and reads nothing."""
+    if isinstance(game, KeptGame):
+        return _blank(game, system, form)
     number, minimums, totals = _before(game, hand)
     rows = rows_for(system, max(len(side.players) for side in game.sides))
     kind, typed = outcome.kind, outcome.typed
@@ -296,22 +301,19 @@ def hand_form_page(
     places = (
         [p.place or "problems" for p in problems] if problems else problem_places(form, rows, loose)
     )
-    rows_drawn = _drawn_rows(game, form, rows, minimums, kind is Kind.BLANK)
     title = (
         _("Correct hand %(number)s", number=number)
         if hand is not None
         else _("Hand %(number)s", number=number)
     )
-    body = render_template(
-        "hands/_form.html",
-        game=game,
-        system=system,
-        form=form,
-        endings={ending_value(e): ending_label(e, game) for e in Ending.every(len(game.sides))},
-        rows_drawn=rows_drawn,
+    return _drawn(
+        game,
+        system,
+        form,
+        title,
+        rows_drawn=_drawn_rows(game, form, rows, minimums, blank=False),
         hand=hand,
         number=number,
-        title=title,
         loose=loose,
         preview=preview,
         summary=_summary(game, preview, totals),
@@ -320,9 +322,53 @@ def hand_form_page(
         theirs=theirs,
         taken=kind is Kind.TAKEN,
         refused=kind.saved_nothing,
-        blank=kind is Kind.BLANK,
+        blank=False,
     )
-    return parts.Drawn(title, Markup(body))
+
+
+def _blank(kept: KeptGame, system: rules.RuleSystem, form: HandFields) -> parts.Drawn:
+    """A new hand's form, nothing typed, as every visitor gets it: from the game kept and its
+    replay, its rows kept across revisions and games."""
+    game, result = kept.game, kept.replay
+    rows = rows_for(system, max(len(side.players) for side in game.sides))
+    minimums = tuple(result.next_minimums)
+    return _drawn(
+        game,
+        system,
+        form,
+        _("Hand %(number)s", number=result.next_hand),
+        rows_drawn=_drawn_rows(game, form, rows, minimums, blank=True),
+        hand=None,
+        number=result.next_hand,
+        loose=[],
+        preview=None,
+        summary=_summary(game, None, result.totals),
+        problems=problem_places(form, rows, []),
+        listed=[],
+        theirs=None,
+        taken=False,
+        refused=False,
+        blank=True,
+    )
+
+
+def _drawn(
+    game: GameLike, system: rules.RuleSystem, form: HandFields, title: str, **values: object
+) -> parts.Drawn:
+    """The hand form drawn (`hands/_form.html`) with `values`, and its title."""
+    endings = {ending_value(e): ending_label(e, game) for e in Ending.every(len(game.sides))}
+    body = parts.draw(
+        lambda: render_template(
+            "hands/_form.html",
+            game=game,
+            system=system,
+            form=form,
+            endings=endings,
+            title=title,
+            **values,
+        )
+    )
+    return parts.Drawn(title, body)
 
 
 def _theirs(game: Game, outcome: Outcome, hand: Hand | None) -> rules.HandResult | None:
@@ -404,7 +450,7 @@ def _in_place(game: Game, typed: rules.Hand, hand: Hand | None) -> rules.HandRes
 
 
 def _summary(
-    game: Game, preview: rules.HandResult | None, totals: Sequence[int]
+    game: GameLike, preview: rules.HandResult | None, totals: Sequence[int]
 ) -> list[SummarySide]:
     """The summary under the form: each side's score of the hand once known, and its total."""
     if preview is not None:
@@ -418,14 +464,14 @@ def _summary(
 
 
 def _drawn_rows(
-    game: Game, form: HandFields, rows: Sequence[Row], minimums: Sequence[int], blank: bool
-) -> Markup:
+    game: GameLike, form: HandFields, rows: Sequence[Row], minimums: Sequence[int], blank: bool
+) -> parts.Kept:
     """The form's rows. A blank form's read only what its key names: kept across revisions and
     games, they are not drawn again after every save (they are most of drawing the form)."""
 
-    def draw() -> Markup:
-        return Markup(
-            render_template(
+    def draw() -> parts.Kept:
+        return parts.draw(
+            lambda: render_template(
                 "hands/_rows.html",
                 game=game,
                 form=form,
