@@ -7,13 +7,13 @@ import gzip
 import re
 
 import pytest
-from flask import Flask
+from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.web.presenters import parts
 
-from .helpers import game_of
+from .helpers import GOES_OUT, STAYS_IN, Actions, game_of
 
 KEPT_PAGES = ["", "?saved=7", "?saved=2", "/follow", "/display", "/hands/new"]
 
@@ -63,3 +63,27 @@ def test_a_visitors_csrf_token_never_goes_into_a_kept_part(
     monkeypatch.setattr("scorekeeper.web.templating.csrf_token", generate_csrf)
     with pytest.raises(ValueError, match="CSRF token drawn into a kept part"):
         client.get(f"/games/{game_id}")
+
+
+def test_a_hand_saved_draws_the_last_block_of_the_table_of_hands_alone(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The saving phone's scoreboard and its followers' share every block of rows: the new hand
+    draws its own block, whatever the length of the game (blocks of 20 rows)."""
+    game_id = game_of(client, 45)
+    client.get(f"/games/{game_id}")
+    drawn: list[str] = []
+
+    def seen(_sender: Flask, template: object, **_extra: object) -> None:
+        drawn.append(str(getattr(template, "name", template)))
+
+    saved = Actions(client).post_hand(game_id, [STAYS_IN, GOES_OUT], "out-1")
+    template_rendered.connect(seen, app)
+    try:
+        assert client.get(saved.headers["Location"]).status_code == 200
+        for follower in (app.test_client(), app.test_client()):
+            assert "Hand 47" in follower.get(f"/games/{game_id}").text
+    finally:
+        template_rendered.disconnect(seen, app)
+    assert drawn.count("games/_hand_rows.html") == 1
+    assert drawn.count("games/_scoreboard.html") == 2  # the saver's notice, the followers' none

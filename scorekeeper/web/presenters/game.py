@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
+from flask import render_template
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from ... import rules
@@ -19,6 +22,7 @@ from ..services.kept import KeptGame
 from ..store import queries
 from ..store.reads import GameLike, GameRead, HandRead
 from ..wording import ending_label, label_of, number
+from . import parts
 from .chart import Chart, running_totals
 from .what_if import readings_to_try
 
@@ -68,6 +72,43 @@ class Scoreboard:
     def last_hand(self) -> int:
         """The number of the last hand played (0 before the first)."""
         return self.next_hand - 1
+
+    @cached_property
+    def rows(self) -> list[parts.Kept]:
+        """The rows of the table of hands, drawn a block at a time (`hand_rows`)."""
+        return hand_rows(self.game.id, self.hands)
+
+
+ROWS_DRAWN_TOGETHER = 20
+"""Rows of the table of hands drawn and kept as one block: a new hand draws its block alone
+(the others are kept, under what they show), however long the game."""
+
+
+def hand_rows(game_id: str, hands: list[tuple[HandRead, rules.HandResult]]) -> list[parts.Kept]:
+    """The rows of a game's table of hands, in blocks each kept under what it shows: the hands'
+    numbers, ids, scores and totals, and the language (a number's separators)."""
+    blocks = []
+    locale = str(get_locale())
+    for start in range(0, len(hands), ROWS_DRAWN_TOGETHER):
+        rows = [
+            (number, hand, scored)
+            for number, (hand, scored) in enumerate(
+                hands[start : start + ROWS_DRAWN_TOGETHER], start=start + 1
+            )
+        ]
+        shown = tuple(
+            (hand.id, bool(scored.violations), *((s.hand_score, s.total) for s in scored.sides))
+            for _number, hand, scored in rows
+        )
+        key = ("hand rows", game_id, locale, start, shown)
+
+        def draw(rows: list[tuple[int, HandRead, rules.HandResult]] = rows) -> parts.Kept:
+            return parts.draw(
+                lambda: render_template("games/_hand_rows.html", rows=rows, game_id=game_id)
+            )
+
+        blocks.append(parts.kept(key, draw))
+    return blocks
 
 
 def player_name(game: GameLike, seat: rules.Seat) -> str:
