@@ -5,6 +5,7 @@ view (`http/i18n.py`); this module only reads it, so presenters and forms may us
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Protocol
 
@@ -42,8 +43,19 @@ def number(value: int) -> str:
     looked up once (a scoreboard writes hundreds of numbers, and Babel parses the format each time)
     and the true minus sign, the one the engine writes, where Babel gives a hyphen.
     """
-    locale = get_locale()  # None outside a request: Babel's default, as format_decimal does
-    digits = f"{abs(value):,}".replace(",", _group(str(locale or LC_NUMERIC or "en_US_POSIX")))
+    return _written(value, _group(str(get_locale() or LC_NUMERIC or "en_US_POSIX")))
+
+
+def numbers() -> Callable[[int], str]:
+    """`number`, with the page's language looked up once for all the numbers to come (a chart's
+    description writes every total of every hand)."""
+    # None outside a request: Babel's default, as format_decimal does.
+    group = _group(str(get_locale() or LC_NUMERIC or "en_US_POSIX"))
+    return lambda value: _written(value, group)
+
+
+def _written(value: int, group: str) -> str:
+    digits = f"{abs(value):,}".replace(",", group)
     return MINUS + digits if value < 0 else digits
 
 
