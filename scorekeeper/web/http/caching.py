@@ -126,6 +126,13 @@ def part_key(variant: str = "", *, query: bool = True) -> Hashable | None:
     )
 
 
+def revision_key(what: str) -> Hashable:
+    """What a value worked out from this game at its revision, in this language, is kept
+    under, whichever page shows it (the scoreboard's values, for the scoreboard and the
+    follow page, for the phone that saved the last hand and for its followers)."""
+    return (what, door.game_id(), door.revision(), str(get_locale()))
+
+
 def page_key() -> Hashable | None:
     """What a whole page of this game is kept under (`parts.kept_page`): `part_key`, with all
     that the page around the part shows of what this phone may do (the header's Sign out, the

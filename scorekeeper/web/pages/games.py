@@ -168,7 +168,9 @@ def scoreboard() -> Response:
 def _board(saved: int | None = None, read_only: bool = False) -> parts.Drawn:
     """The scoreboard as every visitor sees it: with the notice of hand `saved`, or read only
     (the follow page: nothing that changes the game)."""
-    board = presenters.scoreboard(door.kept())
+    board = parts.kept(
+        lambda: caching.revision_key("scoreboard"), lambda: presenters.scoreboard(door.kept())
+    )
     seat = night_presenters.night_seat(door.kept().game)
     context = {"read_only": True} if read_only else {"managing": access.may(Access.PIN)}
     body = parts.draw(
