@@ -13,7 +13,7 @@ from flask_wtf.csrf import generate_csrf
 from .. import rules
 from ..rules.readings import Reading
 from .forms.house_rule import field_name
-from .http import door
+from .http import door, stream
 from .http.access import may_record_hands, played_on, signed_in
 from .http.compress import CSRF
 from .http.i18n import LANGUAGES
@@ -48,6 +48,12 @@ def start_house_rule(reading: Reading) -> str:
     return url_for("house_rules.new", _anchor=field_name(entry, part), **query)
 
 
+def heartbeat() -> float:
+    """Seconds between a stream's heartbeats (read when asked: a test shortens them), after
+    which a following page takes a silent stream for a dead connection."""
+    return stream.HEARTBEAT
+
+
 def install(app: Flask) -> None:
     """Give every template the app's filters and globals."""
     # In place of Flask-WTF's `csrf_token`, which knows nothing of kept pages; a context
@@ -63,4 +69,5 @@ def install(app: Flask) -> None:
         rules_url=rules_url,
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,
+        heartbeat=heartbeat,
     )
