@@ -13,9 +13,8 @@ from flask_wtf.csrf import generate_csrf
 from .. import rules
 from ..rules.readings import Reading
 from .forms.house_rule import field_name
-from .http import door, stream
+from .http import compress, door, stream
 from .http.access import may_record_hands, played_on, signed_in
-from .http.compress import CSRF
 from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
@@ -34,8 +33,16 @@ def csrf_token() -> str:
     """The visitor's CSRF token; in a page drawn for every visitor (`parts.kept_page`), the hole
     where each visitor's goes."""
     if parts.drawing():
-        return parts.hole(CSRF)
+        return parts.hole(compress.CSRF)
     return generate_csrf()
+
+
+def here() -> str:
+    """The address of this page, query and all; in a page drawn for every visitor, the hole
+    where each answer's goes (a page kept whole is kept whatever its query)."""
+    if parts.drawing():
+        return parts.hole(compress.HERE)
+    return compress.here()
 
 
 def start_house_rule(reading: Reading) -> str:
@@ -70,4 +77,5 @@ def install(app: Flask) -> None:
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,
         heartbeat=heartbeat,
+        here=here,  # where the language switch brings the phone back
     )

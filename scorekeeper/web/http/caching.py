@@ -133,11 +133,13 @@ def revision_key(what: str) -> Hashable:
     return (what, door.game_id(), door.revision(), str(get_locale()))
 
 
-def page_key() -> Hashable | None:
+def page_key(*, query: bool = True) -> Hashable | None:
     """What a whole page of this game is kept under (`parts.kept_page`): `part_key`, with all
     that the page around the part shows of what this phone may do (the header's Sign out, the
-    way on to the game played next), never who it is."""
-    return part_key(f"page:{access.level().value}:{access.signed_in()}:{access.played_on()}")
+    way on to the game played next), never who it is; without the query for a page that reads
+    none of it (its address a hole: `here()`)."""
+    variant = f"page:{access.level().value}:{access.signed_in()}:{access.played_on()}"
+    return part_key(variant, query=query)
 
 
 def init_app(app: Flask) -> None:

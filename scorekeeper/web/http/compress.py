@@ -23,6 +23,7 @@ from typing import Protocol
 
 from flask import Flask, Response, current_app, request
 from flask_wtf.csrf import generate_csrf
+from markupsafe import escape
 
 TYPES = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json")
 SMALLEST = 500
@@ -49,14 +50,24 @@ class Kept(Protocol):
 
 CSRF = "csrf"
 """The hole of the visitor's CSRF token (`csrf_token()` in a kept page)."""
+HERE = "here"
+"""The hole of the address asked, query and all (`here()` in a kept page: where the language
+switch brings the phone back), so that a page kept whole need not be kept per query."""
+
+
+def here() -> str:
+    """The address of this page, to come back to (a form posted comes back to its own path)."""
+    return request.full_path if request.method == "GET" else request.path
 
 
 def respond(page: Kept, **values: str) -> Response:
-    """A kept page as this visitor gets it: its holes filled with `values` and the visitor's
-    CSRF token, gzipped from its kept blocks for a client that takes gzip (nothing compressed
-    again), whole for one that does not."""
+    """A kept page as this visitor gets it: its holes filled with `values`, the visitor's CSRF
+    token and the address asked, gzipped from its kept blocks for a client that takes gzip
+    (nothing compressed again), whole for one that does not."""
     if CSRF in page.holes:
         values[CSRF] = generate_csrf()
+    if HERE in page.holes:
+        values[HERE] = str(escape(here()))
     response = current_app.response_class(content_type="text/html; charset=utf-8")
     if "Range" not in request.headers and _takes_gzip():
         response.set_data(page.gzipped(values))

@@ -149,34 +149,49 @@ def scoreboard() -> Response:
     managing = access.may(Access.PIN)
 
     def page() -> str:
-        # The scoreboard as its followers see it, and as the phone that saved its last hand
-        # sees it (that hand's notice, its scores beside the totals): drawn apart only for
-        # those lines; "?saved=" with any other hand shows none of them.
-        just_saved = saved if saved == door.kept().replay.next_hand - 1 else None
-        variant = f"{'pin' if managing else 'join'}{'.saved' if just_saved else ''}"
+        # The scoreboard as its followers see it and as the phone that saved its last hand
+        # sees it: one drawing, kept whatever the query; that hand's notice and its scores lit
+        # up beside the totals are holes, filled for the phone that saved it alone.
         drawn = parts.kept(
-            lambda: caching.part_key(variant, query=False), lambda: _board(just_saved)
+            lambda: caching.part_key("pin" if managing else "join", query=False), _board
         )
         return render_template(
             "games/scoreboard.html", drawn=drawn, token=parts.hole("token"), managing=managing
         )
 
+    kept = parts.kept_page(lambda: caching.page_key(query=False), page)
+    just_saved = saved is not None and saved == _values().last_hand
+    notice = render_template("games/_saved.html", number=saved) if just_saved else ""
     # "Play again"'s one-time token, fresh for each visitor.
-    return compress.respond(parts.kept_page(caching.page_key, page), token=new_token())
+    return compress.respond(
+        kept, token=new_token(), notice=notice, lit=" changed" if just_saved else ""
+    )
 
 
-def _board(saved: int | None = None, read_only: bool = False) -> parts.Drawn:
-    """The scoreboard as every visitor sees it: with the notice of hand `saved`, or read only
-    (the follow page: nothing that changes the game)."""
-    board = parts.kept(
+def _values() -> presenters.Scoreboard:
+    """The scoreboard's values at the revision read, in the page's language: worked out once
+    for the phone that saved the last hand, its followers and the follow page."""
+    return parts.kept(
         lambda: caching.revision_key("scoreboard"), lambda: presenters.scoreboard(door.kept())
     )
+
+
+def _board(read_only: bool = False) -> parts.Drawn:
+    """The scoreboard as every visitor sees it, or read only (the follow page: nothing that
+    changes the game); where the phone that saved the last hand sees its notice, holes."""
+    board = _values()
     seat = night_presenters.night_seat(door.kept().game)
-    context = {"read_only": True} if read_only else {"managing": access.may(Access.PIN)}
+    context = (
+        {"read_only": True}
+        if read_only
+        else {
+            "managing": access.may(Access.PIN),
+            "notice": parts.hole("notice"),
+            "lit": parts.hole("lit"),
+        }
+    )
     body = parts.draw(
-        lambda: render_template(
-            "games/_scoreboard.html", board=board, saved=saved, night_seat=seat, **context
-        )
+        lambda: render_template("games/_scoreboard.html", board=board, night_seat=seat, **context)
     )
     return parts.Drawn(board.title, body)
 
@@ -191,9 +206,7 @@ def follow() -> Response:
     """The scoreboard for a phone that only watches: nothing on it changes the game."""
 
     def page() -> str:
-        drawn = parts.kept(
-            lambda: caching.part_key("read only", query=False), lambda: _board(None, True)
-        )
+        drawn = parts.kept(lambda: caching.part_key("read only", query=False), lambda: _board(True))
         return render_template("games/follow.html", drawn=drawn)
 
     return compress.respond(parts.kept_page(caching.page_key, page))
