@@ -45,6 +45,14 @@ def here() -> str:
     return compress.here()
 
 
+def revision() -> str:
+    """The revision of the game the page shows; in a page drawn for every visitor, the hole
+    where the revision answered goes (a page kept across revisions shows the one asked for)."""
+    if parts.drawing():
+        return parts.hole(compress.REVISION)
+    return door.revision()
+
+
 def start_house_rule(reading: Reading) -> str:
     """The link that opens a new house rule reading it the other way, at that key's field."""
     system = rules.SYSTEMS[reading.system]
@@ -78,4 +86,5 @@ def install(app: Flask) -> None:
         start_house_rule=start_house_rule,
         heartbeat=heartbeat,
         here=here,  # where the language switch brings the phone back
+        revision=revision,  # the game's revision a following page shows
     )

@@ -109,17 +109,20 @@ def tag(response: Response) -> Response:
     return response
 
 
-def part_key(variant: str = "", *, query: bool = True) -> Hashable | None:
+def part_key(
+    variant: str = "", *, query: bool = True, shows: Hashable | None = None
+) -> Hashable | None:
     """What a part of this game's page is kept under (`presenters/parts.py`): the page, the
-    game, its revision, the language, the address's query (unless the part reads none of it)
-    and the `variant` it was drawn in (what the phone may do there: never who it is). None for
-    what is not kept: only a read of a game's page is (a posted form is drawn as it was sent)."""
+    game, its revision (or, for a part kept across revisions, what it `shows` of the game), the
+    language, the address's query (unless the part reads none of it) and the `variant` it was
+    drawn in (what the phone may do there: never who it is). None for what is not kept: only a
+    read of a game's page is (a posted form is drawn as it was sent)."""
     if request.method not in door.READS or not door.inside():
         return None
     return (
         str(request.endpoint),
         door.game_id(),
-        door.revision(),
+        door.revision() if shows is None else ("shows", shows),
         str(get_locale()),
         request.query_string.decode("latin-1") if query else None,
         variant,
@@ -133,13 +136,13 @@ def revision_key(what: str) -> Hashable:
     return (what, door.game_id(), door.revision(), str(get_locale()))
 
 
-def page_key(*, query: bool = True) -> Hashable | None:
+def page_key(*, query: bool = True, shows: Hashable | None = None) -> Hashable | None:
     """What a whole page of this game is kept under (`parts.kept_page`): `part_key`, with all
     that the page around the part shows of what this phone may do (the header's Sign out, the
     way on to the game played next), never who it is; without the query for a page that reads
     none of it (its address a hole: `here()`)."""
     variant = f"page:{access.level().value}:{access.signed_in()}:{access.played_on()}"
-    return part_key(variant, query=query)
+    return part_key(variant, query=query, shows=shows)
 
 
 def init_app(app: Flask) -> None:

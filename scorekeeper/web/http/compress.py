@@ -25,6 +25,8 @@ from flask import Flask, Response, current_app, request
 from flask_wtf.csrf import generate_csrf
 from markupsafe import escape
 
+from . import door
+
 TYPES = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json")
 SMALLEST = 500
 
@@ -50,6 +52,9 @@ class Kept(Protocol):
 
 CSRF = "csrf"
 """The hole of the visitor's CSRF token (`csrf_token()` in a kept page)."""
+REVISION = "revision"
+"""The hole of the game's revision the page shows (`revision()` in a kept page: the page's
+script follows the game from it), so that a page may be kept across revisions."""
 HERE = "here"
 """The hole of the address asked, query and all (`here()` in a kept page: where the language
 switch brings the phone back), so that a page kept whole need not be kept per query."""
@@ -62,12 +67,14 @@ def here() -> str:
 
 def respond(page: Kept, **values: str) -> Response:
     """A kept page as this visitor gets it: its holes filled with `values`, the visitor's CSRF
-    token and the address asked, gzipped from its kept blocks for a client that takes gzip
-    (nothing compressed again), whole for one that does not."""
+    token, the address asked and the game's revision, gzipped from its kept blocks for a
+    client that takes gzip (nothing compressed again), whole for one that does not."""
     if CSRF in page.holes:
         values[CSRF] = generate_csrf()
     if HERE in page.holes:
         values[HERE] = str(escape(here()))
+    if REVISION in page.holes:
+        values[REVISION] = str(escape(door.revision()))
     response = current_app.response_class(content_type="text/html; charset=utf-8")
     if "Range" not in request.headers and _takes_gzip():
         response.set_data(page.gzipped(values))

@@ -21,7 +21,7 @@ from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import parts
 from ..presenters.game import hand_in_words
-from ..presenters.hand_form import Kind, Outcome, cited, hand_form_page
+from ..presenters.hand_form import Kind, Outcome, blank, cited, hand_form_page
 from ..services.engine import replay_of, system_of
 from ..services.errors import HandChanged, HandRefused, HandSaved, HandTaken, StoredHand
 from ..services.hands import (
@@ -204,12 +204,15 @@ def new() -> ResponseReturnValue:
         if door.over():
             return redirect(url_for("games.scoreboard", game_id=door.game_id()))
 
-        def page() -> str:
-            drawn = parts.kept(lambda: caching.part_key(query=False), _blank_form)
-            return _page(drawn, parts.hole("token"))
+        shown = blank(door.kept())
 
-        # The form's one-time token, fresh for each visitor.
-        return compress.respond(parts.kept_page(caching.page_key, page), token=new_token())
+        def page() -> str:
+            return _page(_blank_form(), parts.hole("token"))
+
+        # Kept across revisions: a hand recorded changes the holes' values (the title, the
+        # totals), seldom what the page shows; the one-time token fresh for each visitor.
+        kept = parts.kept_page(lambda: caching.page_key(shows=shown.shows), page)
+        return compress.respond(kept, token=new_token(), **shown.holes())
     # A form sent again after it ended the game is still answered as the first time was.
     return _sent(*_game(), None)
 
@@ -217,8 +220,7 @@ def new() -> ResponseReturnValue:
 def _blank_form() -> parts.Drawn:
     """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
     kept = door.kept()
-    form = hand_form(kept.game, after=kept.game.last_position)
-    return hand_form_page(kept, system_of(kept.game), form, Outcome(Kind.BLANK))
+    return hand_form_page(kept, system_of(kept.game), hand_form(kept.game), Outcome(Kind.BLANK))
 
 
 def _hand(game: Game, hand_id: int) -> Hand:

@@ -5,14 +5,14 @@ reading are the form's (`forms/hand.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from flask import render_template
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from wtforms import Field
 
 from ... import rules
@@ -326,23 +326,59 @@ def hand_form_page(
     )
 
 
+@dataclass(frozen=True)
+class Blank:
+    """What a new hand's form, nothing typed, shows of the game at one revision: its drawing
+    (`_blank`) is kept under `shows`, what it shows that a game's revisions may change but a
+    hand recorded seldom does (the side's names, the first-meld minimums); the rest goes into
+    its holes (`holes`): the title, the last hand's place and the totals."""
+
+    shows: Hashable
+    title: str
+    after: int
+    totals: tuple[int, ...]
+
+    def holes(self) -> dict[str, str]:
+        """The holes' values, as the page writes them."""
+        return {
+            "title": str(escape(self.title)),
+            "after": str(self.after),
+            **{f"total-{index}": number(total) for index, total in enumerate(self.totals)},
+        }
+
+
+def blank(kept: KeptGame) -> Blank:
+    """What a new hand's form shows of the game kept, at its revision."""
+    game, result = kept.game, kept.replay
+    sides = tuple((side.name, tuple(p.name for p in side.players)) for side in game.sides)
+    return Blank(
+        shows=(system_key(game), sides, tuple(result.next_minimums)),
+        title=_("Hand %(number)s", number=result.next_hand),
+        after=game.last_position,
+        totals=tuple(result.totals),
+    )
+
+
 def _blank(kept: KeptGame, system: rules.RuleSystem, form: HandFields) -> parts.Drawn:
-    """A new hand's form, nothing typed, as every visitor gets it: from the game kept and its
-    replay, its rows kept across revisions and games."""
+    """A new hand's form, nothing typed, as every visitor gets it, kept across revisions (its
+    rows across games too): from the game kept and its replay, what a hand recorded changes
+    left as holes (`Blank`)."""
     game, result = kept.game, kept.replay
     rows = rows_for(system, max(len(side.players) for side in game.sides))
     minimums = tuple(result.next_minimums)
+    form.after.data = parts.hole("after")
+    title = parts.hole("title")
     return _drawn(
         game,
         system,
         form,
-        _("Hand %(number)s", number=result.next_hand),
+        title,
         rows_drawn=_drawn_rows(game, form, rows, minimums, blank=True),
         hand=None,
-        number=result.next_hand,
         loose=[],
         preview=None,
         summary=_summary(game, None, result.totals),
+        totals=[parts.hole(f"total-{index}") for index in range(len(game.sides))],
         problems=problem_places(form, rows, []),
         listed=[],
         theirs=None,
