@@ -157,7 +157,8 @@ def _append(game: Game, hand: rules.Hand, token: str) -> tuple[HandRead, rules.G
     """Inside a write that locked `game`: `hand` recorded after its last one, if it keeps the
     rules (HandRefused), scored on top of the game's cached replay; the hand as the pages keep
     it, and the new replay."""
-    before = replay_of(game)
+    # The replay kept at the revision locked (the hand form read the game): no hand read again.
+    before = kept.replay_at(game.id, game.revision) or replay_of(game)
     hand_at_table(game, len(before.hands), new=True)
     position = last_position(game.id) + 1
     record = Hand(game_id=game.id, position=position, token=token)

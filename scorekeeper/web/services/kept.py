@@ -161,3 +161,12 @@ def recorded(game_id: str, before: str, revision: str, hand: HandRead) -> None:
     kept = _kept().get(game_id)
     if kept is not None and kept.game.revision == before:
         _kept().keep(_with_hands(kept, revision, [hand]))
+
+
+def replay_at(game_id: str, revision: str) -> rules.GameResult | None:
+    """The game's replay at `revision`, if this process has it: the game kept at that revision,
+    or the replay a write here stored for it. A save reads the hands before it only without."""
+    kept = _kept().get(game_id)
+    if kept is not None and kept.game.revision == revision:
+        return kept.replay
+    return _cached_replay(game_id, revision)
