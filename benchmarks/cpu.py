@@ -22,7 +22,7 @@ floor of a 304 and to the save floor, measured in the same run. It prints, it ne
 
 Run: `.venv/bin/python benchmarks/cpu.py [--runs 15] [--hands 10,100,300] [--profile KIND]`.
 `--profile save` (any kind's name) writes a cProfile of that kind's requests in the app's
-process to /tmp/cpu-<kind>.prof.
+process to cpu-<kind>.prof in the temporary folder (TMPDIR).
 """
 
 from __future__ import annotations
@@ -57,6 +57,11 @@ IDLE_SECONDS = 3.0
 """How long the server is left alone, to measure what it spends idle."""
 WITHIN = 60.0
 """Seconds a follower waits for its stream to name the new revision, at most."""
+
+
+def profile_path(kind: str) -> str:
+    """Where the profile of `kind` is written: the temporary folder, TMPDIR if set."""
+    return str(Path(tempfile.gettempdir()) / f"cpu-{kind}.prof")
 
 
 # --- in each server's process ----------------------------------------------------------------
@@ -100,7 +105,7 @@ class Probe:
             with self.lock:
                 measured, self.measured = self.measured, []
             if self.profiler is not None and environ.get("QUERY_STRING") == "dump":
-                self.profiler.dump_stats(f"/tmp/cpu-{self.profile}.prof")
+                self.profiler.dump_stats(profile_path(self.profile))
             body = json.dumps({"process": time.process_time() * 1000, "measured": measured})
             start_response("200 OK", [("Content-Type", "application/json")])
             return [body.encode()]
@@ -459,7 +464,7 @@ def main() -> None:
                 show(hands, play(ports, game_id, hands, options.runs))
             if options.profile:
                 Probes(ports).read("app", dump=True)
-                print(f"\nprofile of {options.profile!r}: /tmp/cpu-{options.profile}.prof")
+                print(f"\nprofile of {options.profile!r}: {profile_path(options.profile)}")
         finally:
             for server in servers:
                 server.terminate()
