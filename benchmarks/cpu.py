@@ -15,8 +15,10 @@ phone opens the hand form, saves a hand and follows the redirect to the scoreboa
 three followers hold the game's event stream and ask for the scoreboard again, with the ETag
 they hold, when the stream names the new revision. The server's process CPU (every thread:
 waitress, the watcher) from the form's GET until the last follower has the new page is "one
-saved hand with three streaming followers". Then it asks the other kinds once each (the form
-again, a 304, state.json, the follow page and the display). It prints the median
+saved hand with three streaming followers", beside the same requests made of the bare
+and floor apps (their processes' CPU, every thread: what waitress and the stack cost around
+the apps). Then it asks the other kinds once each (the form again, a 304, state.json, the
+follow page and the display). It prints the median
 CPU of each kind, its SQL statements and its ratio to the bare page of the same size, to the
 floor of a 304 and to the save floor, measured in the same run. It prints, it never asserts.
 
@@ -324,6 +326,7 @@ def play(ports: dict[str, int], game_id: str, hands: int, runs: int) -> dict[str
     floor_csrf = dict(TOKENS.findall(floor_form))
     sizes: dict[str, int] = {}
     totals: list[float] = []
+    floors: list[float] = []
     for run in range(runs):
         order.asked = 0
         probes.read("app")
@@ -372,13 +375,27 @@ def play(ports: dict[str, int], game_id: str, hands: int, runs: int) -> dict[str
             _, headers, _ = bare.send("", "GET", f"/floor/{game_id}")
             tag = {"If-None-Match": headers["etag"]}
             bare.send("304 floor", "GET", f"/floor/{game_id}", headers=tag)
+        # The same hand's requests at the stack's floor, every thread of the two servers: the
+        # form (a bare page of its size), the save floor, and the page of the saving phone and
+        # of each follower (bare pages of the scoreboard's size); no stream.
+        began = probes.read("bare") + probes.read("floor")
+        bare.send("", "GET", f"/bytes/{sizes['hand form, drawn']}")
         floor.send("save floor", "POST", "/save", {**form_fields(run), **floor_csrf})
-        probes.read("bare")
-        probes.read("floor")
+        for _ in range(1 + FOLLOWERS):
+            bare.send("", "GET", f"/bytes/{sizes['scoreboard, kept']}")
+        ended = probes.read("bare") + probes.read("floor")
+        overhead = probes.read("bare") + probes.read("floor") - ended
+        floors.append(ended - began - overhead)
     probes.read("app")
     for follower in followers:
         follower.close()
-    return {"probes": probes, "sizes": sizes, "hand": statistics.median(totals), "idle": idle}
+    return {
+        "probes": probes,
+        "sizes": sizes,
+        "hand": statistics.median(totals),
+        "floor": statistics.median(floors),
+        "idle": idle,
+    }
 
 
 KINDS = (
@@ -419,6 +436,10 @@ def show(hands: int, measured: dict[str, Any]) -> None:
     print(
         f"{'':11}one saved hand, three streaming followers: {measured['hand']:.1f} ms of server "
         f"CPU in all (process CPU, every thread; less {measured['idle']:.1f} ms a second idle)"
+    )
+    print(
+        f"{'':11}the same requests at the stack's floor (bare pages, the save floor; no "
+        f"stream): {measured['floor']:.1f} ms: {measured['hand'] / measured['floor']:.1f}×"
     )
 
 
