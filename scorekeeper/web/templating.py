@@ -37,12 +37,12 @@ def csrf_token() -> str:
     return generate_csrf()
 
 
-def here() -> str:
+def page_address() -> str:
     """The address of this page, query and all; in a page drawn for every visitor, the hole
     where each answer's goes (a page kept whole is kept whatever its query)."""
     if parts.drawing():
-        return parts.hole(compress.HERE)
-    return compress.here()
+        return parts.hole(compress.ADDRESS)
+    return compress.page_address()
 
 
 def revision() -> str:
@@ -85,6 +85,6 @@ def install(app: Flask) -> None:
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,
         heartbeat=heartbeat,
-        here=here,  # where the language switch brings the phone back
+        page_address=page_address,  # where the language switch brings the phone back
         revision=revision,  # the game's revision a following page shows
     )

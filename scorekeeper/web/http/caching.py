@@ -140,7 +140,7 @@ def page_key(*, query: bool = True, shows: Hashable | None = None) -> Hashable |
     """What a whole page of this game is kept under (`parts.kept_page`): `part_key`, with all
     that the page around the part shows of what this phone may do (the header's Sign out, the
     way on to the game played next), never who it is; without the query for a page that reads
-    none of it (its address a hole: `here()`)."""
+    none of it (its address a hole: `page_address()`)."""
     variant = f"page:{access.level().value}:{access.signed_in()}:{access.played_on()}"
     return part_key(variant, query=query, shows=shows)
 

@@ -55,12 +55,12 @@ CSRF = "csrf"
 REVISION = "revision"
 """The hole of the game's revision the page shows (`revision()` in a kept page: the page's
 script follows the game from it), so that a page may be kept across revisions."""
-HERE = "here"
-"""The hole of the address asked, query and all (`here()` in a kept page: where the language
+ADDRESS = "address"
+"""The hole of the address asked, query and all (`page_address()` in a kept page: where the language
 switch brings the phone back), so that a page kept whole need not be kept per query."""
 
 
-def here() -> str:
+def page_address() -> str:
     """The address of this page, to come back to (a form posted comes back to its own path)."""
     return request.full_path if request.method == "GET" else request.path
 
@@ -71,8 +71,8 @@ def respond(page: Kept, **values: str) -> Response:
     client that takes gzip (nothing compressed again), whole for one that does not."""
     if CSRF in page.holes:
         values[CSRF] = generate_csrf()
-    if HERE in page.holes:
-        values[HERE] = str(escape(here()))
+    if ADDRESS in page.holes:
+        values[ADDRESS] = str(escape(page_address()))
     if REVISION in page.holes:
         values[REVISION] = str(escape(door.revision()))
     response = current_app.response_class(content_type="text/html; charset=utf-8")
