@@ -35,6 +35,7 @@ from ..services.hands import (
 from ..services.loading import with_hands
 from ..services.night_tables import ForTheDirector, TableClosed, round_over
 from ..store.models import Game, Hand, new_token
+from ..store.reads import GameLike
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
 
@@ -114,18 +115,19 @@ def _page(drawn: parts.Drawn, token: str | None) -> str:
     return render_template("hands/form.html", drawn=drawn, token=token)
 
 
-def _sent(game: Game, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
+def _sent(game: GameLike, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
     """A hand form sent, to record a hand (`hand` None) or correct one: drawn again after a
-    button, previewed, or saved (a redirect), and otherwise answered with what became of it."""
+    button, previewed, or saved (a redirect), and otherwise answered with what became of it.
+    A new hand is read and saved with the game kept; its row is read only to answer otherwise."""
     form = hand_form(game, formdata=adjust(request.form, system))
     outcome = _outcome(game, system, form, hand)
     if isinstance(outcome, Outcome):
-        return _answer(game, system, form, outcome, hand)
+        return _answer(door.game(), system, form, outcome, hand)
     return outcome
 
 
 def _outcome(
-    game: Game, system: rules.RuleSystem, form: HandFields, hand: Hand | None
+    game: GameLike, system: rules.RuleSystem, form: HandFields, hand: Hand | None
 ) -> Outcome | ResponseReturnValue:
     """What becomes of a hand form sent: the − / + and Count buttons, a preview, or a Save."""
     if "bump" in request.form or "count" in request.form:
@@ -142,7 +144,7 @@ def _outcome(
 
 
 def _save(
-    game: Game, form: HandFields, hand: Hand | None, typed: rules.Hand
+    game: GameLike, form: HandFields, hand: Hand | None, typed: rules.Hand
 ) -> Outcome | ResponseReturnValue:
     """Record a new hand, or correct `hand`; what stopped it as an outcome (or the page of a
     repeated form, or the PIN's). A repeat of a saved form is answered as the first time was."""
@@ -168,12 +170,12 @@ def _save(
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game_id))
-        return Outcome(Kind.TAKEN, number=_taken_number(game, taken))
+        return Outcome(Kind.TAKEN, number=_taken_number(door.game(), taken))
     except TableClosed as closed:
         complete = closed.hands if closed.code == "complete" else None
         return Outcome(Kind.CLOSED, number=closed.round, hands=complete)
     except HandSaved as already:
-        return _saved_already(game, already.saved)
+        return _saved_already(door.game(), already.saved)
     except ForTheDirector as ended:
         return _for_the_director(ended.round)
 
@@ -214,7 +216,8 @@ def new() -> ResponseReturnValue:
         kept = parts.kept_page(lambda: caching.page_key(shows=shown.shows), page)
         return compress.respond(kept, token=new_token(), **shown.holes())
     # A form sent again after it ended the game is still answered as the first time was.
-    return _sent(*_game(), None)
+    game = door.kept().game
+    return _sent(game, system_of(game), None)
 
 
 def _blank_form() -> parts.Drawn:
