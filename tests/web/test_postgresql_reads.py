@@ -19,6 +19,7 @@ from sqlalchemy import event
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store import database
 
+from .apps import TEST_CONFIG, built_app
 from .helpers import GOES_OUT, STAYS_IN, Actions
 
 pytestmark = pytest.mark.once
@@ -72,8 +73,11 @@ def test_a_page_drawn_reads_the_game_in_one_repeatable_read_snapshot(
     actions = Actions(client)
     game_id = actions.new_game()
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
-    with statements(postgresql) as seen:
-        page = client.get(f"/games/{game_id}/hands/new")
+    # Another process, which keeps nothing of the game (the saving one draws from what it kept).
+    url = postgresql.config["SQLALCHEMY_DATABASE_URI"]
+    other = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
+    with statements(other) as seen:
+        page = other.test_client().get(f"/games/{game_id}/hands/new")
     assert page.status_code == 200 and "Hand 2" in page.text
     peek, *drawn = seen
     assert peek.autocommit and len(drawn) >= 2
