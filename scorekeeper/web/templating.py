@@ -18,13 +18,13 @@ from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
-from .wording import cite, number, say, signed
+from .wording import cite, decimal, number, say, signed
 
 
 def rules_url() -> str:
     """Where the header's "Rules" leads: inside a game, that game's rules (the comparison is
     one tap further); anywhere else, the comparison."""
-    if door.inside():
+    if door.in_game():
         return url_for("rules.game_rules", game_id=door.game_id())
     return url_for("rules.index")
 
@@ -74,7 +74,7 @@ def install(app: Flask) -> None:
     # In place of Flask-WTF's `csrf_token`, which knows nothing of kept pages; a context
     # processor, as Flask-WTF gives its own (one registered later wins).
     app.context_processor(lambda: {"csrf_token": csrf_token})
-    app.jinja_env.filters.update(number=number, signed=signed, say=say, cite=cite)
+    app.jinja_env.filters.update(number=number, decimal=decimal, signed=signed, say=say, cite=cite)
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
         get_locale=get_locale,

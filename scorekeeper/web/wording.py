@@ -6,18 +6,20 @@ view (`http/i18n.py`); this module only reads it, so presenters and forms may us
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from functools import cache
 from typing import Protocol
 
-from babel.numbers import LC_NUMERIC, get_group_symbol
+from babel.numbers import LC_NUMERIC, format_decimal, get_group_symbol
 from flask import url_for
-from flask_babel import get_locale, get_translations, gettext
+from flask_babel import get_locale, get_translations, gettext, pgettext
 from markupsafe import Markup
 
 from .. import rules
 from ..rules import Text
 from ..rules.fields import FieldRef
 from ..rules.hands import Ending
+from ..rules.headings import HEADINGS, places
 from ..rules.play import play_of
 from ..rules.words import MINUS
 from .store.reads import GameLike
@@ -57,6 +59,17 @@ def numbers() -> Callable[[int], str]:
 def _written(value: int, group: str) -> str:
     digits = f"{abs(value):,}".replace(",", group)
     return MINUS + digits if value < 0 else digits
+
+
+def decimal(value: float | Fraction, places: int = 2) -> str:
+    """A number with at most `places` decimals as the page's language writes it (2.5 or 2,5; a
+    win and a third 1.33 or 1,33), a whole one as `number` writes it."""
+    rounded = round(Fraction(value), places)
+    if rounded.denominator == 1:
+        return number(int(rounded))
+    locale = str(get_locale() or LC_NUMERIC or "en_US_POSIX")
+    shown = format_decimal(float(rounded), format="#,##0." + "#" * places, locale=locale)
+    return shown.replace("-", MINUS)
 
 
 def signed(value: int) -> str:
@@ -103,10 +116,22 @@ def ending_label(ending: Ending, game: GameLike) -> str:
     return str(gettext("%(side)s went out", side=game.sides[ending.side].name))
 
 
+def citation(rule: rules.Rule) -> str:
+    """Where a rule comes from, in the page's language: the source and its place, a heading of
+    an English text named in our words with the text's own beside it («Congelación del pozo»
+    (Freezing the discard pile)) on a page in another language; opening words stay as the text
+    has them, to be found there."""
+    named = []
+    for heading, rest in places(rule.section):
+        ours = pgettext("heading", heading) if heading in HEADINGS else heading
+        named.append((f"«{ours}» ({heading})" if ours != heading else heading) + rest)
+    return f"{rule.source}, {'; '.join(named)}"
+
+
 def cite(rule: rules.Rule, game_id: str | None = None) -> Markup:
     """A citation that links to the paragraph of the rules page explaining it."""
     if game_id:
         url = url_for("rules.game_rules", game_id=game_id, _anchor=rule.topic)
     else:
         url = url_for("rules.system_page", system_id=rule.system, _anchor=rule.topic)
-    return Markup('<a href="{}">{}</a>').format(url, str(rule))
+    return Markup('<a href="{}">{}</a>').format(url, citation(rule))

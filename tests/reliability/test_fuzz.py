@@ -677,6 +677,27 @@ def night_post(action: str, *names: str, keep_first: bool = False) -> MakeReques
     return make
 
 
+def ending(action: str, keep_first: bool = False) -> MakeRequest:
+    """The end of a round (asked: `GET`, or sent) or of the night: the round, and for each table
+    what its game counts as and the hands it had played, each fuzzed or left out."""
+
+    def make(draw: Any, world: World) -> Request:
+        night_id = a_night(draw, world, keep_first)
+        number = draw(st.sampled_from(["1", "2"]) | VALUES)
+        if action == "end-round" and one_in(draw, 3):
+            return Request("GET", f"/nights/{night_id}/end-round", {"round": number})
+        form = {"round": number} if action == "end-round" and not one_in(draw, 4) else {}
+        for table in (1, 2, 3):
+            if not one_in(draw, 3):
+                counts = st.sampled_from(["as-it-stands", "not-played"])
+                form[f"table_{table}"] = draw(counts | VALUES)
+            if not one_in(draw, 3):
+                form[f"hands_{table}"] = draw(st.sampled_from(["0", "1"]) | VALUES)
+        return Request("POST", f"/nights/{night_id}/{action}", form=form)
+
+    return make
+
+
 def new_night(draw: Any, world: World) -> Request:
     pairs = draw(st.sampled_from(["2", "5", "8"]) | VALUES)
     if one_in(draw, 4):
@@ -824,8 +845,8 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "nights.renew_cards": (night_post("cards/renew", keep_first=True), 20),
     "director.director": (night_page(""), 40),
     "director.start_round": (night_post("start", "round"), 60),
-    "director.end_round": (night_post("end-round", "round"), 60),
-    "director.end_night": (night_post("end", keep_first=True), 20),
+    "director.end_round": (ending("end-round"), 80),
+    "director.end_night": (ending("end", keep_first=True), 30),
     "director.ranking": (night_post("ranking", "ranking"), 40),
     "director.pair_leaves": (night_post("leaves", "pair"), 40),
     "director.pair_returns": (night_post("returns", "pair"), 40),
@@ -995,6 +1016,11 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "night": lambda w: ("/nights/new?pairs=5",) * 2,
     "seating": lambda w: (f"/nights/{w.nights()[0]}/seating?round=2",) * 2,
     "arriving pair": lambda w: (f"/nights/{w.nights()[1]}", f"/nights/{w.nights()[1]}/arrives"),
+    # The first night's round 1 is in play: no hostile value in one field of its end ends it.
+    "end of a round": lambda w: (
+        f"/nights/{w.nights()[0]}/end-round?round=1",
+        f"/nights/{w.nights()[0]}/end-round",
+    ),
 }
 
 

@@ -12,6 +12,8 @@ from flask.testing import FlaskClient
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Night
 
+from .helpers import GOES_OUT, STAYS_IN, Actions
+
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
 PIN = "2468"
 
@@ -43,9 +45,44 @@ def start(client: FlaskClient, night_id: str, number: int) -> None:
     assert response.status_code == 302
 
 
-def end(client: FlaskClient, night_id: str, number: int) -> None:
-    response = client.post(f"/nights/{night_id}/end-round", data={"round": str(number)})
-    assert response.status_code == 302
+def end(
+    client: FlaskClient, night_id: str, number: int, counts: dict[int, str] | None = None
+) -> None:
+    """Round `number` ended as its director ends it: asked what each unfinished table counts
+    as, answered as `counts` says (table: "as-it-stands" or "not-played"), else the default."""
+    asked = client.get(f"/nights/{night_id}/end-round", query_string={"round": str(number)})
+    assert asked.status_code == 200, asked.text
+    answers = {**asked_for(asked.text), **{f"table_{t}": c for t, c in (counts or {}).items()}}
+    response = client.post(f"/nights/{night_id}/end-round", data={"round": str(number), **answers})
+    assert response.status_code == 302, response.text
+
+
+def end_night(client: FlaskClient, night_id: str, counts: dict[int, str] | None = None) -> str:
+    """The night ended as its director ends it (asked, during a round, what each unfinished
+    table counts as: answered as `end` does); where it leads, its results."""
+    response = client.post(f"/nights/{night_id}/end")
+    if response.status_code == 422:
+        answers = {
+            **asked_for(response.text),
+            **{f"table_{t}": c for t, c in (counts or {}).items()},
+        }
+        response = client.post(f"/nights/{night_id}/end", data=answers)
+    assert response.status_code == 302, response.text
+    return response.headers["Location"]
+
+
+def asked_for(page: str) -> dict[str, str]:
+    """What the end of a round sends as its page has it: the radio buttons checked (each
+    unfinished table's default) and the hidden fields (the hands each table had played)."""
+    found = {}
+    for tag in re.findall(r"<input [^>]*>", page):
+        attributes = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag))
+        kind = attributes.get("type")
+        if kind == "hidden" and attributes.get("name", "").startswith("hands_"):
+            found[attributes["name"]] = attributes["value"]
+        if kind == "radio" and re.search(r"\schecked[\s>]", tag):
+            found[attributes["name"]] = attributes["value"]
+    return found
 
 
 def cards(client: FlaskClient, night_id: str) -> dict[int, str]:
@@ -75,3 +112,30 @@ def seats(app: Flask, night_id: str, number: int) -> list[tuple[int, int, int]]:
         assert night is not None
         played = next(r for r in night.rounds if r.number == number)
         return [(s.table, s.ns, s.ew) for s in played.seats]
+
+
+def night_state(app: Flask, night_id: str) -> tuple[object, ...]:
+    """What a refused form must leave as it was: the night's revision, its round, each round's
+    start, end and seats, and who is here."""
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        assert night is not None
+        return (
+            night.revision,
+            night.current_round,
+            [
+                (r.started_at, r.ended_at, [(s.table, s.ns, s.ew) for s in r.seats])
+                for r in night.rounds
+            ],
+            [p.present for p in night.pairs],
+        )
+
+
+def play_round(client: FlaskClient, night_id: str, number: int) -> None:
+    """Round `number` started, a hand at every table (north-south go out), ended."""
+    start(client, night_id, number)
+    for url in cards(client, night_id).values():
+        game_id = table_game(client, url)
+        if game_id is not None:
+            Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
+    end(client, night_id, number)

@@ -276,6 +276,19 @@ def arriving_pair_form(client: FlaskClient) -> Typed:
     return Typed(path, f"{path}/arrives", typed, "A pair arrives", shown={"arriving-first": "Zoe"})
 
 
+def end_round_form(client: FlaskClient) -> Typed:
+    """Round 1 ended, its tables unfinished: what each counts as, asked."""
+    path = f"/nights/{night(client, started=True)}/end-round"
+    return Typed(f"{path}?round=1", path, {"table_1": "not-played"}, "End round 1")
+
+
+def end_night_form(client: FlaskClient) -> Typed:
+    """The night ended from the director's page during round 1 (asked, on its own page, what
+    each unfinished table counts as)."""
+    path = f"/nights/{night(client, started=True)}"
+    return Typed(path, f"{path}/end", {}, "End the night")
+
+
 def night_button(
     action: str, page: str = "", typed: dict[str, str] | None = None, started: bool = False
 ) -> Callable[[FlaskClient], Typed]:
@@ -321,6 +334,8 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "nights.new": new_night_form,
     "nights.seating": seating_form,
     "director.pair_arrives": arriving_pair_form,
+    "director.end_round": end_round_form,
+    "director.end_night": end_night_form,
 }
 
 
@@ -397,8 +412,6 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "history.undo": undo_merge_button,
     "nights.renew_cards": night_button("cards/renew", "/cards"),
     "director.start_round": night_button("start"),
-    "director.end_round": night_button("end-round", started=True),
-    "director.end_night": night_button("end"),
     "director.ranking": night_button("ranking", typed={"ranking": "points"}),
     "director.pair_leaves": night_button("leaves"),
     "director.pair_returns": pair_returns_button,

@@ -111,6 +111,8 @@ def route_values(client: FlaskClient, game_id: str, rule_id: int) -> dict[str, s
         "system_id": "classic",
         "key": "",
         "token": "no-such-link",  # a share link's landing (a real one leads to the scoreboard)
+        "standings_token": "no-such-link",  # a test with a night gives its own
+        "card_token": "no-such-card",  # a real one leads to its table's game
     }
 
 
@@ -121,6 +123,7 @@ def test_no_page_shows_a_typed_name_unescaped(
     game_id, rule_id = new_hostile_game(client, hostile)
     night_id, standings = new_hostile_night(client, hostile)
     values = {**route_values(client, game_id, rule_id), "night_id": night_id}
+    values["standings_token"] = standings.split("/")[2]
     players = [hostile, f"{hostile} B", f"{hostile} C", f"{hostile} D"]
     read = 0
     for rule in app.url_map.iter_rules():

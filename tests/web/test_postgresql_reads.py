@@ -19,6 +19,7 @@ from sqlalchemy import event
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store import database
 
+from . import nights
 from .apps import TEST_CONFIG, built_app
 from .helpers import GOES_OUT, STAYS_IN, Actions
 
@@ -83,4 +84,24 @@ def test_a_page_drawn_reads_the_game_in_one_repeatable_read_snapshot(
     assert peek.autocommit and len(drawn) >= 2
     # The game read whole in the page's snapshot, with the revision the page is kept under.
     assert "game.revision" in drawn[0].sql and "FROM game" in drawn[0].sql
+    assert all(not s.autocommit and s.isolation == IsolationLevel.REPEATABLE_READ for s in drawn)
+
+
+def test_a_night_comes_in_through_the_same_peek_and_snapshot(postgresql: Flask) -> None:
+    """A night's poll is answered 304 from the door's one peek, as a game's is; its standings
+    drawn are read in one REPEATABLE READ snapshot (the door is the same for both)."""
+    client = postgresql.test_client()
+    night_id = nights.set_up(client)
+    nights.start(client, night_id, 1)
+    link = nights.standings_link(client, night_id)
+    etag = client.get(link).headers["ETag"]
+    with statements(postgresql) as seen:
+        again = client.get(link, headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert len(seen) == 1 and seen[0].autocommit
+    with statements(postgresql) as seen:
+        page = client.get(f"{link}?by=points", headers={"If-None-Match": etag})
+    assert page.status_code == 200
+    peek, *drawn = seen
+    assert peek.autocommit and "FROM night" in peek.sql and drawn
     assert all(not s.autocommit and s.isolation == IsolationLevel.REPEATABLE_READ for s in drawn)

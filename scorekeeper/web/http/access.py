@@ -98,8 +98,8 @@ def _phone() -> str:
 
 
 def _pin_and_phone() -> tuple[str | None, bool]:
-    """The stored PIN's hash and whether this phone is signed in: read with the game inside its
-    door, else once per request in one statement."""
+    """The stored PIN's hash and whether this phone is signed in: read with the game or night
+    inside its door, else once per request in one statement."""
     if door.inside():
         return door.pin_hash(), door.phone_signed_in()
     if "pin_and_phone" not in g:
@@ -137,7 +137,7 @@ def level() -> Access:
     if found is None:
         signed_in_now = bool(_phone()) and _pin_and_phone()[1]
         mark = session.get(PIN_KEY)
-        if door.inside():
+        if door.in_game():
             found = _level(pin_hash(), signed_in_now, mark, link_token(), door.state())
         else:
             found = _level(pin_hash(), signed_in_now, mark, "", None)
@@ -212,7 +212,7 @@ def played_on() -> str | None:
     following by the follow link its follow link (the table played on with the same phones);
     a phone with the table's own access opens the page. None before then, or once the new game
     is gone."""
-    if not door.inside() or not door.state().next_game_id:
+    if not door.in_game() or not door.state().next_game_id:
         return None
     next_id: str = door.state().next_game_id
     tokens = access_service.share_tokens(next_id)
