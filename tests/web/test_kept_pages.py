@@ -1,5 +1,5 @@
 """Pages kept whole (presenters/parts.py): drawn once for every visitor, with holes for what
-differs per visitor, and sent gzipped from blocks compressed once."""
+differs per visitor, and sent gzipped as the page sent whole."""
 
 from __future__ import annotations
 

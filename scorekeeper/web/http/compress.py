@@ -67,8 +67,8 @@ def page_address() -> str:
 
 def respond(page: Kept, **values: str) -> Response:
     """A kept page as this visitor gets it: its holes filled with `values`, the visitor's CSRF
-    token, the address asked and the game's revision, gzipped from its kept blocks for a
-    client that takes gzip (nothing compressed again), whole for one that does not."""
+    token, the address asked and the game's revision, gzipped for a client that takes gzip,
+    whole for one that does not."""
     if CSRF in page.holes:
         values[CSRF] = generate_csrf()
     if ADDRESS in page.holes:
