@@ -16,8 +16,9 @@ from flask_babel import gettext as _
 
 from ... import nights
 from ..services.nights import round_as_played
-from ..store.models import Game, Night, Pair
+from ..store.models import Night, Pair
 from ..store.queries import TableRow, night_of_game
+from ..store.reads import GameRead
 
 
 @dataclass(frozen=True)
@@ -339,7 +340,7 @@ class NightSeat:
     """The round is a number of hands, all played here: the table waits for the next round."""
 
 
-def night_seat(game: Game) -> NightSeat | None:
+def night_seat(game: GameRead) -> NightSeat | None:
     """The night of a game of a night's round (one statement); None for any other game."""
     if game.night_id is None:
         return None
@@ -348,7 +349,7 @@ def night_seat(game: Game) -> NightSeat | None:
         return None
     ended = found.round_ended_at is not None or found.night_ended_at is not None
     moved_on = found.current_round > found.round and found.night_ended_at is None
-    played = game.sides[0].hands or 0 if game.sides else 0
+    played = len(game.live_hands)
     complete = found.round_hands is not None and played >= found.round_hands
     return NightSeat(
         game.id,
