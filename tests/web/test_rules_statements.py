@@ -230,7 +230,7 @@ CORRECTED = [
     # D:19: black threes are melded only "at the end of the hand"; that this means going out is
     # ours, and marked so like every other reading.
     ("en", "denexa", "melds", "Our reading: Only as the hand finishes, that is, when going out"),
-    ("es", "denexa", "melds", "Nuestra interpretación: Solo cuando la mano termina, es decir, al cerrar"),
+    ("es", "denexa", "melds", "Nuestra interpretación: Solo cuando la mano termina, es decir"),
     # S:76: red threes never count toward the first meld (the section cites the line).
     ("en", "super-samba", "first-meld", "red threes never count toward it"),
     ("es", "super-samba", "first-meld", "los treses rojos nunca cuentan para ella"),
