@@ -16,7 +16,7 @@ from .http import door
 from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters.rulebook import card_values
-from .wording import cite, number, say, signed
+from .wording import cite, halves, number, say, signed, wins
 
 
 def rules_url() -> str:
@@ -39,7 +39,9 @@ def start_house_rule(reading: Reading) -> str:
 
 def install(app: Flask) -> None:
     """Give every template the app's filters and globals."""
-    app.jinja_env.filters.update(number=number, signed=signed, say=say, cite=cite)
+    app.jinja_env.filters.update(
+        number=number, signed=signed, say=say, cite=cite, halves=halves, wins=wins
+    )
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
         get_locale=get_locale,
