@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
@@ -58,17 +59,30 @@ passes. It is a bound, not a wait: a step goes on as soon as its condition holds
 
 LANDSCAPE = {"740x360": (740, 360)}  # a phone on its side: the form's rows share its height
 
+ROOMS = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
+"""A club night's room's screen: a TV, a projector; no touch, nobody scrolls it."""
+
 
 def served(tmp_path: Path, **settings: Any) -> Iterator[str]:
     """The app with these settings on a free port of 127.0.0.1 and a database of its own; its
     address, until the test is done."""
-    app = built_app(
+    yield from serving(browser_app(tmp_path, **settings))
+
+
+def browser_app(tmp_path: Path, **settings: Any) -> Flask:
+    """The app a browser test serves, on a database of its own in `tmp_path`."""
+    return built_app(
         {
             "SECRET_KEY": "browser-tests",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'games.sqlite3'}",
             **settings,
         }
     )
+
+
+def serving(app: Flask) -> Iterator[str]:
+    """`app` on a free port of 127.0.0.1 (a test may set things up through its test client
+    first); its address, until the test is done."""
     http = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
@@ -85,12 +99,13 @@ def new_page(
     dark: bool = False,
     language: str = "en-US",
 ) -> Any:
-    """A page in a fresh phone-sized, touch-enabled browser context."""
-    width, height = {**PHONES, **LANDSCAPE}[size]
+    """A page in a fresh phone-sized, touch-enabled browser context (or a room's screen's)."""
+    width, height = {**PHONES, **LANDSCAPE, **ROOMS}[size]
+    phone = size not in ROOMS
     context = browser.new_context(
         viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
+        has_touch=phone,
+        is_mobile=phone,
         java_script_enabled=javascript,
         color_scheme="dark" if dark else "light",
         locale=language,
