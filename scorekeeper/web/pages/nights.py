@@ -219,15 +219,23 @@ def _place_seating_problems(
 @bp.get("/nights/<night_id>/cards")
 @needs(Access.PIN)
 def cards(night_id: str) -> str:
-    """One card per table, to print: its join link and QR code for the whole night."""
+    """One card per table, to print: its join link and QR code for the whole night, and who
+    plays at it round after round; and the standings' link and QR code for the room."""
     night = _night()
+    rounds = presenters.seating(night)
     shown = []
     for table in night.tables:
         url = url_for("nights.table_card", token=table.token, _external=True)
-        shown.append((table.number, url, qr_svg(url)))
+        shown.append(
+            (table.number, url, qr_svg(url), presenters.table_rounds(rounds, table.number))
+        )
     standings_url = url_for("standings.standings", token=night.follow_token, _external=True)
     return render_template(
-        "nights/cards.html", night=night, cards=shown, standings_url=standings_url
+        "nights/cards.html",
+        night=night,
+        cards=shown,
+        standings_url=standings_url,
+        standings_qr=qr_svg(standings_url),
     )
 
 
@@ -289,7 +297,7 @@ def table_card(token: str) -> Response | tuple[Response, int]:
         "nights/table.html",
         night=night,
         here=here,
-        seating=presenters.seating(night),
+        rounds=presenters.table_rounds(presenters.seating(night), here.table),
         standings_url=url_for("standings.standings", token=night.follow_token),
     )
     return caching.tagged(Response(page, mimetype="text/html"), tag), (410 if here.ended else 200)
