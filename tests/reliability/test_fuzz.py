@@ -677,6 +677,23 @@ def night_post(action: str, *names: str, keep_first: bool = False) -> MakeReques
     return make
 
 
+def confirmed(action: str, *names: str, keep_first: bool = False) -> MakeRequest:
+    """A director's write that asks first: its confirmation page (a GET, or a POST without
+    `confirm`), or the confirmed write itself."""
+    post = night_post(action, *names, keep_first=keep_first)
+
+    def make(draw: Any, world: World) -> Request:
+        sent = post(draw, world)
+        form = sent.form or {}
+        if one_in(draw, 3):
+            return Request("GET", sent.path, form)
+        if one_in(draw, 2):
+            form["confirm"] = "yes" if one_in(draw, 2) else draw(VALUES)
+        return Request("POST", sent.path, form=form)
+
+    return make
+
+
 def new_night(draw: Any, world: World) -> Request:
     pairs = draw(st.sampled_from(["2", "5", "8"]) | VALUES)
     if one_in(draw, 4):
@@ -824,10 +841,10 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "nights.renew_cards": (night_post("cards/renew", keep_first=True), 20),
     "director.director": (night_page(""), 40),
     "director.start_round": (night_post("start", "round"), 60),
-    "director.end_round": (night_post("end-round", "round"), 60),
-    "director.end_night": (night_post("end", keep_first=True), 20),
+    "director.end_round": (confirmed("end-round", "round"), 60),
+    "director.end_night": (confirmed("end", keep_first=True), 30),
     "director.ranking": (night_post("ranking", "ranking"), 40),
-    "director.pair_leaves": (night_post("leaves", "pair"), 40),
+    "director.pair_leaves": (confirmed("leaves", "pair"), 40),
     "director.pair_returns": (night_post("returns", "pair"), 40),
     "director.pair_arrives": (arriving_pair, 80),
     "nights.delete": (night_delete, 30),

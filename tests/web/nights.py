@@ -44,7 +44,9 @@ def start(client: FlaskClient, night_id: str, number: int) -> None:
 
 
 def end(client: FlaskClient, night_id: str, number: int) -> None:
-    response = client.post(f"/nights/{night_id}/end-round", data={"round": str(number)})
+    response = client.post(
+        f"/nights/{night_id}/end-round", data={"round": str(number), "confirm": "yes"}
+    )
     assert response.status_code == 302
 
 

@@ -289,10 +289,26 @@ def night_button(
     return button
 
 
+def confirmation(
+    action: str, asked: str = "", started: bool = False
+) -> Callable[[FlaskClient], Typed]:
+    """A director's write that ends something, on the page that asks first (its button)."""
+
+    def button(client: FlaskClient) -> Typed:
+        path = f"/nights/{night(client, started=started)}/{action}"
+        return Typed(f"{path}{asked}", path, {})
+
+    return button
+
+
 def pair_returns_button(client: FlaskClient) -> Typed:
     night_id = night(client)
-    director_button(client, night_id, "leaves", {"pair": "2"})
     path = f"/nights/{night_id}"
+    left = client.post(
+        f"{path}/leaves",
+        data=dict(Forms(client.get(f"{path}/leaves?pair=2").text).found[f"{path}/leaves"]),
+    )
+    assert left.status_code == 302, left.text
     return Typed(path, f"{path}/returns", {"pair": "2"})
 
 
@@ -397,10 +413,10 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "history.undo": undo_merge_button,
     "nights.renew_cards": night_button("cards/renew", "/cards"),
     "director.start_round": night_button("start"),
-    "director.end_round": night_button("end-round", started=True),
-    "director.end_night": night_button("end"),
+    "director.end_round": confirmation("end-round", "?round=1", started=True),
+    "director.end_night": confirmation("end"),
     "director.ranking": night_button("ranking", typed={"ranking": "points"}),
-    "director.pair_leaves": night_button("leaves"),
+    "director.pair_leaves": confirmation("leaves", "?pair=2"),
     "director.pair_returns": pair_returns_button,
     "nights.delete": night_button("", "/delete"),
     "nights.bring_back": bring_back_night_button,

@@ -152,6 +152,7 @@ def test_no_page_shows_a_typed_name_unescaped(
         f"{standings}/results.txt",
         f"{standings}/results.csv",
         f"/nights/{night_id}/seating?round=1",
+        f"/nights/{night_id}/end-round?round=1",
     ):
         shown_as_text(client.get(url), hostile, f"GET {url}")
 

@@ -7,6 +7,8 @@ import re
 
 from flask.testing import FlaskClient
 
+from scorekeeper.nights import mitchell
+
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
 from .nights import cards, end, set_up, standings_link, start, table_game
 
@@ -77,3 +79,148 @@ def test_a_hand_saved_after_a_correction_is_the_news_again(client: FlaskClient) 
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
     page = client.get(f"/games/{game_id}?saved=2").text
     assert "Hand 2 saved." in page and "was corrected" not in page
+
+
+def night_state(client: FlaskClient, night_id: str) -> tuple[int, bool]:
+    """The night's round and whether it ended, as its standings' state says."""
+    state = client.get(f"{standings_link(client, night_id)}/state.json").get_json()
+    return state["round"], state["ended"]
+
+
+def round_in_play(client: FlaskClient, night_id: str) -> bool:
+    return "is being played." in client.get(f"/nights/{night_id}").text
+
+
+def test_end_round_pressed_once_asks_and_ends_nothing(client: FlaskClient) -> None:
+    night_id = set_up(client, round_hands="2")
+    start(client, night_id, 1)
+    game_id = table_game(client, cards(client, night_id)[2])
+    assert game_id is not None
+    Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
+    director = client.get(f"/nights/{night_id}").text
+    button = re.search(r'<a class="button primary big" href="([^"]+)">End round 1</a>', director)
+    assert button, director
+    for asked in (
+        client.get(button.group(1)),
+        client.post(button.group(1).split("?")[0], data={"round": "1"}),
+    ):
+        assert asked.status_code == 200
+        assert "End round 1?" in asked.text
+        assert "4 tables have not finished: tables 1, 2, 3, 4." in asked.text
+        assert 'name="confirm" value="yes"' in asked.text
+    assert round_in_play(client, night_id)
+    ended = client.post(
+        f"/nights/{night_id}/end-round",
+        data={"round": "1", "confirm": "yes"},
+        follow_redirects=True,
+    )
+    assert "Round 1 has ended." in ended.text and not round_in_play(client, night_id)
+
+
+def test_a_double_tap_on_the_confirmation_ends_one_round_only(client: FlaskClient) -> None:
+    night_id = set_up(client, round_hands="1")
+    start(client, night_id, 1)
+    confirm = {"round": "1", "confirm": "yes"}
+    first = client.post(f"/nights/{night_id}/end-round", data=confirm)
+    assert first.status_code == 302
+    start(client, night_id, 2)
+    again = client.post(f"/nights/{night_id}/end-round", data=confirm, follow_redirects=True)
+    assert "Round 1 is not being played" in again.text
+    assert night_state(client, night_id) == (2, False) and round_in_play(client, night_id)
+
+
+def test_end_the_night_pressed_once_asks_and_ends_nothing(client: FlaskClient) -> None:
+    night_id = set_up(client)
+    start(client, night_id, 1)
+    director = client.get(f"/nights/{night_id}").text
+    # "End the night" stands at the foot of the page, after everything about the round.
+    assert director.index("End the night") > director.index("Rank so")
+    assert director.index("End round 1") < director.index("table by table")
+    for asked in (client.get(f"/nights/{night_id}/end"), client.post(f"/nights/{night_id}/end")):
+        assert asked.status_code == 200 and "End the night?" in asked.text
+        assert "Round 1 is still being played at 4 tables" in asked.text
+    assert night_state(client, night_id) == (1, False)
+    ended = client.post(f"/nights/{night_id}/end", data={"confirm": "yes"})
+    assert ended.status_code == 302 and "/results" in ended.headers["Location"]
+    assert night_state(client, night_id) == (1, True)
+
+
+def test_a_pair_leaving_is_asked_once(client: FlaskClient) -> None:
+    night_id = set_up(client, round_hands="1")
+    play_round(client, night_id, 1, {})
+    asked = client.get(f"/nights/{night_id}/leaves?pair=3")
+    assert asked.status_code == 200 and "Does pair 3 leave?" in asked.text
+    assert "Ana3 &amp; Bea3" in asked.text
+    client.post(f"/nights/{night_id}/leaves", data={"pair": "3"})
+    assert "Ana3 &amp; Bea3 (left)" not in client.get(f"/nights/{night_id}").text
+    client.post(f"/nights/{night_id}/leaves", data={"pair": "3", "confirm": "yes"})
+    assert "Ana3 &amp; Bea3 (left)" in client.get(f"/nights/{night_id}").text
+    again = client.get(f"/nights/{night_id}/leaves?pair=3", follow_redirects=True)
+    assert "Pair 3 has left already." in again.text
+
+
+def test_the_directors_page_shows_each_tables_score_and_hand_and_follows_them(
+    client: FlaskClient,
+) -> None:
+    night_id = set_up(client, round_hands="2")
+    start(client, night_id, 1)
+    tables = cards(client, night_id)
+    game_id = table_game(client, tables[1])
+    assert game_id is not None
+    actions = Actions(client)
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    totals = actions.result(game_id)["totals"]
+    page = client.get(f"/nights/{night_id}")
+    followed = page.text.split("<div data-follow>", 1)[1]
+    first = re.search(r'<li class="playing" data-table="1".*?</li>', followed, re.S)
+    assert first, followed
+    shown = " ".join(first.group(0).split())
+    assert (
+        f'<b class="pair-total">{totals[0]:,}</b>' in shown
+        and f'<b class="pair-total">{totals[1]:,}</b>' in shown
+    )
+    assert "hand 2 of 2" in shown
+    # The counts follow the night: they are in what the page swaps in.
+    assert "4 tables have not finished" in followed
+    actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
+    again = client.get(f"/nights/{night_id}", headers={"If-None-Match": page.headers["ETag"]})
+    assert again.status_code == 200 and "3 tables have not finished" in again.text
+    second = table_game(client, tables[2])
+    assert second is not None
+    actions.record_hand(second, [GOES_OUT, STAYS_IN])
+    end(client, night_id, 1)
+    stopped = client.get(f"/nights/{night_id}").text
+    assert "hand 1 of 2" not in stopped and "hand 2 of 2" not in stopped
+    assert "stopped after 1 hand<" in stopped and "stopped before its first hand" in stopped
+    assert stopped.count('class="finished"') == 1 and stopped.count('class="stopped"') == 3
+
+
+def test_each_table_card_says_who_plays_at_it_round_after_round(client: FlaskClient) -> None:
+    night_id = set_up(client)  # 8 pairs, a Mitchell movement of 3 rounds at 4 tables
+    page = client.get(f"/nights/{night_id}/cards").text
+    third = page.split('id="card-3"', 1)[1].split("</section>", 1)[0]
+    for number, seat in (
+        (r.number, next(s for s in r.seats if s.table == 3)) for r in mitchell(8, 3)
+    ):
+        row = re.search(rf'<tr data-round="{number}">(.*?)</tr>', third, re.S)
+        assert row, third
+        cells = " ".join(row.group(1).split())
+        assert f"<td>{seat.ns}. Ana{seat.ns} &amp; Bea{seat.ns}</td>" in cells
+        assert f"<td>{seat.ew}. Ana{seat.ew} &amp; Bea{seat.ew}</td>" in cells
+    # The standings link has a QR code of its own, for the room.
+    standings = page.split('id="standings-title"', 1)[1].split("</section>", 1)[0]
+    assert "<svg" in standings and 'id="standings-link"' in standings
+
+
+def test_a_table_card_between_rounds_shows_who_comes_to_it_next(client: FlaskClient) -> None:
+    night_id = set_up(client, round_hands="1")
+    card = cards(client, night_id)[2]
+    before = client.get(card).text
+    assert '<tr data-round="1" class="next">' in before
+    play_round(client, night_id, 1, {})
+    waiting = client.get(card).text
+    assert '<tr data-round="2" class="next">' in waiting and 'data-round="1" class' not in waiting
+    seat = next(s for s in mitchell(8, 3)[1].seats if s.table == 2)
+    assert f"{seat.ns}. Ana{seat.ns} &amp; Bea{seat.ns}" in waiting
+    # Only this table's rounds: not every table's.
+    assert waiting.count("<tr data-round=") == 3

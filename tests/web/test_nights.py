@@ -196,7 +196,7 @@ def test_a_table_card_after_the_night_ended_says_so(client):
     night_id = set_up(client)
     card = cards(client, night_id)
     start(client, night_id, 1)
-    client.post(f"/nights/{night_id}/end")
+    client.post(f"/nights/{night_id}/end", data={"confirm": "yes"})
     response = client.get(card[2])
     assert response.status_code == 410 and "has ended" in response.text
 
@@ -207,7 +207,7 @@ def test_a_pair_that_leaves_between_rounds_leaves_its_opponent_sitting_out(clien
     refused = client.post(f"/nights/{night_id}/leaves", data={"pair": "2"}, follow_redirects=True)
     assert "still being played" in refused.text
     end(client, night_id, 1)
-    client.post(f"/nights/{night_id}/leaves", data={"pair": "2"})
+    client.post(f"/nights/{night_id}/leaves", data={"pair": "2", "confirm": "yes"})
     start(client, night_id, 2)
     with app.app_context():
         night = db.session.get(Night, night_id)
@@ -417,7 +417,9 @@ def test_a_hand_saved_as_the_round_ends_is_either_counted_or_refused_never_lost(
             lambda: phone.post(
                 f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN])
             ),
-            lambda: director.post(f"/nights/{night_id}/end-round", data={"round": "1"}),
+            lambda: director.post(
+                f"/nights/{night_id}/end-round", data={"round": "1", "confirm": "yes"}
+            ),
         ]
     )
     assert ended.status_code == 302

@@ -20,6 +20,7 @@ from ..presenters.night_refusals import refusal_text
 from ..services import nights as service
 from ..services.nights import NightRefused
 from ..store import queries
+from ..store.models import Night
 
 bp = Blueprint("director", __name__)
 
@@ -34,7 +35,7 @@ def director(night_id: str) -> Response:
     tag = caching.etag_for(f"director.{night.revision}")
     if not flashed and request.if_none_match.contains_weak(tag):
         return caching.tagged(Response(status=304), tag)
-    shown = presenters.standings(night, queries.night_tables(night.id))
+    shown = _standings(night)
     page = render_template(
         "director/director.html",
         night=night,
@@ -58,8 +59,29 @@ def _director_write(night_id: str, write: Callable[[], object], done: str) -> Re
 
 
 def _round_sent() -> int:
-    value = request.form.get("round", "")
+    value = request.values.get("round", "")
     return int(value) if value.isdigit() and len(value) < 5 else 0
+
+
+def _confirmed() -> bool:
+    """Whether the write was confirmed on its confirmation page: a button of the director's
+    page that ends something (a round, the night, a pair's evening) only asks."""
+    return request.method == "POST" and request.form.get("confirm") == "yes"
+
+
+def _standings(night: Night) -> presenters.Standings:
+    return presenters.standings(night, queries.night_tables(night.id))
+
+
+def _asking(night: Night, shown: presenters.Standings, asked: str, **values: object) -> str:
+    """The confirmation page of a write that ends something: what it will do, one button that
+    does it, and one that keeps everything as it is (the director's page)."""
+    return render_template("director/confirm.html", night=night, shown=shown, asked=asked, **values)
+
+
+def _refused(night_id: str, refused: NightRefused) -> Response:
+    flash(refusal_text(refused))
+    return redirect(url_for("director.director", night_id=night_id))
 
 
 @bp.post("/nights/<night_id>/start")
@@ -73,16 +95,19 @@ def start_round(night_id: str) -> Response:
     )
 
 
-@bp.post("/nights/<night_id>/end-round")
+@bp.route("/nights/<night_id>/end-round", methods=["GET", "POST"])
 @needs(Access.PIN)
-def end_round(night_id: str) -> Response:
+def end_round(night_id: str) -> str | Response:
+    """Asks first (a stray tap ends nothing), then ends the round; a second press of the
+    confirmation ends nothing more (the round it names is over)."""
     number = _round_sent()
     night = service.night_of(night_id)
-    unfinished = [
-        t.table
-        for t in presenters.standings(night, queries.night_tables(night.id)).tables
-        if not t.finished
-    ]
+    shown = _standings(night)
+    if not (shown.in_play and shown.round == number):
+        return _refused(night_id, NightRefused("round-not-in-play", "round", round=number))
+    if not _confirmed():
+        return _asking(night, shown, "end-round", number=number)
+    unfinished = [t.table for t in shown.tables if not t.finished]
     done = _("Round %(round)s has ended.", round=number)
     if unfinished:
         done += " " + _(
@@ -92,13 +117,15 @@ def end_round(night_id: str) -> Response:
     return _director_write(night_id, lambda: service.end_round(night_id, number), done)
 
 
-@bp.post("/nights/<night_id>/end")
+@bp.route("/nights/<night_id>/end", methods=["GET", "POST"])
 @needs(Access.PIN)
-def end_night(night_id: str) -> Response:
-    service.night_of(night_id)
+def end_night(night_id: str) -> str | Response:
+    """Asks first, then ends the night: its standings are final."""
+    night = service.night_of(night_id)
+    if night.ended_at is None and not _confirmed():
+        return _asking(night, _standings(night), "end-night")
     service.end_night(night_id)
     flash(_("The night has ended: here are its results."))
-    night = service.night_of(night_id)
     return redirect(url_for("standings.results", token=night.follow_token))
 
 
@@ -117,14 +144,27 @@ def ranking(night_id: str) -> Response:
 
 
 def _pair_sent() -> int:
-    value = request.form.get("pair", "")
+    value = request.values.get("pair", "")
     return int(value) if value.isdigit() and len(value) < 5 else 0
 
 
-@bp.post("/nights/<night_id>/leaves")
+@bp.route("/nights/<night_id>/leaves", methods=["GET", "POST"])
 @needs(Access.PIN)
-def pair_leaves(night_id: str) -> Response:
+def pair_leaves(night_id: str) -> str | Response:
+    """Asks first, then the pair leaves (it may come back between rounds)."""
     number = _pair_sent()
+    night = service.night_of(night_id)
+    shown = _standings(night)
+    pair = next((p for p in night.pairs if p.number == number), None)
+    if shown.ended:
+        return _refused(night_id, NightRefused("night-over"))
+    if shown.in_play:  # a pair leaves between rounds
+        return _refused(night_id, NightRefused("round-in-play", "round", round=shown.round))
+    if pair is None or not pair.present:
+        code = "no-such-pair" if pair is None else "pair-left"
+        return _refused(night_id, NightRefused(code, "pair", pair=number))
+    if not _confirmed():
+        return _asking(night, shown, "pair-leaves", pair=pair)
     return _director_write(
         night_id,
         lambda: service.set_present(night_id, number, False),
@@ -159,7 +199,7 @@ def pair_arrives(night_id: str) -> Response | tuple[str, int]:
         else:
             flash(_("Pair %(pair)s has arrived: it plays from the next round.", pair=number))
             return redirect(url_for("director.director", night_id=night_id))
-    shown = presenters.standings(night, queries.night_tables(night.id))
+    shown = _standings(night)
     page = render_template(
         "director/director.html",
         night=night,
