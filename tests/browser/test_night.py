@@ -57,9 +57,15 @@ def seating_shown(page: Any) -> dict[int, list[tuple[int, int, int]]]:
 
 
 def press(director: Any, base: str, night_id: str, name: str) -> None:
+    """A button of the director's page; one that ends something asks first, and is pressed
+    again on the page that asks."""
     director.goto(f"{base}/nights/{night_id}")
+    ends = name.startswith("End")
     with director.expect_navigation():
-        director.get_by_role("button", name=name).tap()
+        director.get_by_role("link" if ends else "button", name=name, exact=True).tap()
+    if ends:
+        with director.expect_navigation():
+            director.get_by_role("button", name=name, exact=True).tap()
 
 
 def record(phone: Any, table: int) -> None:
