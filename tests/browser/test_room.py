@@ -14,7 +14,7 @@ from flask import Flask
 from playwright.sync_api import expect
 
 from tests.web.helpers import GOES_OUT, STAYS_IN, Actions
-from tests.web.nights import cards, end, set_up, standings_link, start, table_game
+from tests.web.nights import cards, play_round, set_up, standings_link, table_game
 
 from .helpers import ROOMS, axe_violations, browser_app, new_page, screenshot, serving
 
@@ -41,16 +41,9 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Night]:
     client = app.test_client()
     night_id = set_up(client, PAIRS, round_count="3", round_hands="2")
     tables = cards(client, night_id)
-    for number in (1, 2):
-        start(client, night_id, number)
-        for table, url in tables.items():
-            game_id = table_game(client, url)
-            assert game_id is not None
-            hands = 2 if number == 1 else table % 3  # round 2: a third finished, a third not begun
-            for _ in range(hands):
-                Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
-        if number == 1:
-            end(client, night_id, number)
+    play_round(client, night_id, 1, tables, lambda table: 2)
+    # Round 2: a third of the tables finished, a third at their second hand, a third at their first.
+    play_round(client, night_id, 2, tables, lambda table: table % 3, ends=False)
     link = standings_link(client, night_id)
     for base in serving(app):
         yield Night(app, base, link, tables)

@@ -4,6 +4,7 @@ started and ended, table cards and the games they lead to."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -11,6 +12,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Night
+
+from .helpers import GOES_OUT, STAYS_IN, hand_fields
 
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
 PIN = "2468"
@@ -48,6 +51,30 @@ def end(client: FlaskClient, night_id: str, number: int) -> None:
         f"/nights/{night_id}/end-round", data={"round": str(number), "confirm": "yes"}
     )
     assert response.status_code == 302
+
+
+def play_round(
+    client: FlaskClient,
+    night_id: str,
+    number: int,
+    tables: dict[int, str],
+    hands: Callable[[int], int] = lambda table: 1,
+    *,
+    ends: bool = True,
+) -> None:
+    """Round `number` started, `hands(table)` hands saved at each of `tables` (the table cards'
+    paths; north-south go out), and ended unless `ends` is false."""
+    start(client, night_id, number)
+    for table, url in tables.items():
+        game_id = table_game(client, url)
+        assert game_id is not None
+        for _ in range(hands(table)):
+            saved = client.post(
+                f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN])
+            )
+            assert saved.status_code == 302, saved.text
+    if ends:
+        end(client, night_id, number)
 
 
 def cards(client: FlaskClient, night_id: str) -> dict[int, str]:

@@ -10,17 +10,7 @@ from flask.testing import FlaskClient
 from scorekeeper.nights import mitchell
 
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
-from .nights import cards, end, set_up, standings_link, start, table_game
-
-
-def play_round(client: FlaskClient, night_id: str, number: int, tables: dict[int, str]) -> None:
-    """Round `number` started, one hand at each of `tables` (north-south go out), ended."""
-    start(client, night_id, number)
-    for url in tables.values():
-        game_id = table_game(client, url)
-        assert game_id is not None
-        Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
-    end(client, night_id, number)
+from .nights import cards, end, play_round, set_up, standings_link, start, table_game
 
 
 def test_the_results_say_one_win_and_two_wins_in_each_language(client: FlaskClient) -> None:
