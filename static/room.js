@@ -27,14 +27,17 @@
     return first;
   }
 
+  function height(element) { return element.getBoundingClientRect().height; } // not rounded
+
   // How many rows fit a column, and columns a page, with the table as wide as its widest row.
   function fit(board, table) {
-    var head = table.tHead.offsetHeight;
+    var head = height(table.tHead);
     var rows = rowsOf(board);
-    var tallest = Math.max.apply(null, rows.map(function (row) { return row.offsetHeight; }));
+    var tallest = Math.max.apply(null, rows.map(height));
     var gap = parseFloat(getComputedStyle(board).columnGap) || 0;
-    var down = Math.max(1, Math.floor((board.clientHeight - head) / tallest));
-    var across = Math.max(1, Math.floor((board.clientWidth + gap) / (table.offsetWidth + gap)));
+    var down = Math.max(1, Math.floor((height(board) - head) / tallest));
+    var wide = table.getBoundingClientRect().width;
+    var across = Math.max(1, Math.floor((board.clientWidth + gap) / (wide + gap)));
     var pages = Math.ceil(rows.length / (down * across));
     return { down: down, across: across, pages: pages };
   }
@@ -48,7 +51,8 @@
     var room = screen.matches;
     document.documentElement.classList.toggle("room", room);
     board.classList.remove("without-rounds");
-    pager.hidden = true;
+    pager.hidden = !room; // measured with the line it takes, hidden again if one page is all
+    pager.textContent = pager.dataset.words.replace("{page}", "1").replace("{pages}", "1");
     if (!room || !table || !table.tBodies[0].rows.length) return;
     // The rounds' columns go when keeping them would take more pages.
     board.classList.add("measuring");
@@ -82,6 +86,7 @@
       board.appendChild(page);
     }
     turnTo(board, pager, shown);
+    board.dataset.fitted = board.clientWidth + "x" + board.clientHeight; // what it was fitted to
   }
 
   function turnTo(board, pager, number) {
