@@ -123,17 +123,20 @@ FITTED = """() => { const board = document.querySelector(".standings-board");
     return board.dataset.fitted === board.clientWidth + "x" + board.clientHeight; }"""
 
 
-def test_the_rooms_screen_fits_any_height_it_is_given(browser: Any, night: Night) -> None:
+def test_the_rooms_screen_fits_any_size_it_is_given(browser: Any, night: Night) -> None:
     """Every row of a page on the screen whole, at heights from a projector's 720 down, each
-    leaving the last row another share of the board (the page's lines measured as they are)."""
+    leaving the last row another share of the board (the page's lines measured as they are),
+    and at widths down to the narrowest a room's screen is taken for."""
     room = new_page(browser, "1280x720", language="es")
     room.goto(night.base + night.link)
-    for height in range(720, 590, -10):
-        room.set_viewport_size({"width": 1280, "height": height})
+    sizes = [(1280, height) for height in range(720, 590, -10)]
+    sizes += [(width, 720) for width in range(1240, 960, -40)]
+    for width, height in sizes:
+        room.set_viewport_size({"width": width, "height": height})
         room.wait_for_function(FITTED)
         shown = room.evaluate(ON_SCREEN)
         whole = room.locator(".board-page:not([hidden]) tr[data-pair]").count()
-        assert len(shown["rows"]) == whole and not shown["overflows"], height
+        assert len(shown["rows"]) == whole and not shown["overflows"], (width, height)
     room.context.close()
 
 
