@@ -10,7 +10,16 @@ from flask.testing import FlaskClient
 from scorekeeper.nights import mitchell
 
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
-from .nights import cards, end, play_round, set_up, standings_link, start, table_game
+from .nights import (
+    PAIRS,
+    cards,
+    end,
+    play_round,
+    set_up,
+    standings_link,
+    start,
+    table_game,
+)
 
 
 def test_the_results_say_one_win_and_two_wins_in_each_language(client: FlaskClient) -> None:
@@ -214,3 +223,22 @@ def test_a_table_card_between_rounds_shows_who_comes_to_it_next(client: FlaskCli
     assert f"{seat.ns}. Ana{seat.ns} &amp; Bea{seat.ns}" in waiting
     # Only this table's rounds: not every table's.
     assert waiting.count("<tr data-round=") == 3
+
+
+def test_a_tables_phone_waits_at_its_card_while_its_table_sits_out(client: FlaskClient) -> None:
+    night_id = set_up(client, PAIRS[:7], round_hands="1")  # the ghost, pair 8, makes a sit-out
+    resting = next(s.table for s in mitchell(8, 3)[1].seats if 8 in (s.ns, s.ew))
+    card = cards(client, night_id)[resting]
+    start(client, night_id, 1)
+    first = table_game(client, card)
+    assert first is not None
+    end(client, night_id, 1)
+    start(client, night_id, 2)
+    # From round 1's game the phone goes on to its card, not to the standings: there it waits
+    # for round 3 with its table.
+    going = client.get(f"/games/{first}/next")
+    assert going.status_code == 302 and going.headers["Location"] == card
+    assert "its pair sits out" in client.get(card).text
+    end(client, night_id, 2)
+    start(client, night_id, 3)
+    assert table_game(client, card) is not None

@@ -312,12 +312,17 @@ def _join_token(game_id: str) -> str:
 @needs(Access.FOLLOW)
 def next_game() -> Response:
     """From a night's game, the game its table plays now (the same access: a phone that may
-    record hands at this table may at its next game)."""
+    record hands at this table may at its next game). A table with no game now (it sits out)
+    sends a phone that records its hands to its card, where it waits for the next round with
+    its table, and a phone that watches to the standings."""
     here = night_tables.next_at_table(door.game_id())
     if here is None:
         return redirect(url_for("games.scoreboard", game_id=door.game_id()))
     night = service.night_of(here.night_id)
     if here.game_id is None:
+        if access.may(Access.JOIN):
+            card = next(t.token for t in night.tables if t.number == here.table)
+            return redirect(url_for("nights.table_card", token=card))
         return redirect(url_for("standings.standings", token=night.follow_token))
     game = db.session.get(Game, here.game_id)
     if game is None:
