@@ -23,6 +23,7 @@ an unchanged tree, it changes no file.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -37,7 +38,13 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
-AXE = VENV / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+NPM = VENV / "npm"
+AXE = NPM / "node_modules" / "axe-core" / "axe.min.js"
+ESLINT = NPM / "node_modules" / "eslint"
+NPM_PACKAGES = ("axe-core@^4.10", "eslint@9.39.5", "@eslint/js@9.39.5", "globals@16.5.0")
+"""What the tests take from npm into .venv/npm: axe-core for the accessibility tests, and ESLint
+(pinned, with its rule sets; eslint.config.mjs) for the browser's scripts. A .venv/npm with
+another ESLint than the one pinned here is installed again."""
 WORKERS = str(2 * (os.cpu_count() or 1))
 """pytest's processes: two per core. Half of a test's time is spent waiting on a server, a
 browser or PostgreSQL (a whole run on two cores used 54 % of them with one process per core),
@@ -136,25 +143,39 @@ def find_uv() -> str | None:
     return str(uv)
 
 
-def ensure_browser_tools() -> None:
-    """axe-core comes from npm; Chromium and nginx from the system. Say plainly what is
-    missing."""
+def ensure_npm_tools() -> None:
+    """axe-core and ESLint from npm into .venv/npm, unless they are there, ESLint as pinned."""
     npm = shutil.which("npm")
-    if not AXE.exists() and npm:
-        print("Installing axe-core (npm) into .venv/npm ...", flush=True)
+    if npm and (not AXE.exists() or eslint_version() != ESLINT_PINNED):
+        print("Installing axe-core and ESLint (npm) into .venv/npm ...", flush=True)
         subprocess.run(
-            [
-                npm,
-                "install",
-                "--prefix",
-                str(VENV / "npm"),
-                "--no-audit",
-                "--no-fund",
-                "--silent",
-                "axe-core@^4.10",
-            ],
+            [npm, "install", "--prefix", str(NPM), "--no-audit", "--no-fund", "--silent",
+             *NPM_PACKAGES],
             check=False,
-        )
+        )  # fmt: skip
+
+
+ESLINT_PINNED = next(name.split("@")[1] for name in NPM_PACKAGES if name.startswith("eslint@"))
+
+
+def eslint_version() -> str | None:
+    """The version of ESLint in .venv/npm, if any."""
+    try:
+        return str(json.loads((ESLINT / "package.json").read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def lint_scripts() -> int:
+    """ESLint on the browser's scripts; without npm, said plainly and skipped, except under CI."""
+    if eslint_version() is None:
+        print("ESLint is missing (no npm?): the scripts' lint is SKIPPED.", flush=True)
+        return 1 if os.environ.get("CI") else 0
+    return run("node", str(ESLINT / "bin" / "eslint.js"), "static")
+
+
+def ensure_browser_tools() -> None:
+    """Chromium and nginx come from the system. Say plainly what is missing."""
     if not shutil.which("chromium"):
         print(
             "Chromium is not installed (apt-get install chromium): "
@@ -172,8 +193,10 @@ def ensure_browser_tools() -> None:
 
 
 def run(*args: str) -> int:
+    """Run a command of .venv's (or, for node, the system's)."""
     print("$", " ".join(args), flush=True)
-    return subprocess.run([str(BIN / args[0]), *args[1:]], cwd=ROOT).returncode
+    program = (shutil.which("node") or "node") if args[0] == "node" else str(BIN / args[0])
+    return subprocess.run([program, *args[1:]], cwd=ROOT).returncode
 
 
 def serve(argv: list[str]) -> int:
@@ -196,6 +219,7 @@ def test(argv: list[str]) -> int:
     quick = "--quick" in argv
     argv = [arg for arg in argv if arg != "--quick"]
     ensure_venv("[test]")
+    ensure_npm_tools()
     if not quick:
         ensure_browser_tools()
     for step in (
@@ -205,6 +229,8 @@ def test(argv: list[str]) -> int:
     ):
         if run(*step) != 0:
             return 1
+    if lint_scripts() != 0:
+        return 1
     before = tracked_changes()
     if quick:
         # The engine, the package's doctests and the web app: no browser, no reliability,
@@ -260,6 +286,7 @@ def screenshots(argv: list[str]) -> int:
     """Take the README's pictures again: the browser tests marked `screenshots`, writing into
     docs/screenshots/ (a test run writes them to a temporary folder)."""
     ensure_venv("[test]")
+    ensure_npm_tools()
     ensure_browser_tools()
     os.environ["SCOREKEEPER_SCREENSHOTS"] = str(ROOT / "docs" / "screenshots")
     return run("pytest", "-m", "screenshots", "tests/browser", *argv)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A club night under load: N tables of five phones against a real server, on loopback.
 
-Each table is a game. Four phones follow it as `static/app.js` does: they GET the scoreboard,
+Each table is a game. Four phones follow it as `static/js/follow.js` does: they GET the scoreboard,
 then hold the game's event stream (`/games/<id>/events`) and, when it names a new revision, ask
 for the scoreboard again with the ETag they hold (`If-None-Match`); a share of them (`--pollers`
 per table, and every phone whose stream is refused with 204) ask every 2 s instead, so an
@@ -301,7 +301,7 @@ async def follow(phone: Phone, table: Table, figures: Figures, every: float, unt
     follower = Follower(phone, table, figures, streaming=False)
     while loop.time() < until:
         await follower.look()
-        # app.js asks again 2 s after the answer, not every 2 s on the clock.
+        # follow.js asks again 2 s after the answer, not every 2 s on the clock.
         await asyncio.sleep(every)
 
 
@@ -328,7 +328,7 @@ class Looker(Protocol):
 async def hold_stream(
     port: int, path: str, follower: Looker, figures: Figures, every: float, until: float
 ) -> None:
-    """The event stream at `path`, held as static/follow.js holds it: opened again when its
+    """The event stream at `path`, held as static/js/follow.js holds it: opened again when its
     lifetime ends, `follower` looking again at each revision named, and polling every `every`
     s once the stream is refused."""
     loop = asyncio.get_running_loop()
@@ -346,7 +346,7 @@ async def hold_stream(
                 figures.refused += status == 204
                 follower.polling()
                 writer.close()
-                while loop.time() < until:  # app.js polls once the stream is refused
+                while loop.time() < until:  # follow.js polls once the stream is refused
                     await asyncio.sleep(every)
                     await follower.look()
                 return
@@ -357,8 +357,8 @@ async def hold_stream(
                 while loop.time() < until:
                     line = await asyncio.wait_for(reader.readline(), max(0.1, until - loop.time()))
                     if not line:
-                        break  # its lifetime is over: app.js's EventSource comes back
-                    if line.startswith(b"data: "):
+                        break  # its lifetime is over: follow.js's EventSource comes back
+                    if line.startswith(b"data: ") and line.strip() != b"data: beat":
                         if first:
                             first = False
                             opened = (time.perf_counter() - began) * 1000

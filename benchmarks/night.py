@@ -6,7 +6,7 @@ from the director's page. Each table's recording phone opens its table card, whi
 its game, and records a hand every half to whole `--hand-every` seconds through the real hand
 form (`club_night.record`, the single games' recorder); four more phones per table follow that
 game's scoreboard, and `--viewers` screens follow the standings (the room's screen and players'
-phones): as static/follow.js does, by the event stream of the game or the night, asking again
+phones): as static/js/follow.js does, by the event stream of the game or the night, asking again
 with the ETag they hold at each revision named, but `--pollers` of each (a phone whose browser
 holds no stream) asking every `--poll-every` seconds.
 The phones are `club_night.py`'s (raw sockets, asyncio, their own cookies).
@@ -99,7 +99,7 @@ async def set_up(port: int, tables: int) -> Night:
 
 
 class Screen:
-    """A screen on the standings, as static/follow.js follows them: asked with the ETag held."""
+    """A screen on the standings, as static/js/follow.js follows them: asked with the ETag held."""
 
     def __init__(self, phone: Phone, path: str, figures: Figures) -> None:
         self.phone, self.path, self.figures = phone, path, figures

@@ -4,11 +4,19 @@
 // reached. Writes (POST) are never touched: they reach the server or fail as they would.
 "use strict";
 
-var KEPT = "seen-pages-1";
+var KEPT = "seen-pages-2";
 var MOST = 150; // pages and files kept: a few games' worth; the oldest go first
+// The page's modules and the video that keeps a screen on, kept when the worker is installed:
+// a module a page loads only when it needs it (the video's, the hand form's) is then there
+// offline too. The server writes the list (pages/install.py: every file of static/js/ and
+// static/media/).
+var AHEAD = [];
 
-self.addEventListener("install", function () {
+self.addEventListener("install", function (event) {
   self.skipWaiting();
+  event.waitUntil(caches.open(KEPT).then(function (cache) {
+    return cache.addAll(AHEAD);
+  }).catch(function () { /* kept as they are seen instead */ }));
 });
 
 self.addEventListener("activate", function (event) {
@@ -22,12 +30,13 @@ self.addEventListener("activate", function (event) {
 
 // What a page is made of, besides the page itself; everything else (the polling of a game's
 // state, the preview as one types) goes to the server untouched.
-var PARTS = ["style", "script", "image", "manifest"];
+var PARTS = ["style", "script", "image", "manifest", "video"];
 
 function keepable(response) {
   // Exports and backups say no-store: a shared phone's cache is no place for them.
   var control = response.headers.get("Cache-Control") || "";
-  return response.ok && response.type === "basic" && !response.redirected &&
+  // A part of a file (206, the video's) cannot be kept: only whole ones.
+  return response.status === 200 && response.type === "basic" && !response.redirected &&
     control.indexOf("no-store") === -1;
 }
 

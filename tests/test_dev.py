@@ -7,6 +7,7 @@ runs: the tests stand in for `subprocess.run` and `shutil.which` and look at wha
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -210,3 +211,19 @@ def test_a_selection_with_nothing_for_postgresql_passes_its_second_run(
     monkeypatch.setattr(dev, "run", lambda *args: next(statuses))
     assert dev.test_on_postgresql(["tests/rules/test_going_out.py"]) == 0
     assert dev.test_on_postgresql(["tests/web"]) == 1
+
+
+def test_the_scripts_lint_runs_the_pinned_eslint_and_fails_ci_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[tuple[str, ...]] = []
+    monkeypatch.setattr(dev, "run", lambda *args: ran.append(args) or 0)
+    monkeypatch.setattr(dev, "ESLINT", tmp_path / "eslint")
+    monkeypatch.setenv("CI", "true")
+    assert dev.lint_scripts() == 1  # none installed: under CI a failure, not a skip
+    monkeypatch.delenv("CI")
+    assert dev.lint_scripts() == 0 and ran == []
+    (tmp_path / "eslint").mkdir()
+    (tmp_path / "eslint" / "package.json").write_text(json.dumps({"version": dev.ESLINT_PINNED}))
+    assert dev.lint_scripts() == 0
+    assert ran == [("node", str(tmp_path / "eslint" / "bin" / "eslint.js"), "static")]

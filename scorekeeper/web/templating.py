@@ -12,7 +12,7 @@ from flask_babel import get_locale
 from .. import rules
 from ..rules.readings import Reading
 from .forms.house_rule import field_name
-from .http import door
+from .http import door, stream
 from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters.rulebook import card_values
@@ -37,6 +37,12 @@ def start_house_rule(reading: Reading) -> str:
     return url_for("house_rules.new", _anchor=field_name(entry, part), **query)
 
 
+def heartbeat() -> float:
+    """Seconds between a stream's heartbeats (read when asked: a test shortens them), after
+    which a following page takes a silent stream for a dead connection."""
+    return stream.HEARTBEAT
+
+
 def install(app: Flask) -> None:
     """Give every template the app's filters and globals."""
     app.jinja_env.filters.update(
@@ -51,4 +57,5 @@ def install(app: Flask) -> None:
         rules_url=rules_url,
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,
+        heartbeat=heartbeat,
     )

@@ -245,10 +245,11 @@ def expect_as_typed(page: Any) -> None:
 
 
 EVERY = 2_000
-"""Milliseconds between a following page's polls (static/follow.js): within the issue's "3 seconds"
-of a hand recorded on another phone. A test runs the page's clock that far (Playwright's clock,
-which otherwise keeps time with the real one) and then waits for what the poll brings, however
-long a busy machine takes to answer it: one poll, not a number of seconds, is what it asserts."""
+"""Milliseconds between a following page's polls (static/js/follow.js): within the issue's
+"3 seconds" of a hand recorded on another phone. A test runs the page's clock that far
+(Playwright's clock, which otherwise keeps time with the real one) and then waits for what the
+poll brings, however long a busy machine takes to answer it: one poll, not a number of seconds,
+is what it asserts."""
 
 POLLS = """() => {
   window.polls = {made: 0, answered: 0};

@@ -20,13 +20,13 @@ minute of the suite."""
 
 
 def without_script(browser: Any, *, dark: bool, language: str) -> Any:
-    """A page on which the scripts (follow.js, app.js) never arrive: what a browser without
+    """A page on which the scripts (static/js/) never arrive: what a browser without
     JavaScript shows.
 
     (axe itself needs JavaScript, so the script is kept out instead of switched off.)
     """
     page = new_page(browser, dark=dark, language=language)
-    page.route("**/static/*.js", lambda route: route.abort())
+    page.route("**/static/**/*.js", lambda route: route.abort())
     return page
 
 

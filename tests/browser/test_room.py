@@ -19,7 +19,7 @@ from tests.web.nights import cards, play_round, set_up, standings_link, table_ga
 
 from .helpers import ROOMS, axe_violations, browser_app, new_page, screenshot, serving
 
-TURN = 8_000  # ms a page of the standings stays up (static/room.js)
+TURN = 8_000  # ms a page of the standings stays up (static/js/room.js)
 
 NAMES = ["Ana", "Beto", "Carla", "Dani", "Elena", "Fabián", "Gloria", "Hugo", "Inés", "Julián"]
 PAIRS = [

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from .helpers import SCREENSHOTS, axe_violations, expect_as_typed, new_page, type_a_hand
 from .pages import game_file, import_game
 
-NOT_SAVED = "Not saved: no connection. Try again."
+NOT_SAVED = "Not saved yet: no connection. The hand stays here: tap Save again once back online."
 EXPIRED = "Your session expired; press “Save hand” again."
 
 

@@ -748,7 +748,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     # endpoint: (request maker, how many inputs)
     "static": (
         lambda d, w: Request(
-            "GET", "/static/" + d(st.one_of(st.sampled_from(["app.js", "style.css"]), VALUES))
+            "GET", "/static/" + d(st.one_of(st.sampled_from(["js/page.js", "style.css"]), VALUES))
         ),
         40,
     ),

@@ -81,7 +81,7 @@ class Stream:
         """The revision the next event names (heartbeats and chunk sizes passed over)."""
         while True:
             line = self._until(b"\n").strip()
-            if line.startswith(b"data: "):
+            if line.startswith(b"data: ") and line != b"data: beat":
                 return line.removeprefix(b"data: ").decode()
 
     def ends(self) -> bool:

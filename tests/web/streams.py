@@ -50,7 +50,7 @@ class Stream:
             self.events.put(None)  # the stream ended
 
     def next(self, timeout: float = WITHIN) -> dict[str, str] | None:
-        """The next event or comment; None when the stream ended."""
+        """The next event or heartbeat; None when the stream ended."""
         return self.events.get(timeout=timeout)
 
     def next_event(self, timeout: float = WITHIN) -> dict[str, str] | None:
@@ -58,12 +58,12 @@ class Stream:
         deadline = time.monotonic() + timeout
         while True:
             found = self.next(max(0.01, deadline - time.monotonic()))
-            if found is None or "comment" not in found:
+            if found is None or found.get("event") != "beat":
                 return found
 
     def ended(self, timeout: float = ENDS_WITHIN) -> bool:
         """Whether the next thing on the stream is its end, within `timeout`: an event or a
-        comment first, or nothing by then, is a stream still open."""
+        heartbeat first, or nothing by then, is a stream still open."""
         try:
             return self.next(timeout) is None
         except queue.Empty:

@@ -107,7 +107,7 @@ def test_the_rules_page_lists_the_engines_card_values(client: FlaskClient) -> No
 
 
 def test_the_script_types_no_card_values() -> None:
-    script = (ROOT / "static" / "app.js").read_text(encoding="utf-8")
+    script = (ROOT / "static" / "js" / "hand-form.js").read_text(encoding="utf-8")
     assert [card.value for card in Card if card.value in script] == []
     assert "dataset.points" in script
 

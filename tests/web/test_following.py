@@ -175,8 +175,8 @@ def test_the_hand_form_is_never_swapped_under_the_thumb(
 def test_only_a_new_hands_form_with_nothing_typed_is_marked_blank(
     client: FlaskClient, actions: Actions
 ) -> None:
-    """What app.js reads before taking the hand form's phone to the game played next: a form
-    sent back with what was typed (and what is wrong with it) is never blank."""
+    """What static/js/hand-form.js reads before taking the hand form's phone to the game played
+    next: a form sent back with what was typed (and what is wrong with it) is never blank."""
     game_id = actions.new_game()
     assert "data-blank" in client.get(f"/games/{game_id}/hands/new").text
     refused = client.post(f"/games/{game_id}/hands/new", data={"sides-0-melded_points": "400"})

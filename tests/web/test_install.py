@@ -3,6 +3,8 @@ seen readable offline."""
 
 from __future__ import annotations
 
+import json
+import re
 import struct
 from pathlib import Path
 
@@ -63,7 +65,7 @@ def test_every_page_links_the_manifest_the_icon_and_the_theme_colour(
         text = client.get(page).text
         assert '<link rel="manifest" href="/manifest.webmanifest"' in text, page
         assert 'href="/static/icons/icon.svg"' in text and 'name="theme-color"' in text, page
-        assert 'data-worker="/sw.js" defer></script>' in text, page
+        assert 'type="module" src="/static/js/page.js" data-worker="/sw.js"></script>' in text, page
 
 
 def test_the_worker_is_served_from_the_top_of_the_site_and_checked_each_time(
@@ -81,6 +83,22 @@ def test_the_worker_touches_no_write_and_keeps_nothing_marked_no_store(client: F
     worker = client.get("/sw.js").text
     assert 'if (request.method !== "GET") return;' in worker
     assert 'indexOf("no-store") === -1' in worker
+
+
+def test_the_worker_keeps_every_module_and_the_video_as_it_is_installed(
+    client: FlaskClient,
+) -> None:
+    """A module a page loads only when it needs it (the screen's) is there offline too."""
+    worker = client.get("/sw.js").text
+    static = Path(__file__).resolve().parents[2] / "static"
+    files = sorted(
+        f"/static/{path.relative_to(static).as_posix()}"
+        for folder in ("js", "media")
+        for path in (static / folder).iterdir()
+    )
+    assert "/static/js/screen.js" in files and "/static/media/awake.webm" in files
+    kept = re.search(r"var AHEAD = (\[.*?\]);", worker)
+    assert kept is not None and json.loads(kept.group(1)) == files
 
 
 def test_the_manifest_and_the_worker_need_no_pin() -> None:

@@ -222,7 +222,8 @@ def test_a_stream_whose_phone_left_gives_back_its_place_at_its_next_heartbeat(
         opened, streaming.test_client(), game_id, {"waitress.client_disconnected": left.is_set}
     )
     assert phone.next() is not None
-    assert phone.next() == {"comment": "still here"}  # a heartbeat while the phone is there
+    # A heartbeat while the phone is there: an event, which a page sees (a comment it would not).
+    assert phone.next() == {"event": "beat", "data": "beat"}
     left.set()
     assert phone.ended()
     assert places_taken(streaming) == 0

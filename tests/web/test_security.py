@@ -73,7 +73,7 @@ def refused_form(client: FlaskClient) -> TestResponse:
 
 
 def a_static_file(client: FlaskClient) -> TestResponse:
-    return read(client.get("/static/app.js"))
+    return read(client.get("/static/js/page.js"))
 
 
 def json_answer(client: FlaskClient) -> TestResponse:
@@ -135,7 +135,7 @@ def test_no_template_has_inline_script_or_style() -> None:
             assert inline not in text, (template.name, inline)
         assert not any(f" on{event}=" in text for event in ("click", "load", "submit", "change"))
         for script in text.split("<script")[1:]:
-            assert script.lstrip().startswith("src="), template.name
+            assert script.lstrip().removeprefix('type="module" ').startswith("src="), template.name
 
 
 def set_cookies(response: TestResponse, name: str) -> list[str]:

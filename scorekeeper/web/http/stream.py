@@ -9,7 +9,10 @@ names another revision than the one it was drawn at, as its poll does. What is s
   stream works and, had it missed a change, fetches itself;
 - each new revision the same way; `event: gone` when the thing is deleted; `event: refused`
   when this phone may no longer follow it (a renewed link, another PIN); the stream then ends;
-- a comment every `HEARTBEAT` seconds, so that a proxy does not cut a quiet stream;
+- a heartbeat every `HEARTBEAT` seconds (`event: beat`), so that a proxy does not cut a quiet
+  stream and the page, which sees events but never comments, can tell a stream that went quiet
+  from one whose connection died without a word (a phone's Wi-Fi gone, the browser still
+  holding the old connection): a page that heard nothing for a while asks for itself;
 - an end after a lifetime spread at random (`STREAM_SECONDS`, from half of it to all of it):
   the browser comes back after `retry:` with `Last-Event-ID`, and a frozen phone's stream does
   not stay forever.
@@ -46,8 +49,12 @@ from ..services import push
 from .access import client_address
 
 HEARTBEAT = 15.0
-"""Seconds between comments on a quiet stream: under nginx's 60 s `proxy_read_timeout`, and
-the longest a stream whose phone left holds its place (it looks at every wake)."""
+"""Seconds between heartbeats on a quiet stream: under nginx's 60 s `proxy_read_timeout`, the
+longest a stream whose phone left holds its place (it looks at every wake), and what a page
+waits for before it takes a silent stream for a dead one (`#following`'s data-beat)."""
+BEAT = "event: beat\ndata: beat\n\n"
+"""A heartbeat: an event (a page never sees a comment) with some data (an event without any is
+not dispatched), of its own type, so that no page takes it for a revision."""
 SHARE = 4
 """The streams of one address, or of one share link, hold at most a quarter of the cap…"""
 SHARE_AT_LEAST = 8
@@ -184,7 +191,7 @@ def _follow(
             sent = revision
             yield event(revision)
         elif time.monotonic() < ends:  # a quiet stream: a heartbeat, unless it ends now
-            yield ": still here\n\n"
+            yield BEAT
 
 
 def _gone(environ: dict[str, Any]) -> Callable[[], bool]:

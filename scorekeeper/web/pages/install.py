@@ -8,6 +8,7 @@ neither holds anything of a game.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify, url_for
@@ -20,6 +21,8 @@ from ..http.access import Access, needs
 bp = Blueprint("install", __name__)
 
 THEME = "#0b5d3b"  # style.css's --accent: the bar above the app is the table's green
+AHEAD = ("js", "media")
+"""The folders of static/ whose files the worker keeps as it is installed (static/sw.js)."""
 BACKGROUND = "#fbfaf7"  # style.css's --bg: what the phone shows while the app opens
 
 
@@ -69,7 +72,15 @@ def worker() -> Response:
     """The service worker, from the top of the site so that it looks after every page (a
     worker's reach is its own folder and below)."""
     # Read whole (it is small) rather than streamed: nothing left open if the answer is dropped.
-    script = Path(current_app.static_folder or "static", "sw.js").read_bytes()
+    static = Path(current_app.static_folder or "static")
+    script = (static / "sw.js").read_bytes()
+    ahead = [
+        url_for("static", filename=path.relative_to(static).as_posix())
+        for folder in AHEAD
+        for path in sorted((static / folder).iterdir())
+        if path.is_file()
+    ]
+    script = script.replace(b"var AHEAD = [];", f"var AHEAD = {json.dumps(ahead)};".encode())
     response = Response(script, mimetype="text/javascript")
     response.cache_control.no_cache = True  # a new worker reaches phones at once
     return response

@@ -25,7 +25,8 @@ def index() -> str:
 @bp.get("/rules/search")
 @needs(Access.PUBLIC)
 def search() -> str:
-    """The rules search without JavaScript; app.js asks it as one types and shows its results."""
+    """The rules search without JavaScript; static/js/search.js asks it as one types and shows
+    its results."""
     query = request.args.get("q", "")[:200].strip()
     system = rules.SYSTEMS.get(request.args.get("system", ""))
     game_id = request.args.get("game", "")[:64] or None
