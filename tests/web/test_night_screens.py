@@ -125,6 +125,9 @@ def test_a_double_tap_on_the_confirmation_ends_one_round_only(client: FlaskClien
     start(client, night_id, 2)
     again = client.post(f"/nights/{night_id}/end-round", data=confirm, follow_redirects=True)
     assert "Round 1 is not being played" in again.text
+    # Nor is an ended round's end asked again, from a page left open on it.
+    stale = client.get(f"/nights/{night_id}/end-round?round=1", follow_redirects=True)
+    assert "Round 1 is not being played" in stale.text and "End round 1?" not in stale.text
     assert night_state(client, night_id) == (2, False) and round_in_play(client, night_id)
 
 
