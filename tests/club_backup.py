@@ -48,7 +48,14 @@ def _night(number: int, game_ids: list[str], ids: dict[str, int]) -> dict[str, A
             ids["seating"] += 1
             game_id = next(games, None)
             seats.append(
-                {"id": ids["seating"], "table": table, "ns": ns, "ew": ew, "game_id": game_id}
+                {
+                    "id": ids["seating"],
+                    "table": table,
+                    "ns": ns,
+                    "ew": ew,
+                    "game_id": game_id,
+                    "counting": None,
+                }
             )
         played = any(seat["game_id"] for seat in seats)
         ids["round"] += 1
@@ -58,6 +65,15 @@ def _night(number: int, game_ids: list[str], ids: dict[str, int]) -> dict[str, A
                 "number": position,
                 "started_at": (began + timedelta(hours=position)).isoformat() if played else None,
                 "ended_at": None,
+                "sitting_out": sorted(
+                    pair
+                    for seat in seats
+                    if not seat["game_id"]
+                    for pair in (seat["ns"], seat["ew"])
+                )
+                if played
+                else None,
+                "absent": [] if played else None,
                 "seats": seats,
             }
         )
@@ -171,7 +187,7 @@ def club_backup(
     played = [game["id"] for game in games]
     return {
         "format": "samba-scorekeeper-backup",
-        "version": 1,
+        "version": 2,
         "games": games,
         "house_rules": [],
         "player_merges": [],

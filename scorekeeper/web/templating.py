@@ -16,13 +16,13 @@ from .http import door, stream
 from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters.rulebook import card_values
-from .wording import cite, halves, number, say, signed, wins
+from .wording import cite, decimal, number, say, signed
 
 
 def rules_url() -> str:
     """Where the header's "Rules" leads: inside a game, that game's rules (the comparison is
     one tap further); anywhere else, the comparison."""
-    if door.inside():
+    if door.in_game():
         return url_for("rules.game_rules", game_id=door.game_id())
     return url_for("rules.index")
 
@@ -45,9 +45,7 @@ def heartbeat() -> float:
 
 def install(app: Flask) -> None:
     """Give every template the app's filters and globals."""
-    app.jinja_env.filters.update(
-        number=number, signed=signed, say=say, cite=cite, halves=halves, wins=wins
-    )
+    app.jinja_env.filters.update(number=number, decimal=decimal, signed=signed, say=say, cite=cite)
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
         get_locale=get_locale,

@@ -5,12 +5,13 @@ view (`http/i18n.py`); this module only reads it, so presenters and forms may us
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
 from typing import Protocol
 
-from babel.numbers import LC_NUMERIC, get_decimal_symbol, get_group_symbol
+from babel.numbers import LC_NUMERIC, format_decimal, get_group_symbol
 from flask import url_for
-from flask_babel import get_locale, get_translations, gettext, ngettext
+from flask_babel import get_locale, get_translations, gettext
 from markupsafe import Markup
 
 from .. import rules
@@ -35,17 +36,6 @@ def _group(locale: str) -> str:
     return get_group_symbol(locale)
 
 
-@cache
-def _decimal(locale: str) -> str:
-    """A language's decimal point, read from Babel once."""
-    return get_decimal_symbol(locale)
-
-
-def _locale() -> str:
-    locale = get_locale()  # None outside a request: Babel's default, as format_decimal does
-    return str(locale or LC_NUMERIC or "en_US_POSIX")
-
-
 def number(value: int) -> str:
     """A number as the page's language writes it: 10,000 or 10.000, and −100.
 
@@ -53,24 +43,20 @@ def number(value: int) -> str:
     looked up once (a scoreboard writes hundreds of numbers, and Babel parses the format each time)
     and the true minus sign, the one the engine writes, where Babel gives a hyphen.
     """
-    digits = f"{abs(value):,}".replace(",", _group(_locale()))
+    locale = get_locale()  # None outside a request: Babel's default, as format_decimal does
+    digits = f"{abs(value):,}".replace(",", _group(str(locale or LC_NUMERIC or "en_US_POSIX")))
     return MINUS + digits if value < 0 else digits
 
 
-def halves(value: float) -> str:
-    """A count of halves (a pair's wins, a draw counting half a win) as the page's language
-    writes it: 2, 1.5 or 1,5."""
-    whole = int(value)
-    return number(whole) if value == whole else f"{number(whole)}{_decimal(_locale())}5"
-
-
-def wins(value: float) -> str:
-    """A pair's wins in words, with the plural each language gives the number: 1 win, 2 wins,
-    1.5 wins."""
-    # A half is plural in both languages ("1.5 wins", "1,5 victorias"), and gettext's plural
-    # forms take a whole number: 2 stands for any count that is not one.
-    count = int(value) if value == int(value) else 2
-    return str(ngettext("%(wins)s win", "%(wins)s wins", count, wins=halves(value)))
+def decimal(value: float | Fraction, places: int = 2) -> str:
+    """A number with at most `places` decimals as the page's language writes it (2.5 or 2,5; a
+    win and a third 1.33 or 1,33), a whole one as `number` writes it."""
+    rounded = round(Fraction(value), places)
+    if rounded.denominator == 1:
+        return number(int(rounded))
+    locale = str(get_locale() or LC_NUMERIC or "en_US_POSIX")
+    shown = format_decimal(float(rounded), format="#,##0." + "#" * places, locale=locale)
+    return shown.replace("-", MINUS)
 
 
 def signed(value: int) -> str:

@@ -57,8 +57,8 @@ def seating_shown(page: Any) -> dict[int, list[tuple[int, int, int]]]:
 
 
 def press(director: Any, base: str, night_id: str, name: str) -> None:
-    """A button of the director's page; one that ends something asks first, and is pressed
-    again on the page that asks."""
+    """A button of the director's page; one that ends something asks first (what each
+    unfinished table counts as, too), and is pressed again on the page that asks."""
     director.goto(f"{base}/nights/{night_id}")
     ends = name.startswith("End")
     with director.expect_navigation():

@@ -173,7 +173,9 @@ def test_on_a_phone_every_pair_shows_place_wins_and_points_without_scrolling_sid
     )
     for row in columns:
         assert all(inside for inside, _ in row), row
-        assert [name for _, name in row] == ["place", "", "num", "num sum"]
+        # Place, pair, score (what ranks them), wins and points; rounds and difference under
+        # the pair's name.
+        assert [name for _, name in row] == ["place", "", "num score", "num", "num sum"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(phone, f"night-standings-phone{page.replace('/', '-')}")
     assert axe_violations(phone, axe) == []

@@ -678,8 +678,8 @@ def night_post(action: str, *names: str, keep_first: bool = False) -> MakeReques
 
 
 def confirmed(action: str, *names: str, keep_first: bool = False) -> MakeRequest:
-    """A director's write that asks first: its confirmation page (a GET, or a POST without
-    `confirm`), or the confirmed write itself."""
+    """A director's write that asks first (a pair's leaving): its page that asks (a GET, or a
+    POST without `confirm`), or the confirmed write itself."""
     post = night_post(action, *names, keep_first=keep_first)
 
     def make(draw: Any, world: World) -> Request:
@@ -690,6 +690,27 @@ def confirmed(action: str, *names: str, keep_first: bool = False) -> MakeRequest
         if one_in(draw, 2):
             form["confirm"] = "yes" if one_in(draw, 2) else draw(VALUES)
         return Request("POST", sent.path, form=form)
+
+    return make
+
+
+def ending(action: str, keep_first: bool = False) -> MakeRequest:
+    """The end of a round or of the night (asked: `GET`, or sent): the round, and for each table
+    what its game counts as and the hands it had played, each fuzzed or left out."""
+
+    def make(draw: Any, world: World) -> Request:
+        night_id = a_night(draw, world, keep_first)
+        number = draw(st.sampled_from(["1", "2"]) | VALUES)
+        if one_in(draw, 3):
+            return Request("GET", f"/nights/{night_id}/{action}", {"round": number})
+        form = {"round": number} if action == "end-round" and not one_in(draw, 4) else {}
+        for table in (1, 2, 3):
+            if not one_in(draw, 3):
+                counts = st.sampled_from(["as-it-stands", "not-played"])
+                form[f"table_{table}"] = draw(counts | VALUES)
+            if not one_in(draw, 3):
+                form[f"hands_{table}"] = draw(st.sampled_from(["0", "1"]) | VALUES)
+        return Request("POST", f"/nights/{night_id}/{action}", form=form)
 
     return make
 
@@ -841,8 +862,8 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "nights.renew_cards": (night_post("cards/renew", keep_first=True), 20),
     "director.director": (night_page(""), 40),
     "director.start_round": (night_post("start", "round"), 60),
-    "director.end_round": (confirmed("end-round", "round"), 60),
-    "director.end_night": (confirmed("end", keep_first=True), 30),
+    "director.end_round": (ending("end-round"), 80),
+    "director.end_night": (ending("end", keep_first=True), 30),
     "director.ranking": (night_post("ranking", "ranking"), 40),
     "director.pair_leaves": (confirmed("leaves", "pair"), 40),
     "director.pair_returns": (night_post("returns", "pair"), 40),
@@ -1012,6 +1033,11 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "night": lambda w: ("/nights/new?pairs=5",) * 2,
     "seating": lambda w: (f"/nights/{w.nights()[0]}/seating?round=2",) * 2,
     "arriving pair": lambda w: (f"/nights/{w.nights()[1]}", f"/nights/{w.nights()[1]}/arrives"),
+    # The first night's round 1 is in play: no hostile value in one field of its end ends it.
+    "end of a round": lambda w: (
+        f"/nights/{w.nights()[0]}/end-round?round=1",
+        f"/nights/{w.nights()[0]}/end-round",
+    ),
 }
 
 

@@ -89,7 +89,7 @@ def test_the_engine_passes_mypy_strict(tmp_path):
             "--cache-dir",
             str(tmp_path / "mypy_cache"),
             "scorekeeper/rules",
-            "scorekeeper/nights.py",
+            "scorekeeper/nights",
         ],
         capture_output=True,
         text=True,

@@ -46,29 +46,62 @@ def start(client: FlaskClient, night_id: str, number: int) -> None:
     assert response.status_code == 302
 
 
-def end(client: FlaskClient, night_id: str, number: int) -> None:
-    response = client.post(
-        f"/nights/{night_id}/end-round", data={"round": str(number), "confirm": "yes"}
-    )
-    assert response.status_code == 302
+def end(
+    client: FlaskClient, night_id: str, number: int, counts: dict[int, str] | None = None
+) -> None:
+    """Round `number` ended as its director ends it: asked what each unfinished table counts
+    as, answered as `counts` says (table: "as-it-stands" or "not-played"), else the default."""
+    asked = client.get(f"/nights/{night_id}/end-round", query_string={"round": str(number)})
+    assert asked.status_code == 200, asked.text
+    answers = {**asked_for(asked.text), **{f"table_{t}": c for t, c in (counts or {}).items()}}
+    response = client.post(f"/nights/{night_id}/end-round", data={"round": str(number), **answers})
+    assert response.status_code == 302, response.text
+
+
+def end_night(client: FlaskClient, night_id: str, counts: dict[int, str] | None = None) -> str:
+    """The night ended as its director ends it (asked, during a round, what each unfinished
+    table counts as: answered as `end` does); where it leads, its results."""
+    response = client.post(f"/nights/{night_id}/end")
+    if response.status_code == 422:
+        answers = {
+            **asked_for(response.text),
+            **{f"table_{t}": c for t, c in (counts or {}).items()},
+        }
+        response = client.post(f"/nights/{night_id}/end", data=answers)
+    assert response.status_code == 302, response.text
+    return response.headers["Location"]
+
+
+def asked_for(page: str) -> dict[str, str]:
+    """What the end of a round sends as its page has it: the radio buttons checked (each
+    unfinished table's default) and the hidden fields (the hands each table had played)."""
+    found = {}
+    for tag in re.findall(r"<input [^>]*>", page):
+        attributes = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag))
+        kind = attributes.get("type")
+        if kind == "hidden" and attributes.get("name", "").startswith("hands_"):
+            found[attributes["name"]] = attributes["value"]
+        if kind == "radio" and re.search(r"\schecked[\s>]", tag):
+            found[attributes["name"]] = attributes["value"]
+    return found
 
 
 def play_round(
     client: FlaskClient,
     night_id: str,
     number: int,
-    tables: dict[int, str],
+    tables: dict[int, str] | None = None,
     hands: Callable[[int], int] = lambda table: 1,
     *,
     ends: bool = True,
 ) -> None:
     """Round `number` started, `hands(table)` hands saved at each of `tables` (the table cards'
-    paths; north-south go out), and ended unless `ends` is false."""
+    paths; every card unless given) that has a game in it (north-south go out), and ended
+    unless `ends` is false."""
     start(client, night_id, number)
-    for table, url in tables.items():
+    for table, url in (cards(client, night_id) if tables is None else tables).items():
         game_id = table_game(client, url)
-        assert game_id is not None
-        for _ in range(hands(table)):
+        for _ in range(hands(table) if game_id is not None else 0):
             saved = client.post(
                 f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN])
             )

@@ -276,6 +276,19 @@ def arriving_pair_form(client: FlaskClient) -> Typed:
     return Typed(path, f"{path}/arrives", typed, "A pair arrives", shown={"arriving-first": "Zoe"})
 
 
+def end_round_form(client: FlaskClient) -> Typed:
+    """Round 1 ended, its tables unfinished: what each counts as, asked."""
+    path = f"/nights/{night(client, started=True)}/end-round"
+    return Typed(f"{path}?round=1", path, {"table_1": "not-played"}, "End round 1")
+
+
+def end_night_form(client: FlaskClient) -> Typed:
+    """The night ended during round 1, on the page that asks first (what each unfinished table
+    counts as, too): the director's page only links to it."""
+    path = f"/nights/{night(client, started=True)}/end"
+    return Typed(path, path, {}, "End the night")
+
+
 def night_button(
     action: str, page: str = "", typed: dict[str, str] | None = None, started: bool = False
 ) -> Callable[[FlaskClient], Typed]:
@@ -292,7 +305,7 @@ def night_button(
 def confirmation(
     action: str, asked: str = "", started: bool = False
 ) -> Callable[[FlaskClient], Typed]:
-    """A director's write that ends something, on the page that asks first (its button)."""
+    """A director's write asked first (a pair's leaving), on the page that asks (its button)."""
 
     def button(client: FlaskClient) -> Typed:
         path = f"/nights/{night(client, started=started)}/{action}"
@@ -337,6 +350,8 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "nights.new": new_night_form,
     "nights.seating": seating_form,
     "director.pair_arrives": arriving_pair_form,
+    "director.end_round": end_round_form,
+    "director.end_night": end_night_form,
 }
 
 
@@ -413,8 +428,6 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "history.undo": undo_merge_button,
     "nights.renew_cards": night_button("cards/renew", "/cards"),
     "director.start_round": night_button("start"),
-    "director.end_round": confirmation("end-round", "?round=1", started=True),
-    "director.end_night": confirmation("end"),
     "director.ranking": night_button("ranking", typed={"ranking": "points"}),
     "director.pair_leaves": confirmation("leaves", "?pair=2"),
     "director.pair_returns": pair_returns_button,

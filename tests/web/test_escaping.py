@@ -30,6 +30,7 @@ from .helpers import (
     save_house_rule,
     upload,
 )
+from .nights import end
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 
@@ -111,6 +112,8 @@ def route_values(client: FlaskClient, game_id: str, rule_id: int) -> dict[str, s
         "system_id": "classic",
         "key": "",
         "token": "no-such-link",  # a share link's landing (a real one leads to the scoreboard)
+        "standings_token": "no-such-link",  # a test with a night gives its own
+        "card_token": "no-such-card",  # a real one leads to its table's game
     }
 
 
@@ -121,6 +124,7 @@ def test_no_page_shows_a_typed_name_unescaped(
     game_id, rule_id = new_hostile_game(client, hostile)
     night_id, standings = new_hostile_night(client, hostile)
     values = {**route_values(client, game_id, rule_id), "night_id": night_id}
+    values["standings_token"] = standings.split("/")[2]
     players = [hostile, f"{hostile} B", f"{hostile} C", f"{hostile} D"]
     read = 0
     for rule in app.url_map.iter_rules():
@@ -156,8 +160,7 @@ def test_no_page_shows_a_typed_name_unescaped(
     ):
         shown_as_text(client.get(url), hostile, f"GET {url}")
     # Between rounds: a pair's leaving asked (it names the pair) and a table card, waiting.
-    ended = client.post(f"/nights/{night_id}/end-round", data={"round": "1", "confirm": "yes"})
-    assert ended.status_code == 302, ended.text
+    end(client, night_id, 1)
     card = re.search(
         r'data-card="1" href="http://[^/]+([^"]+)"', client.get(f"/nights/{night_id}/cards").text
     )

@@ -10,11 +10,12 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, FormField, HiddenField, IntegerField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3
-from wtforms.validators import DataRequired, Length, Optional
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
+from wtforms.widgets import HiddenInput
 
 from ... import nights, rules
 from ..store.columns import NIGHT_PAIRS, NIGHT_ROUNDS, ROUND_HANDS, ROUND_MINUTES, one_time_token
-from ..store.models import NAME_LENGTH, new_token
+from ..store.models import LARGEST_ID, NAME_LENGTH, new_token
 from .validators import Within
 
 NUMBER = {"inputmode": "numeric"}
@@ -105,14 +106,6 @@ def night_form(count: int, houses: list[tuple[str, str]]) -> NightFields:
     return form
 
 
-def pairs_asked(value: str | None) -> int | None:
-    """The number of pairs the first step asks for, if it is one a night can have."""
-    if value is None or not value.isdigit() or len(value) > 4:
-        return None
-    number = int(value)
-    return number if 2 <= number <= NIGHT_PAIRS else None
-
-
 class SeatFields(FlaskForm):
     """One table of a round: its two pair numbers, or none (the table is not played)."""
 
@@ -161,3 +154,59 @@ class ArrivingPairForm(FlaskForm):
 
     first = _player(_l("Player"))
     second = _player(_l("Partner"))
+
+
+COUNTING_WORDS = {
+    nights.Counting.AS_IT_STANDS: _l("As it stands: its totals decide it"),
+    nights.Counting.NOT_PLAYED: _l("Not played: it counts for nobody"),
+}
+
+
+class EndRoundFields(FlaskForm):
+    """The end of a round: for each table not finished, what its game counts as, the stated
+    default checked (`end_round_form`)."""
+
+    def counts(self) -> dict[int, nights.Counting]:
+        """What each table's game counts as, by table number, as chosen."""
+        return {
+            int(name.removeprefix(TABLE)): nights.Counting(field.data)
+            for name, field in self._fields.items()
+            if name.startswith(TABLE) and field.data
+        }
+
+    def seen(self) -> dict[int, int]:
+        """The hands each table had played when the director chose, by table number: a table
+        that has played another since is asked about again (`services.nights.end_round`)."""
+        return {
+            int(name.removeprefix(HANDS)): field.data
+            for name, field in self._fields.items()
+            if name.startswith(HANDS) and field.data is not None
+        }
+
+
+TABLE = "table_"
+"""The start of the name of a table's choice: `table_3`."""
+HANDS = "hands_"
+"""The start of the name of the hands a table had played when asked: `hands_3`."""
+
+
+def end_round_form(tables: Sequence[tuple[int, int]]) -> EndRoundFields:
+    """The end of a round with these tables not finished, each (its number, its hands played):
+    a choice for each, among what it may count as (`nights.countings`), the default checked
+    (`nights.default_counting`)."""
+
+    class EndRoundForm(EndRoundFields):
+        pass
+
+    for table, hands in tables:
+        field = RadioField(
+            _("Table %(table)s", table=table),
+            choices=[SelectChoice(c.value, COUNTING_WORDS[c]) for c in nights.countings(hands)],
+            default=nights.default_counting(hands).value,
+            validators=[InputRequired(_l("Say what this table's game counts as."))],
+        )
+        setattr(EndRoundForm, f"{TABLE}{table}", field)
+        # The page writes each table's hands as it shows them, whatever was sent.
+        seen = IntegerField(widget=HiddenInput(), validators=[Optional(), Within(0, LARGEST_ID)])
+        setattr(EndRoundForm, f"{HANDS}{table}", seen)
+    return EndRoundForm()

@@ -98,8 +98,8 @@ def _phone() -> str:
 
 
 def _pin_and_phone() -> tuple[str | None, bool]:
-    """The stored PIN's hash and whether this phone is signed in: read with the game inside its
-    door, else once per request in one statement."""
+    """The stored PIN's hash and whether this phone is signed in: read with the game or night
+    inside its door, else once per request in one statement."""
     if door.inside():
         return door.pin_hash(), door.phone_signed_in()
     if "pin_and_phone" not in g:
@@ -129,7 +129,7 @@ def _mark(hashed: str | None) -> str:
 def level() -> Access:
     """What this phone may do here."""
     signed_in_now = bool(_phone()) and _pin_and_phone()[1]
-    if not door.inside():
+    if not door.in_game():
         return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), "", None)
     return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), link_token(), door.state())
 
@@ -201,7 +201,7 @@ def played_on() -> str | None:
     following by the follow link its follow link (the table played on with the same phones);
     a phone with the table's own access opens the page. None before then, or once the new game
     is gone."""
-    if not door.inside() or not door.state().next_game_id:
+    if not door.in_game() or not door.state().next_game_id:
         return None
     next_id: str = door.state().next_game_id
     tokens = access_service.share_tokens(next_id)

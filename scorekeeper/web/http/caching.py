@@ -1,15 +1,18 @@
-"""Caching of game pages, as HTTP does it: ETags from the game's revision.
+"""Caching of the pages of a game or a club night, as HTTP does it: ETags from the revision.
 
-Every page of a game is drawn from the game as it is at one revision (`models.Game.revision`),
-in one language, for one session. So a page carries a weak ETag made of these three, asks the
-browser to check it each time (`Cache-Control: no-cache`), and a request whose `If-None-Match`
-still holds is answered `304 Not Modified` before the game is read or anything is drawn.
+Every page of a game (or a night) is drawn from it as it is at one revision
+(`models.Game.revision`, `models.Night.revision`), in one language, for one session, at what
+the phone may do there, for what its address asks (a night's standings by the ranking asked
+for). So a page carries a weak ETag made of these, asks the browser to check it each time
+(`Cache-Control: no-cache`), and a request whose `If-None-Match` still holds is answered
+`304 Not Modified` before the game or night is read or anything is drawn. No page makes an ETag
+of its own: every page that comes in through the door (`door.py`) gets it here.
 
-What costs to draw and is the same for every visitor (the scoreboard, the blank hand form) is
-drawn by a partial template and kept in memory (`presenters/parts.py`) under the key `part_key`
-makes of the revision. What depends on the visitor (the CSRF token, a form's one-time token, a
-flashed notice) is written around it by the page's own template on every request, so nothing of
-one visitor is ever shown to another.
+What costs to draw and is the same for every visitor (the scoreboard, the blank hand form, a
+night's standings) is drawn by a partial template and kept in memory (`presenters/parts.py`)
+under the key `part_key` makes of the revision, the language and the address. What depends on
+the visitor (the CSRF token, a form's one-time token, a flashed notice) is written around it by
+the page's own template on every request, so nothing of one visitor is ever shown to another.
 """
 
 from __future__ import annotations
@@ -36,16 +39,20 @@ def _session_mark() -> str:
     return hashlib.blake2s(str(token).encode(), digest_size=6).hexdigest()
 
 
+def _asked() -> str:
+    """A short mark of what the address asks beyond its path (a night's standings by points:
+    `?by=points`), so that a copy kept for one question never answers another."""
+    return hashlib.blake2s(request.query_string, digest_size=4).hexdigest()
+
+
 def etag() -> str:
-    """The ETag of this request's game page: the game's revision, the language, the session
-    and what it may do there (a phone that entered the PIN sees more)."""
-    return f"{door.revision()}.{get_locale()}.{_session_mark()}.{access.level().value}"
-
-
-def etag_for(revision: str) -> str:
-    """The ETag of a page of something else with a revision (a club night's standings): the
-    revision, the language and the session (the page holds the session's token)."""
-    return f"{revision}.{get_locale()}.{_session_mark()}"
+    """The ETag of this request's page of a game or night: what it follows and its revision,
+    the language, the session, what the phone may do there (a phone that entered the PIN sees
+    more) and what the address asks."""
+    return (
+        f"{door.followed()}.{door.revision()}.{get_locale()}.{_session_mark()}"
+        f".{access.level().value}.{_asked()}"
+    )
 
 
 def _asked_etag() -> str:
@@ -65,9 +72,20 @@ def never_kept(view: View) -> View:
     return view
 
 
+SHOWS_NO_NOTICE = "shows_no_notice"
+
+
+def shows_no_notice(view: View) -> View:
+    """A view whose page shows no flashed notice (the standings, a table card): a notice that
+    waits for another page does not stop it from being kept."""
+    setattr(view, SHOWS_NO_NOTICE, True)
+    return view
+
+
 def _conditional() -> bool:
-    """Whether this request's answer may be validated by its ETag: a read of a game's page that
-    shows no one-time notice (a flashed message is shown once, so its page is never kept)."""
+    """Whether this request's answer may be validated by its ETag: a read of a page of a game
+    or night that shows no one-time notice (a flashed message is shown once, so its page is
+    never kept)."""
     return (
         request.method in door.READS
         and door.inside()
@@ -76,13 +94,17 @@ def _conditional() -> bool:
     )
 
 
+def _marked(mark: str) -> bool:
+    return bool(getattr(current_app.view_functions.get(request.endpoint or ""), mark, False))
+
+
 def _never_kept() -> bool:
-    return bool(getattr(current_app.view_functions.get(request.endpoint or ""), NEVER_KEPT, False))
+    return _marked(NEVER_KEPT)
 
 
 def not_modified() -> Response | None:
     """`304 Not Modified` to a read whose browser holds the page as it still is."""
-    g.flashed = bool(session.get("_flashes"))
+    g.flashed = bool(session.get("_flashes")) and not _marked(SHOWS_NO_NOTICE)
     if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
         return tagged(response, _asked_etag())
@@ -99,22 +121,22 @@ def tagged(response: Response, tag: str) -> Response:
 
 
 def tag(response: Response) -> Response:
-    """Give a game page drawn now its ETag (errors and redirects get none)."""
+    """Give a page of a game or night drawn now its ETag (errors and redirects get none)."""
     if _conditional() and response.status_code == 200:
         return tagged(response, etag())
     return response
 
 
 def part_key(variant: str = "") -> Hashable | None:
-    """What a part of this game's page is kept under (`presenters/parts.py`): the page, the
-    game, its revision, the language, the address and the `variant` it was drawn in (what the
-    phone may do there: never who it is). None for what is not kept: only a read of a game's
-    page is (a posted form is drawn as it was sent)."""
+    """What a part of this page of a game or night is kept under (`presenters/parts.py`): the
+    page, what it follows, its revision, the language, the address (a night's standings by the
+    ranking asked for) and the `variant` it was drawn in (what the phone may do there: never who
+    it is). None for what is not kept: only a read is (a posted form is drawn as it was sent)."""
     if request.method not in door.READS or not door.inside():
         return None
     return (
         str(request.endpoint),
-        door.game_id(),
+        door.followed(),
         door.revision(),
         str(get_locale()),
         request.query_string.decode("latin-1"),

@@ -4,22 +4,24 @@ the end of the night."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ... import nights
-from ..forms.night import ArrivingPairForm
-from ..http import caching
+from ..forms.night import TABLE, ArrivingPairForm, EndRoundFields, end_round_form
+from ..http import door
 from ..http.access import Access, needs
+from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import nights as presenters
-from ..presenters.night_refusals import refusal_text
+from ..presenters.night_refusals import counted_text, refusal_text
 from ..services import nights as service
-from ..services.nights import NightRefused
+from ..services.nights import NightRefused, Stopped
 from ..store import queries
+from ..store.columns import NIGHT_PAIRS
 from ..store.models import Night
 
 bp = Blueprint("director", __name__)
@@ -27,184 +29,192 @@ bp = Blueprint("director", __name__)
 
 @bp.get("/nights/<night_id>")
 @needs(Access.PIN)
-def director(night_id: str) -> Response:
+def director() -> str:
     """Every table's progress at a glance (live: a 304 while the night is unchanged), the
     round's buttons, the pairs."""
-    night = service.night_of(night_id)
-    flashed = bool(session.get("_flashes"))  # a notice is shown once: its page is not kept
-    tag = caching.etag_for(f"director.{night.revision}")
-    if not flashed and request.if_none_match.contains_weak(tag):
-        return caching.tagged(Response(status=304), tag)
-    shown = _standings(night)
-    page = render_template(
+    return _director_page(ArrivingPairForm(prefix="arriving"))
+
+
+def _director_page(arriving: ArrivingPairForm) -> str:
+    night = door.night()
+    return render_template(
         "director/director.html",
         night=night,
-        shown=shown,
-        arriving=ArrivingPairForm(prefix="arriving"),
-        standings_url=url_for("standings.standings", token=night.follow_token),
+        shown=presenters.standings(night, queries.night_tables(night.id)),
+        arriving=arriving,
+        standings_url=url_for("standings.standings", standings_token=night.follow_token),
     )
-    response = Response(page, mimetype="text/html")
-    return response if flashed else caching.tagged(response, tag)
 
 
-def _director_write(night_id: str, write: Callable[[], object], done: str) -> Response:
-    service.night_of(night_id)
+def _director_write(write: Callable[[], str]) -> Response:
+    """A director's button: the write, which says what it did, or why nothing changed."""
     try:
-        write()
+        done = write()
     except NightRefused as refused:
         flash(refusal_text(refused))
     else:
         flash(done)
-    return redirect(url_for("director.director", night_id=night_id))
+    return redirect(url_for("director.director", night_id=door.night_id()))
 
 
-def _round_sent() -> int:
-    value = request.values.get("round", "")
-    return int(value) if value.isdigit() and len(value) < 5 else 0
-
-
-def _confirmed() -> bool:
-    """Whether the write was confirmed on its confirmation page: a button of the director's
-    page that ends something (a round, the night, a pair's evening) only asks."""
-    return request.method == "POST" and request.form.get("confirm") == "yes"
-
-
-def _standings(night: Night) -> presenters.Standings:
-    return presenters.standings(night, queries.night_tables(night.id))
-
-
-def _asking(night: Night, shown: presenters.Standings, asked: str, **values: object) -> str:
-    """The confirmation page of a write that ends something: what it will do, one button that
-    does it, and one that keeps everything as it is (the director's page)."""
-    return render_template("director/confirm.html", night=night, shown=shown, asked=asked, **values)
-
-
-def _refused(night_id: str, refused: NightRefused) -> Response:
-    flash(refusal_text(refused))
-    return redirect(url_for("director.director", night_id=night_id))
+def _number_sent(name: str, sent: Mapping[str, str] | None = None) -> int:
+    """The round or pair number a button sent (in its form, or `sent`); NightRefused for what
+    is not one (`²` is a digit to `str.isdigit`, not a number), before anything is written."""
+    text = (request.form if sent is None else sent).get(name, "")
+    number = whole_number(text, most=NIGHT_PAIRS + 1)
+    if number is None:
+        raise NightRefused("not-a-number", name, sent=text[:20])
+    return number
 
 
 @bp.post("/nights/<night_id>/start")
 @needs(Access.PIN)
-def start_round(night_id: str) -> Response:
-    number = _round_sent()
-    return _director_write(
-        night_id,
-        lambda: service.start_round(night_id, number),
-        _("Round %(round)s has started: every table's phone moves on to it.", round=number),
-    )
+def start_round() -> Response:
+    def write() -> str:
+        number = _number_sent("round")
+        service.start_round(door.night_id(), number)
+        return _("Round %(round)s has started: every table's phone moves on to it.", round=number)
+
+    return _director_write(write)
 
 
 @bp.route("/nights/<night_id>/end-round", methods=["GET", "POST"])
+@form_view
 @needs(Access.PIN)
-def end_round(night_id: str) -> str | Response:
-    """Asks first (a stray tap ends nothing), then ends the round; a second press of the
-    confirmation ends nothing more (the round it names is over)."""
-    number = _round_sent()
-    night = service.night_of(night_id)
-    shown = _standings(night)
-    if not (shown.in_play and shown.round == number):
-        return _refused(night_id, NightRefused("round-not-in-play", "round", round=number))
-    if not _confirmed():
-        return _asking(night, shown, "end-round", number=number)
-    unfinished = [t.table for t in shown.tables if not t.finished]
-    done = _("Round %(round)s has ended.", round=number)
-    if unfinished:
-        done += " " + _(
-            "Tables still playing were stopped as they stood: %(tables)s.",
-            tables=", ".join(str(t) for t in unfinished),
-        )
-    return _director_write(night_id, lambda: service.end_round(night_id, number), done)
+def end_round() -> Response | tuple[str, int]:
+    """Ending the round in play: the tables not finished and what each counts as (asked, the
+    stated default checked), then the end. A post without an answer for an unfinished table is
+    asked again; one for a round not in play is refused, changing nothing."""
+    night = door.night()
+    sent = request.args if request.method == "GET" else request.form
+    try:
+        number = _number_sent("round", sent)
+        if number != night.current_round or presenters.in_play(night) is None:
+            raise NightRefused("round-not-in-play", "round", round=number)
+    except NightRefused as refused:
+        flash(refusal_text(refused))
+        return redirect(url_for("director.director", night_id=door.night_id()))
+    return _ending(
+        night, number, lambda form: service.end_round(night.id, number, form.counts(), form.seen())
+    )
 
 
 @bp.route("/nights/<night_id>/end", methods=["GET", "POST"])
+@form_view
 @needs(Access.PIN)
-def end_night(night_id: str) -> str | Response:
-    """Asks first, then ends the night: its standings are final."""
-    night = service.night_of(night_id)
-    if night.ended_at is None and not _confirmed():
-        return _asking(night, _standings(night), "end-night")
-    service.end_night(night_id)
-    flash(_("The night has ended: here are its results."))
-    return redirect(url_for("standings.results", token=night.follow_token))
+def end_night() -> Response | tuple[str, int]:
+    """The end of the night, asked first (a stray tap on the director's page ends nothing), with
+    the round in play, asking what each unfinished table counts as, as ending the round does:
+    its results."""
+    night = door.night()
+    return _ending(
+        night, None, lambda form: service.end_night(night.id, form.counts(), form.seen())
+    )
+
+
+def _ending(
+    night: Night, number: int | None, end: Callable[[EndRoundFields], list[Stopped]]
+) -> Response | tuple[str, int]:
+    """A round's end (`number`), or the night's (None): asked first, then done; what each table
+    stopped unfinished counts as, said. A table that played on meanwhile is asked again."""
+    tables = presenters.unfinished(night, queries.night_tables(night.id))
+    form = end_round_form([(t.table, t.hands) for t in tables])
+    loose: list[str] = []
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            stopped = end(form)
+        except NightRefused as refused:
+            if refused.code != "table-changed":
+                flash(refusal_text(refused))
+                return redirect(url_for("director.director", night_id=night.id))
+            loose.append(refusal_text(refused))
+            tables = presenters.unfinished(night, queries.night_tables(night.id))
+            form = end_round_form([(t.table, t.hands) for t in tables])
+        else:
+            return _ended(night, number, stopped)
+    page = render_template(
+        "director/end_round.html",
+        night=night,
+        number=number,
+        tables=tables,
+        form=form,
+        fields={t.table: form[f"{TABLE}{t.table}"] for t in tables},
+        loose=loose,
+    )
+    return page, (422 if request.method == "POST" else 200)
+
+
+def _ended(night: Night, number: int | None, stopped: list[Stopped]) -> Response:
+    if number is None:
+        flash(_("The night has ended: here are its results."))
+    else:
+        flash(_("Round %(round)s has ended.", round=number))
+    for table in stopped:
+        flash(counted_text(table.table, table.counting))
+    if number is None:
+        return redirect(url_for("standings.results", standings_token=night.follow_token))
+    return redirect(url_for("director.director", night_id=night.id))
 
 
 @bp.post("/nights/<night_id>/ranking")
 @needs(Access.PIN)
-def ranking(night_id: str) -> Response:
-    chosen = request.form.get("ranking", "")
-    if chosen not in {r.value for r in nights.Ranking}:
-        flash(_("Choose one of the rankings."))
-        return redirect(url_for("director.director", night_id=night_id))
-    return _director_write(
-        night_id,
-        lambda: service.set_ranking(night_id, nights.Ranking(chosen)),
-        _("The standings are ranked so now."),
-    )
+def ranking() -> Response:
+    def write() -> str:
+        chosen = request.form.get("ranking", "")
+        if chosen not in {r.value for r in nights.Ranking}:
+            return _("Choose one of the rankings.")
+        service.set_ranking(door.night_id(), nights.Ranking(chosen))
+        return _("The standings are ranked so now.")
 
-
-def _pair_sent() -> int:
-    value = request.values.get("pair", "")
-    return int(value) if value.isdigit() and len(value) < 5 else 0
+    return _director_write(write)
 
 
 @bp.route("/nights/<night_id>/leaves", methods=["GET", "POST"])
 @needs(Access.PIN)
-def pair_leaves(night_id: str) -> str | Response:
-    """Asks first, then the pair leaves (it may come back between rounds)."""
-    number = _pair_sent()
-    night = service.night_of(night_id)
-    shown = _standings(night)
-    pair = next((p for p in night.pairs if p.number == number), None)
-    if shown.ended:
-        return _refused(night_id, NightRefused("night-over"))
-    if shown.in_play:  # a pair leaves between rounds
-        return _refused(night_id, NightRefused("round-in-play", "round", round=shown.round))
-    if pair is None or not pair.present:
-        code = "no-such-pair" if pair is None else "pair-left"
-        return _refused(night_id, NightRefused(code, "pair", pair=number))
-    if not _confirmed():
-        return _asking(night, shown, "pair-leaves", pair=pair)
-    return _director_write(
-        night_id,
-        lambda: service.set_present(night_id, number, False),
-        _("Pair %(pair)s has left: its next opponents sit out.", pair=number),
-    )
+def pair_leaves() -> Response | str:
+    """Asked first (director/leaves.html: a stray tap lets no pair go), then the pair leaves; it
+    may come back between rounds."""
+    night = door.night()
+    try:
+        number = _number_sent("pair", request.values)
+        pair = service.may_leave(night, number)
+    except NightRefused as refused:
+        flash(refusal_text(refused))
+        return redirect(url_for("director.director", night_id=night.id))
+    if request.method == "GET" or request.form.get("confirm") != "yes":
+        return render_template("director/leaves.html", night=night, pair=pair)
+
+    def write() -> str:
+        service.set_present(night.id, number, False)
+        return _("Pair %(pair)s has left: its next opponents sit out.", pair=number)
+
+    return _director_write(write)
 
 
 @bp.post("/nights/<night_id>/returns")
 @needs(Access.PIN)
-def pair_returns(night_id: str) -> Response:
-    number = _pair_sent()
-    return _director_write(
-        night_id,
-        lambda: service.set_present(night_id, number, True),
-        _("Pair %(pair)s is back.", pair=number),
-    )
+def pair_returns() -> Response:
+    def write() -> str:
+        number = _number_sent("pair")
+        service.set_present(door.night_id(), number, True)
+        return _("Pair %(pair)s is back.", pair=number)
+
+    return _director_write(write)
 
 
 @bp.post("/nights/<night_id>/arrives")
 @form_view
 @needs(Access.PIN)
-def pair_arrives(night_id: str) -> Response | tuple[str, int]:
-    night = service.night_of(night_id)
+def pair_arrives() -> Response | tuple[str, int]:
     form = ArrivingPairForm(prefix="arriving")
     if form.validate_on_submit():
         first = " ".join((form.first.data or "").split())
         second = " ".join((form.second.data or "").split())
         try:
-            number = service.add_pair(night_id, first, second)
+            number = service.add_pair(door.night_id(), first, second)
         except NightRefused as refused:
             form.first.errors = [refusal_text(refused)]
         else:
             flash(_("Pair %(pair)s has arrived: it plays from the next round.", pair=number))
-            return redirect(url_for("director.director", night_id=night_id))
-    shown = _standings(night)
-    page = render_template(
-        "director/director.html",
-        night=night,
-        shown=shown,
-        arriving=form,
-        standings_url=url_for("standings.standings", token=night.follow_token),
-    )
-    return page, 422
+            return redirect(url_for("director.director", night_id=door.night_id()))
+    return _director_page(form), 422

@@ -3,7 +3,9 @@ and a table card's landing (the director's evening: director.py; the standings a
 standings.py).
 
 These pages are behind the table's PIN, but a table card's, which gives its phone the join link
-of its table's game, round after round."""
+of its table's game, round after round. A night's pages come in through its door (http/door.py:
+the night, or the table card, in the address), which reads the night and answers a phone whose
+copy is current with a 304 (http/caching.py)."""
 
 from __future__ import annotations
 
@@ -20,42 +22,34 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ... import nights, rules
-from ..extensions import db
 from ..forms.night import (
     SeatingFields,
     night_form,
-    pairs_asked,
     seating_form,
 )
 from ..http import access, caching, door
 from ..http.access import Access, needs
+from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import nights as presenters
 from ..presenters.night_refusals import refusal_text, seating_problem
 from ..presenters.qr import qr_svg
+from ..services import access as access_service
 from ..services import night_tables
 from ..services import nights as service
-from ..services.errors import NotFound
 from ..services.games import KEPT_DELETED
 from ..services.house_rules import as_game_rules
-from ..services.nights import NewNight, NightRefused, SeatingRefused
+from ..services.night_setup import NewNight, set_up_night
+from ..services.nights import NightRefused, SeatingRefused
 from ..store import queries
-from ..store.models import Game, HouseRule, Night
+from ..store.columns import NIGHT_PAIRS
 
 bp = Blueprint("nights", __name__)
 
 HOUSE = "house:"
-
-
-def _night() -> Night:
-    try:
-        return service.night_of(request.view_args["night_id"] if request.view_args else "")
-    except NotFound:
-        abort(404)
 
 
 # --- setting a night up --------------------------------------------------------------------------
@@ -64,12 +58,7 @@ def _night() -> Night:
 @bp.get("/nights")
 @needs(Access.PIN)
 def index() -> str:
-    live = db.session.scalars(
-        select(Night).where(Night.deleted_at.is_(None)).order_by(Night.created_at.desc())
-    ).all()
-    deleted = db.session.scalars(
-        select(Night).where(Night.deleted_at.is_not(None)).order_by(Night.deleted_at.desc())
-    ).all()
+    live, deleted = queries.nights_listed()
     return render_template(
         "nights/index.html", nights=live, deleted=deleted, days=KEPT_DELETED.days
     )
@@ -84,7 +73,7 @@ def _houses() -> list[tuple[str, str]]:
 @needs(Access.PIN)
 def new() -> str | Response | tuple[str, int]:
     """Two steps, so that it works without JavaScript: how many pairs, then the night."""
-    count = pairs_asked(request.args.get("pairs"))
+    count = whole_number(request.args.get("pairs"), least=2, most=NIGHT_PAIRS)
     if count is None:
         wrong = "pairs" in request.args
         return render_template("nights/pairs.html", wrong=wrong), (422 if wrong else 200)
@@ -111,7 +100,7 @@ def new() -> str | Response | tuple[str, int]:
             ],
         )
         try:
-            night_id = service.set_up_night(new_night, form.one_time_token())
+            night_id = set_up_night(new_night, form.one_time_token())
         except NightRefused as refused:
             field = {"round_count": form.round_count, "system_id": form.system}.get(
                 refused.field or ""
@@ -136,7 +125,8 @@ def new() -> str | Response | tuple[str, int]:
 def _system(chosen: str) -> tuple[str, list[str], dict[str, Any] | None]:
     """A system id, or a saved house rule's system, options and a copy of its numbers."""
     if chosen.startswith(HOUSE):
-        rule = db.session.get(HouseRule, int(chosen.removeprefix(HOUSE)))
+        rule_id = whole_number(chosen.removeprefix(HOUSE))
+        rule = None if rule_id is None else queries.house_rule(rule_id)
         if rule is None:
             abort(404)
         return rule.system_id, list(rule.options), as_game_rules(rule)
@@ -151,17 +141,19 @@ def _system(chosen: str) -> tuple[str, list[str], dict[str, Any] | None]:
 @bp.route("/nights/<night_id>/seating", methods=["GET", "POST"])
 @form_view
 @needs(Access.PIN)
-def seating(night_id: str) -> str | tuple[str, int] | Response:
+def seating() -> str | tuple[str, int] | Response:
     """Who sits where in every round, to print before play; a round not started can be
     changed (`?round=N` opens its form)."""
-    night = _night()
+    night = door.night()
     rounds = presenters.seating(night)
     asked = request.args.get("round", "")
     editing = next((r for r in night.rounds if str(r.number) == asked), None)
     form = None
     problems: list[str] = []
     status = 200
-    if editing is not None and editing.started_at is None:
+    # A round that started offers no form; one sent for it anyway (an old page) is the
+    # service's to refuse, in words, with what was typed.
+    if editing is not None and (editing.started_at is None or request.method == "POST"):
         form = seating_form(len(night.tables))
         if not form.is_submitted():
             by_table = {s.table: s for s in editing.seats}
@@ -218,18 +210,20 @@ def _place_seating_problems(
 
 @bp.get("/nights/<night_id>/cards")
 @needs(Access.PIN)
-def cards(night_id: str) -> str:
+def cards() -> str:
     """One card per table, to print: its join link and QR code for the whole night, and who
     plays at it round after round; and the standings' link and QR code for the room."""
-    night = _night()
+    night = door.night()
     rounds = presenters.seating(night)
     shown = []
     for table in night.tables:
-        url = url_for("nights.table_card", token=table.token, _external=True)
+        url = url_for("nights.table_card", card_token=table.token, _external=True)
         shown.append(
             (table.number, url, qr_svg(url), presenters.table_rounds(rounds, table.number))
         )
-    standings_url = url_for("standings.standings", token=night.follow_token, _external=True)
+    standings_url = url_for(
+        "standings.standings", standings_token=night.follow_token, _external=True
+    )
     return render_template(
         "nights/cards.html",
         night=night,
@@ -241,20 +235,21 @@ def cards(night_id: str) -> str:
 
 @bp.post("/nights/<night_id>/cards/renew")
 @needs(Access.PIN)
-def renew_cards(night_id: str) -> Response:
-    _night()
-    service.renew_cards(night_id)
+def renew_cards() -> Response:
+    service.renew_cards(door.night_id())
     flash(_("New table cards made: the old ones no longer work."))
-    return redirect(url_for("nights.cards", night_id=night_id))
+    return redirect(url_for("nights.cards", night_id=door.night_id()))
 
 
 @bp.route("/nights/<night_id>/delete", methods=["GET", "POST"])
 @needs(Access.PIN)
-def delete(night_id: str) -> str | Response:
-    """Asks first; a deleted night comes back with its games, as a deleted game does."""
+@door.when_gone("nights.index")
+def delete() -> str | Response:
+    """Asks first; a deleted night comes back with its games, as a deleted game does (pressed
+    again once it is deleted, the list of nights)."""
     if request.method == "GET":
-        return render_template("nights/delete.html", night=_night(), days=KEPT_DELETED.days)
-    if service.delete_night(night_id):
+        return render_template("nights/delete.html", night=door.night(), days=KEPT_DELETED.days)
+    if service.delete_night(door.night_id()):
         flash(
             _(
                 "The night was deleted with its games. It can be brought back for %(days)s days.",
@@ -277,35 +272,28 @@ def bring_back() -> Response:
 # --- a table's card ------------------------------------------------------------------------------
 
 
-@bp.get("/tables/<token>")
+@bp.get("/tables/<card_token>")
 @needs(Access.PUBLIC)
-def table_card(token: str) -> Response | tuple[Response, int]:
+@caching.shows_no_notice
+def table_card() -> Response | tuple[str, int]:
     """A table card: its phone goes to its table's game of the round in play (and may record
     its hands); between rounds it waits here, following the night, and moves on by itself."""
-    try:
-        here = night_tables.at_table(token)
-    except NotFound:
-        abort(404)
-    night = service.night_of(here.night_id)
+    night = door.night()
+    here = night_tables.table_now(night, door.table())
     if here.game_id is not None:
-        access.grant_link(here.game_id, _join_token(here.game_id))
+        tokens = access_service.share_tokens(here.game_id)
+        if tokens is None:
+            abort(404)
+        access.grant_link(here.game_id, tokens[1])
         return redirect(url_for("games.scoreboard", game_id=here.game_id))
-    tag = caching.etag_for(night.revision)
-    if request.if_none_match.contains_weak(tag):
-        return caching.tagged(Response(status=304), tag), 304
     page = render_template(
         "nights/table.html",
         night=night,
         here=here,
         rounds=presenters.table_rounds(presenters.seating(night), here.table),
-        standings_url=url_for("standings.standings", token=night.follow_token),
+        standings_url=url_for("standings.standings", standings_token=night.follow_token),
     )
-    return caching.tagged(Response(page, mimetype="text/html"), tag), (410 if here.ended else 200)
-
-
-def _join_token(game_id: str) -> str:
-    token = db.session.scalar(select(Game.join_token).where(Game.id == game_id))
-    return token or ""
+    return page, (410 if here.ended else 200)
 
 
 @bp.get("/games/<game_id>/next")
@@ -318,16 +306,15 @@ def next_game() -> Response:
     here = night_tables.next_at_table(door.game_id())
     if here is None:
         return redirect(url_for("games.scoreboard", game_id=door.game_id()))
-    night = service.night_of(here.night_id)
     if here.game_id is None:
-        if access.may(Access.JOIN):
-            card = next(t.token for t in night.tables if t.number == here.table)
-            return redirect(url_for("nights.table_card", token=card))
-        return redirect(url_for("standings.standings", token=night.follow_token))
-    game = db.session.get(Game, here.game_id)
-    if game is None:
+        if access.may(Access.JOIN) and here.card_token:
+            return redirect(url_for("nights.table_card", card_token=here.card_token))
+        return redirect(url_for("standings.standings", standings_token=here.follow_token))
+    tokens = access_service.share_tokens(here.game_id)
+    if tokens is None:
         abort(404)
+    follow_token, join_token = tokens
     recording = access.may(Access.JOIN)
-    access.grant_link(game.id, game.join_token if recording else game.follow_token)
+    access.grant_link(here.game_id, join_token if recording else follow_token)
     page = "games.scoreboard" if recording else "games.follow"
-    return redirect(url_for(page, game_id=game.id))
+    return redirect(url_for(page, game_id=here.game_id))

@@ -46,6 +46,19 @@ def refusal_text(refused: NightRefused) -> str:
             "Round %(round)s has no table with two pairs: there is nothing to play.",
             round=v.get("round"),
         ),
+        "not-a-number": lambda: _(
+            "“%(sent)s” is not a round or pair number: nothing was changed.",
+            sent=v.get("sent", ""),
+        ),
+        "nothing-to-count": lambda: _(
+            "Table %(table)s recorded no hand: its game was not played, and cannot count as it"
+            " stands.",
+            table=v.get("table"),
+        ),
+        "table-changed": lambda: _(
+            "Table %(table)s has played on since this page was drawn: here it is as it is now.",
+            table=v.get("table"),
+        ),
         "no-such-round": lambda: _("There is no round %(round)s.", round=v.get("round")),
         "no-such-pair": lambda: _("There is no pair %(pair)s.", pair=v.get("pair")),
         "pair-left": lambda: _("Pair %(pair)s has left already.", pair=v.get("pair")),
@@ -75,3 +88,10 @@ def seating_problem(problem: nights.SeatingProblem) -> str:
             pair=problem.pair,
         )
     return _("Table %(table)s: there is no pair %(pair)s.", table=problem.table, pair=problem.pair)
+
+
+def counted_text(table: int, counting: nights.Counting) -> str:
+    """What a table's game stopped unfinished by the end of its round counts as, in words."""
+    if counting is nights.Counting.AS_IT_STANDS:
+        return _("Table %(table)s stopped unfinished: its game counts as it stood.", table=table)
+    return _("Table %(table)s stopped unfinished: its game counts as not played.", table=table)

@@ -10,8 +10,12 @@ import csv
 import io
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from fractions import Fraction
+
+from flask_babel import gettext as _
 
 from ... import nights
+from ..services.nights import round_as_played
 from ..store.models import Game, Night, Pair
 from ..store.queries import TableRow, night_of_game
 
@@ -25,11 +29,17 @@ class PairShown:
 
 @dataclass(frozen=True)
 class RoundScore:
-    """A pair's round: its points and how the game went (win, draw, loss), or it sat out."""
+    """A pair's round: its points and how the game went (win, draw, loss), or why it had none
+    that counts; and, for a round it was there without one, the average it is credited."""
 
     points: int | None
-    outcome: str  # "win", "draw", "loss", "out" (sat out), "" (not played yet)
+    outcome: str
+    """"win", "draw", "loss"; "not-played" (a game without a hand, or counted so); else where
+    the pair was (`nights.Presence`: "sat-out", "left", "not-arrived"); "" for a round not
+    started, or a game of the round in play without a hand yet."""
     playing: bool
+    credit: Fraction | None = None
+    """Its average per game (wins, or points), credited for this round."""
 
 
 @dataclass(frozen=True)
@@ -40,12 +50,16 @@ class StandingRow:
     wins: float
     difference: int
     rounds: list[RoundScore]
+    score: Fraction
+    """What it is ranked by: its wins (or points) with its average for each round credited."""
+    games: int
+    """The games that counted."""
 
 
 @dataclass(frozen=True)
 class TableProgress:
     """A table of the round being shown: its pairs and their totals, hands played of how many,
-    finished; or stopped unfinished when its round ended."""
+    finished; or stopped unfinished when its round ended, and what its game counts as then."""
 
     table: int
     ns: PairShown | None
@@ -57,6 +71,24 @@ class TableProgress:
     ns_total: int = 0
     ew_total: int = 0
     stopped: bool = False
+    counting: nights.Counting | None = None
+
+
+@dataclass(frozen=True)
+class UnfinishedTable:
+    """A table of the round in play whose game is not finished: what ending the round asks the
+    director to count it as (`services.nights.end_round`), and the answer unless chosen."""
+
+    table: int
+    ns: PairShown | None
+    ew: PairShown | None
+    hands: int
+    of: int | None
+    ns_total: int
+    ew_total: int
+    default: nights.Counting
+    choices: tuple[nights.Counting, ...]
+    """As it stands only once a hand was played: a game without one is not played."""
 
 
 @dataclass(frozen=True)
@@ -68,9 +100,14 @@ class SeatShown:
 
 @dataclass(frozen=True)
 class RoundSeating:
+    """A round's tables and who sat out, had left or had not arrived: as played once it
+    started (what it kept then), as it would be played by the pairs here now before."""
+
     number: int
     seats: list[SeatShown]
     sitting_out: list[PairShown]
+    absent: list[PairShown]
+    not_arrived: list[PairShown]
     started: bool
 
 
@@ -100,18 +137,24 @@ def _names(pair: Pair) -> str:
 
 
 def _finished(row: TableRow, round_hands: int | None) -> bool:
-    if row.over:
-        return True
-    return round_hands is not None and (row.hands or 0) >= round_hands
+    return nights.finished(row.hands or 0, bool(row.over), round_hands)
+
+
+def _counting(row: TableRow) -> nights.Counting | None:
+    return None if row.counting is None else nights.Counting(row.counting)
 
 
 def games(rows: list[TableRow]) -> list[nights.Game]:
-    """The games played so far (started, not deleted), as the rankings add them up."""
+    """The games of the rounds started (not deleted), as they stand: the rankings count those
+    with a hand, unless counted as not played."""
     return [
-        nights.Game(r.round, r.table, r.ns, r.ew, r.ns_total or 0, r.ew_total or 0)
+        nights.Game(
+            r.round, r.table, r.ns, r.ew, r.ns_total or 0, r.ew_total or 0, r.hands or 0,
+            _counting(r),
+        )
         for r in rows
         if r.game_id is not None
-    ]
+    ]  # fmt: skip
 
 
 def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = None) -> Standings:
@@ -119,28 +162,40 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
     ranking = nights.Ranking(night.ranking)
     shown_by = by or ranking
     pairs = _pairs(night)
-    played = games(rows)
-    placed = nights.standings(pairs, played, shown_by)
     current = next((r for r in night.rounds if r.number == night.current_round), None)
     in_play = current is not None and current.ended_at is None and current.started_at is not None
-    started = {r.number for r in night.rounds if r.started_at is not None}
-    playing_now: dict[tuple[int, int], bool] = {}
-    for r in rows:
-        if r.game_id is not None:
-            playing_now[r.round, r.ns] = playing_now[r.round, r.ew] = in_play and (
-                r.round == night.current_round and not _finished(r, night.round_hands)
-            )
+    records = {
+        r.number: round_as_played(night, r) for r in night.rounds if r.started_at is not None
+    }
+    placed = nights.standings(
+        pairs, games(rows), shown_by, records.values(), night.current_round if in_play else None
+    )
+    at_table = {(r.round, p): r for r in rows if r.game_id is not None for p in (r.ns, r.ew)}
     table_rows = []
     for standing in placed:
+        average = standing.score / (standing.games + len(standing.credited) or 1)
         scores = []
         for number in range(1, night.round_count + 1):
             score = standing.by_round.get(number)
-            if score is not None:
+            row = at_table.get((number, standing.pair))
+            if score is not None and row is not None:
                 outcome = ("loss", "draw", "win")[score.half_wins]
-                playing = playing_now.get((number, standing.pair), False)
+                playing = (
+                    in_play
+                    and number == night.current_round
+                    and not _finished(row, night.round_hands)
+                )
                 scores.append(RoundScore(score.points, outcome, playing))
+            elif number not in records:
+                scores.append(RoundScore(None, "", False))
+            elif number in standing.credited:
+                outcome = "not-played" if row is not None else "sat-out"
+                scores.append(RoundScore(None, outcome, False, average))
+            elif row is not None:  # the round in play: its first hand is still to come
+                scores.append(RoundScore(None, "", True))
             else:
-                scores.append(RoundScore(None, "out" if number in started else "", False))
+                where = nights.presence(records[number], standing.pair)
+                scores.append(RoundScore(None, where.value, False))
         table_rows.append(
             StandingRow(
                 standing.place,
@@ -149,6 +204,8 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
                 standing.wins,
                 standing.difference,
                 scores,
+                standing.score,
+                standing.games,
             )
         )
     progress = [
@@ -162,7 +219,8 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
             _finished(r, night.round_hands),
             r.ns_total or 0,
             r.ew_total or 0,
-            stopped=not in_play and not _finished(r, night.round_hands),
+            not in_play and not _finished(r, night.round_hands),
+            _counting(r),
         )
         for r in rows
         if r.round == night.current_round and r.game_id is not None
@@ -185,25 +243,58 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
     )
 
 
+def in_play(night: Night) -> int | None:
+    """The number of the round being played, None between rounds."""
+    current = next((r for r in night.rounds if r.number == night.current_round), None)
+    if current is None or current.started_at is None or current.ended_at is not None:
+        return None
+    return current.number
+
+
+def unfinished(night: Night, rows: list[TableRow]) -> list[UnfinishedTable]:
+    """The tables of the round in play whose games are not finished, in order: what ending the
+    round asks about (none between rounds)."""
+    if in_play(night) is None:
+        return []
+    pairs = _pairs(night)
+    return [
+        UnfinishedTable(
+            r.table,
+            pairs.get(r.ns),
+            pairs.get(r.ew),
+            r.hands or 0,
+            night.round_hands,
+            r.ns_total or 0,
+            r.ew_total or 0,
+            nights.default_counting(r.hands or 0),
+            nights.countings(r.hands or 0),
+        )
+        for r in rows
+        if r.round == night.current_round
+        and r.game_id is not None
+        and not _finished(r, night.round_hands)
+    ]
+
+
 def seating(night: Night) -> list[RoundSeating]:
-    """Who sits where in every round (a pair that left, or the ghost, leaves its opponent
-    sitting out)."""
+    """Who sits where in every round: as played once it started, with who sat out, had left or
+    had not arrived (`services.nights.round_as_played`); a round to come as the pairs here now
+    would play it."""
     pairs = _pairs(night)
     shown = []
     for played in night.rounds:
-        seats = []
-        out: list[PairShown] = []
-        for seat in played.seats:
-            ns, ew = pairs.get(seat.ns), pairs.get(seat.ew)
-            if ns is None or ew is None or not (ns.present and ew.present):
-                out.extend(p for p in (ns, ew) if p is not None and p.present)
-                continue
-            seats.append(SeatShown(seat.table, ns, ew))
-        seated = {p for seat in played.seats for p in (seat.ns, seat.ew)}
-        out.extend(p for n, p in pairs.items() if n not in seated and p.present)
+        record = round_as_played(night, played)
+        started = played.started_at is not None
+        there = {p for seat in record.seats for p in (seat.ns, seat.ew)}
+        there |= {*record.sitting_out, *record.absent}
         shown.append(
             RoundSeating(
-                played.number, seats, sorted(out, key=lambda p: p.number), bool(played.started_at)
+                played.number,
+                [SeatShown(s.table, pairs.get(s.ns), pairs.get(s.ew)) for s in record.seats],
+                [pairs[n] for n in record.sitting_out if n in pairs],
+                [pairs[n] for n in record.absent if n in pairs],
+                [p for n, p in pairs.items() if started and n not in there],
+                started,
             )
         )
     return shown
@@ -228,7 +319,15 @@ def table_rounds(rounds: list[RoundSeating], table: int) -> list[TableRound]:
 
 
 def results_csv(shown: Standings, headings: list[str]) -> str:
-    """The standings as CSV: place, pair, players, points, wins, difference, each round."""
+    """The standings as CSV: place, pair, players, score, points, wins, difference, and each
+    round's points, or why the pair had none (not played, sat out, had left, had not
+    arrived)."""
+    where = {
+        "not-played": _("not played"),
+        "sat-out": _("sat out"),
+        "left": _("had left"),
+        "not-arrived": _("had not arrived"),
+    }
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(headings + [str(n) for n in range(1, shown.round_count + 1)])
@@ -238,10 +337,11 @@ def results_csv(shown: Standings, headings: list[str]) -> str:
                 row.place,
                 row.pair.number,
                 row.pair.names,
+                float(round(row.score, 2)),
                 row.points,
                 row.wins,
                 row.difference,
-                *("" if r.points is None else r.points for r in row.rounds),
+                *(where.get(r.outcome, "") if r.points is None else r.points for r in row.rounds),
             ]
         )
     return out.getvalue()

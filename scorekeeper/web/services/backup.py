@@ -47,7 +47,9 @@ from ..store.models import (
 )
 
 FORMAT = "samba-scorekeeper-backup"
-VERSION = 1
+VERSION = 2
+"""2: each started round of a night keeps who sat out and who had left (`NightRound`); a backup
+of version 1 is restored too, those guessed as an upgraded database has them."""
 
 # Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
 LEFT_OUT: Mapping[type[Any], frozenset[str]] = {

@@ -14,9 +14,8 @@ from datetime import datetime
 from sqlalchemy import Select, select, update
 
 from ..extensions import db
-from ..store.models import Game, Night, NightRound, NightTable, Seating, new_revision
+from ..store.models import Game, Night, NightRound, Seating, new_revision
 from . import push
-from .errors import NotFound
 from .nights import numbered_round
 
 
@@ -89,8 +88,8 @@ def round_over(game: Game) -> int | None:
 
 @dataclass(frozen=True)
 class AtTable:
-    """Where a table card leads now: the night, the table, and the game of the round in play
-    (None while no round is in play, or when the table sits out)."""
+    """Where a table card leads now: the night (and its standings link), the table, and the game
+    of the round in play (None while no round is in play, or when the table sits out)."""
 
     night_id: str
     table: int
@@ -99,21 +98,16 @@ class AtTable:
     ended: bool
     sitting_out: bool
     """A round is being played, and this table has no game in it (a sit-out's table)."""
+    follow_token: str = ""
+    """The night's standings link."""
+    card_token: str = ""
+    """The table card's link: where a phone that records this table's hands waits while its
+    table sits out."""
 
 
-def at_table(token: str) -> AtTable:
-    """What a table card opens; NotFound for a card that is not (or no longer) one."""
-    table = db.session.scalar(
-        select(NightTable)
-        .join(Night, Night.id == NightTable.night_id)
-        .where(NightTable.token == token, Night.deleted_at.is_(None))
-    )
-    if table is None:
-        raise NotFound("no such table card")
-    return _table_now(table.night, table.number)
-
-
-def _table_now(night: Night, number: int) -> AtTable:
+def table_now(night: Night, number: int) -> AtTable:
+    """Where table `number`'s card leads now: the game of the round in play at it, none between
+    rounds (an ended round's game takes no more hands: the card never leads back to it)."""
     game_id = None
     in_play = False
     if night.current_round and night.ended_at is None:
@@ -124,7 +118,14 @@ def _table_now(night: Night, number: int) -> AtTable:
             game_id = seat.game_id
     ended = night.ended_at is not None
     return AtTable(
-        night.id, number, night.current_round, game_id, ended, in_play and game_id is None
+        night.id,
+        number,
+        night.current_round,
+        game_id,
+        ended,
+        in_play and game_id is None,
+        night.follow_token,
+        next((t.token for t in night.tables if t.number == number), ""),
     )
 
 
@@ -149,4 +150,4 @@ def next_at_table(game_id: str) -> AtTable | None:
     if found is None:
         return None
     night, _number, table = found
-    return _table_now(night, table)
+    return table_now(night, table)

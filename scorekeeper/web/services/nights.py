@@ -1,5 +1,6 @@
-"""Club nights: set one up, change its seating, start and end rounds, pairs leaving and
-arriving, end, delete and bring back (a night's tables, their hands and cards: night_tables.py).
+"""Club nights: change the seating, start and end rounds, pairs leaving and arriving, end,
+delete and bring back (setting one up: night_setup.py; a night's tables, their hands and cards:
+night_tables.py).
 
 The order of locks is the same in every write that takes both: a night's games first, then the
 night's row. A hand saved at a table locks its game (services.hands) and then bumps the night's
@@ -10,7 +11,7 @@ lock those games before the night, so two writes never wait for each other in a 
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from ..store.models import (
     NightTable,
     Pair,
     Seating,
+    Side,
     new_revision,
     new_share_token,
     now,
@@ -56,89 +58,9 @@ class SeatingRefused(ValueError):
         self.problems = list(problems)
 
 
-@dataclass(frozen=True)
-class NewNight:
-    """A night as its set-up form gives it."""
-
-    name: str
-    system_id: str
-    options: Sequence[str]
-    house_rules: dict[str, Any] | None
-    movement: nights.Movement
-    ranking: nights.Ranking
-    round_count: int
-    round_hands: int | None
-    round_minutes: int | None
-    pairs: Sequence[tuple[str, str]]
-
-
-def _slots(pairs: int) -> int:
+def slots(pairs: int) -> int:
     """The pair numbers a movement seats: an odd night has a ghost, one number past the last."""
     return pairs + pairs % 2
-
-
-def check_new_night(new: NewNight) -> None:
-    """NightRefused for a night that cannot be played: a system without tables of two pairs,
-    a movement with too few pairs or too many rounds, a player in two pairs."""
-    system = rules.SYSTEMS[new.system_id]
-    if (2, 2) not in system.tables:
-        raise NightRefused("no-pairs-table", "system_id", system=system.id)
-    seen: dict[str, int] = {}
-    for number, pair in enumerate(new.pairs, start=1):
-        for name in pair:
-            key = " ".join(name.split()).casefold()
-            if key in seen:
-                raise NightRefused("player-twice", "pairs", name=name, first=seen[key], pair=number)
-            seen[key] = number
-    try:
-        nights.movement(new.movement, _slots(len(new.pairs)), new.round_count)
-    except nights.MovementError:
-        if len(new.pairs) < 2:
-            raise NightRefused("too-few-pairs", "pairs") from None
-        most = nights.most_rounds(new.movement, len(new.pairs))
-        raise NightRefused("too-many-rounds", "round_count", most=most) from None
-
-
-def set_up_night(new: NewNight, token: str | None = None) -> str:
-    """Store a night with its pairs, tables and every round's seating; its id. A form's token
-    already used sets up nothing: the answer is the night it set up."""
-    check_new_night(new)
-    slots = _slots(len(new.pairs))
-    night = Night(
-        name=new.name,
-        system_id=new.system_id,
-        options=sorted(new.options),
-        house_rules=new.house_rules,
-        movement=new.movement.value,
-        ranking=new.ranking.value,
-        round_count=new.round_count,
-        round_hands=new.round_hands,
-        round_minutes=new.round_minutes,
-        token=token,
-    )
-    night.pairs = [
-        Pair(number=i, first=first, second=second)
-        for i, (first, second) in enumerate(new.pairs, start=1)
-    ]
-    night.tables = [NightTable(number=t) for t in range(1, nights.tables_for(slots) + 1)]
-    # Seated over every number, the ghost's too: its table is a sit-out, and a pair that arrives
-    # takes its number (`add_pair`).
-    night.rounds = [
-        NightRound(
-            number=r.number,
-            seats=[Seating(table=s.table, ns=s.ns, ew=s.ew) for s in r.seats],
-        )
-        for r in nights.movement(new.movement, slots, new.round_count)
-    ]
-    with writing():
-        if token is not None:
-            done = db.session.scalar(select(Night.id).where(Night.token == token))
-            if done is not None:
-                return done
-        db.session.add(night)
-        db.session.flush()
-        night_id = night.id
-    return night_id
 
 
 def _night(night_id: str, lock: bool = True) -> Night:
@@ -218,8 +140,8 @@ def change_seating(night_id: str, number: int, seats: Sequence[nights.Seat]) -> 
             raise NightRefused("night-over")
         if played.started_at is not None:
             raise NightRefused("round-started", "round", round=number)
-        slots = range(1, _slots(len(night.pairs)) + 1)
-        problems = nights.seating_problems([nights.Round(number, tuple(seats))], slots)
+        numbers = range(1, slots(len(night.pairs)) + 1)
+        problems = nights.seating_problems([nights.Round(number, tuple(seats))], numbers)
         if problems:
             raise SeatingRefused(problems)
         played.seats = []
@@ -243,22 +165,44 @@ def start_round(night_id: str, number: int) -> int:
         if _in_play(night) is not None:
             raise NightRefused("round-in-play", "round", round=night.current_round)
         played = numbered_round(night, number)
-        if not played.seats:
+        record = round_as_played(night, played)
+        if not record.seats:
             raise NightRefused("no-tables", "round", round=number)
-        present = {pair.number: pair for pair in night.pairs if pair.present}
-        started = 0
+        pairs = {pair.number: pair for pair in night.pairs}
+        tables = {seat.table for seat in record.seats}
         for seat in played.seats:
-            ns, ew = present.get(seat.ns), present.get(seat.ew)
-            if ns is None or ew is None:
-                continue  # a ghost or a pair that left: the other sits out
-            seat.game_id = _new_game(night, number, seat.table, ns, ew)
-            started += 1
-        if not started:
-            raise NightRefused("no-tables", "round", round=number)
+            if seat.table in tables:  # else a ghost or a pair that left: the other sits out
+                seat.game_id = _new_game(night, number, seat.table, pairs[seat.ns], pairs[seat.ew])
+        played.sitting_out = list(record.sitting_out)
+        played.absent = list(record.absent)
         played.started_at = now()
         night.current_round = number
         _changed(night)
-    return started
+    return len(record.seats)
+
+
+def planned(played: NightRound) -> nights.Round:
+    """A round's seating as the movement (or the director) planned it, every number seated."""
+    return nights.Round(
+        played.number, tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats)
+    )
+
+
+def round_as_played(night: Night, played: NightRound) -> nights.Round:
+    """A round as played, from what it kept when it started (its seats that got a game, who sat
+    out, who had left); a round to come, as it would be played by the pairs here now."""
+    if played.started_at is None:
+        return nights.as_played(
+            planned(played),
+            [pair.number for pair in night.pairs],
+            [pair.number for pair in night.pairs if pair.present],
+        )
+    return nights.Round(
+        played.number,
+        tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats if s.game_id is not None),
+        tuple(played.sitting_out or ()),
+        tuple(played.absent or ()),
+    )
 
 
 def _new_game(night: Night, number: int, table: int, ns: Pair, ew: Pair) -> str:
@@ -285,31 +229,96 @@ def pair_name(pair: Pair) -> str:
     return f"{pair.number}. {pair.first} & {pair.second}"
 
 
-def end_round(night_id: str, number: int) -> None:
-    """End the round in play: its tables take no more hands (those unfinished stay as they are,
-    and the standings say so)."""
+@dataclass(frozen=True)
+class Stopped:
+    """A table whose game the end of its round stopped unfinished: its hands played, and what
+    it counts as."""
+
+    table: int
+    hands: int
+    counting: nights.Counting
+
+
+def end_round(
+    night_id: str,
+    number: int,
+    counts: Mapping[int, nights.Counting] | None = None,
+    seen: Mapping[int, int] | None = None,
+) -> list[Stopped]:
+    """End round `number`, the round in play: its tables take no more hands, and each table
+    unfinished counts as `counts` says for it (by table number), else as
+    `nights.default_counting` says. With `seen`, the hands each table had played when the
+    director chose: a table that has played another since, or is unfinished unseen, is
+    refused ("table-changed"), to be asked about again. NightRefused, changing nothing, for
+    another round than the one in play, or a table without a hand counted as it stands. The
+    tables stopped, in order."""
     with writing():
         _lock_games(_round_games(night_id, number))
         night = _night(night_id)
         played = _in_play(night)
         if played is None or played.number != number:
             raise NightRefused("round-not-in-play", "round", round=number)
+        stopped = _stop(night, played, counts or {}, seen)
         played.ended_at = now()
         _changed(night)
+    return stopped
 
 
-def end_night(night_id: str) -> None:
-    """End the night (and the round in play): its table cards open no game any more."""
+def unfinished(night: Night, played: NightRound) -> list[tuple[Seating, int]]:
+    """The seats of a round whose games are not finished, each with its hands played."""
+    seats = {seat.game_id: seat for seat in played.seats if seat.game_id is not None}
+    state = db.session.execute(
+        select(Side.game_id, Side.hands, Game.over)
+        .join(Game, Game.id == Side.game_id)
+        .where(Side.game_id.in_(seats), Side.position == 0)
+    )
+    found = [
+        (seats[game_id], hands or 0)
+        for game_id, hands, over in state
+        if not nights.finished(hands or 0, over, night.round_hands)
+    ]
+    return sorted(found, key=lambda seat_hands: seat_hands[0].table)
+
+
+def _stop(
+    night: Night,
+    played: NightRound,
+    counts: Mapping[int, nights.Counting],
+    seen: Mapping[int, int] | None,
+) -> list[Stopped]:
+    """What each unfinished game of the round counts as, kept on its seat."""
+    stopped = []
+    for seat, hands in unfinished(night, played):
+        if seen is not None and seen.get(seat.table) != hands:
+            raise NightRefused("table-changed", "table", table=seat.table)
+        counting = counts.get(seat.table, nights.default_counting(hands))
+        if counting is nights.Counting.AS_IT_STANDS and not hands:
+            raise NightRefused("nothing-to-count", "table", table=seat.table)
+        seat.counting = counting.value
+        stopped.append(Stopped(seat.table, hands, counting))
+    return stopped
+
+
+def end_night(
+    night_id: str,
+    counts: Mapping[int, nights.Counting] | None = None,
+    seen: Mapping[int, int] | None = None,
+) -> list[Stopped]:
+    """End the night, and the round in play as `end_round` does: its table cards open no game
+    any more. The tables stopped unfinished (none for a night ended already)."""
     with writing():
         _lock_games(_round_games(night_id, night_of(night_id).current_round))
         night = _night(night_id)
         if night.ended_at is not None:
-            return
+            return []
         played = _in_play(night)
+        stopped = []
         if played is not None:
+            stopped = _stop(night, played, counts or {}, seen)
             played.ended_at = now()
         night.ended_at = now()
         _changed(night)
+    return stopped
 
 
 def set_ranking(night_id: str, ranking: nights.Ranking) -> None:
@@ -327,10 +336,26 @@ def _between_rounds(night: Night) -> None:
         raise NightRefused("round-in-play", "round", round=played.number)
 
 
+def may_leave(night: Night, number: int) -> Pair:
+    """Pair `number`, which may leave now (between rounds, and there): what the director's
+    page asks about before it leaves; NightRefused, saying why, otherwise."""
+    _between_rounds(night)
+    pair = next((p for p in night.pairs if p.number == number), None)
+    if pair is None:
+        raise NightRefused("no-such-pair", "pair", pair=number)
+    if not pair.present:
+        raise NightRefused("pair-left", "pair", pair=number)
+    return pair
+
+
 def set_present(night_id: str, number: int, present: bool) -> None:
     """A pair that leaves (its later opponents sit out) or comes back, between rounds."""
     with writing():
         night = _night(night_id)
+        if not present:
+            may_leave(night, number).present = False
+            _changed(night)
+            return
         _between_rounds(night)
         pair = next((p for p in night.pairs if p.number == number), None)
         if pair is None:
@@ -368,10 +393,7 @@ def _seat_arrival(night: Night) -> None:
     night.tables.append(NightTable(number=len(night.tables) + 1))
     coming = [played for played in night.rounds if played.started_at is None]
     absent = {pair.number for pair in night.pairs if not pair.present}
-    rounds = [
-        nights.Round(played.number, tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats))
-        for played in coming
-    ]
+    rounds = [planned(played) for played in coming]
     seated = nights.with_arrival(rounds, pairs, absent)
     for played in coming:
         played.seats = []

@@ -44,6 +44,7 @@ from ..store.models import (
 from .backup import CHILDREN, FORMAT, PARENT, VERSION, columns_of
 from .engine import replay
 from .figures import store_figures
+from .night_restore import NightNotWhole, check_nights
 
 # The columns a backup may leave out though they hold something: added after backups were first
 # written, a backup made before has none, and a restore gives them what a new row gets (a game
@@ -63,9 +64,13 @@ ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
     Night: frozenset(),
     Pair: frozenset(),
     NightTable: frozenset(),
-    NightRound: frozenset(),
+    # Kept by a started round since version 2; a round of version 1 gets what can be told
+    # (`nights.recorded_before`), as an upgraded database does.
+    NightRound: frozenset({"sitting_out", "absent"}),
     Seating: frozenset(),
 }
+READABLE = (1, VERSION)
+"""The backup versions a restore reads: version 1's rounds kept no record of who sat out."""
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
 ORDER = {
     Side: "position",
@@ -189,9 +194,10 @@ def read_backup(
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
     version = data.get("version")
-    if type(version) is not int or version != VERSION:  # 1.0 and true are equal to 1, not it
+    if type(version) is not int or version not in READABLE:  # 1.0 and true equal 1, are not it
         raise BackupError(
-            f"Backup version {_show(version)}: this Samba Scorekeeper restores version {VERSION}."
+            f"Backup version {_show(version)}: this Samba Scorekeeper restores versions"
+            f" {READABLE[0]} to {VERSION}."
         )
     unknown = sorted(
         str(key)
@@ -212,7 +218,10 @@ def read_backup(
         data, "nights", lambda row, where: reader.record(Night, row, where), []
     )
     reader.check([*games, *house_rules, *merges, *nights])
-    _check_nights(nights, games)
+    try:
+        check_nights(nights, games, reader.places)
+    except NightNotWhole as error:
+        raise BackupError(str(error)) from None
     started: dict[str, int] = {}  # a form's one-time token starts one game (models.Game.token)
     for index, game in enumerate(games):
         if game.token is not None and started.setdefault(game.token, index) != index:
@@ -228,31 +237,6 @@ def read_backup(
         if updated_at is not None:  # replaying is not a change to the game
             game.updated_at = updated_at
     return games, house_rules, merges, nights
-
-
-def _check_nights(nights: list[Night], games: list[Game]) -> None:
-    """Each night's games are among the games and marked with it, each in one seat; a game
-    marked with a night is one of that night's."""
-    night_ids = {night.id for night in nights}
-    seated: dict[str, str] = {}
-    for index, night in enumerate(nights):
-        for r, played in enumerate(night.rounds):
-            for t, seat in enumerate(played.seats):
-                if seat.game_id is None:
-                    continue
-                where = f"nights[{index}].rounds[{r}].seats[{t}].game_id"
-                if seat.game_id in seated:
-                    raise BackupError(f"{where}: the game {seat.game_id!r} has another seat")
-                seated[seat.game_id] = night.id
-    for index, game in enumerate(games):
-        if game.night_id is not None and game.night_id not in night_ids:
-            raise BackupError(f"games[{index}].night_id: no night {game.night_id!r}")
-        if game.id in seated and game.night_id != seated[game.id]:
-            raise BackupError(f"games[{index}].night_id: not the night it is seated in")
-    known = {game.id for game in games}
-    missing = sorted(set(seated) - known)
-    if missing:
-        raise BackupError(f"nights: no game {missing[0]!r} among the games")
 
 
 KEPT = (Game, HouseRule, Player, PlayerMerge, Night)

@@ -230,6 +230,21 @@ def list_of(each: Check) -> Check:
     return check
 
 
+def _pair_numbers(value: object) -> None:
+    """Pair numbers (a round's, kept when it starts: who sat out, who had left), or None."""
+    if value is not None:
+        list_of(whole(1, NIGHT_PAIRS + 1))(value)
+
+
+PAIR_NUMBERS = _pair_numbers
+
+
+def _counting(value: object) -> None:
+    """What an unfinished game counts as (`nights.Counting`), or None."""
+    if value is not None:
+        one_of(c.value for c in nights.Counting)(value)
+
+
 COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
     Game: {
         "id": text(24, GAME_ID),
@@ -358,6 +373,8 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "number": whole(1, NIGHT_ROUNDS),
         "started_at": when(none=True),
         "ended_at": when(none=True),
+        "sitting_out": PAIR_NUMBERS,
+        "absent": PAIR_NUMBERS,
     },
     Seating: {
         "id": ROW_ID,
@@ -366,6 +383,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "ns": whole(1, NIGHT_PAIRS + 1),
         "ew": whole(1, NIGHT_PAIRS + 1),
         "game_id": text(24, GAME_ID, none=True),
+        "counting": _counting,
     },
     PinAttempt: {"address": text(ADDRESS_LENGTH), "failures": whole(0, LARGEST), "last_at": when()},
     Phone: {"id": text(PHONE_ID_LENGTH, empty=False), "signed_in_at": when()},

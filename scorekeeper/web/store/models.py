@@ -408,7 +408,10 @@ class NightTable(Model):
 
 
 class NightRound(Model):
-    """One round of a night: who sits where (printed before play), when it started and ended."""
+    """One round of a night: who sits where (printed before play), when it started and ended,
+    and, kept when it starts, who sat out and who had left (`nights.as_played`): its tables as
+    played are the seats that got a game, and a pair of the night in none of them had not
+    arrived. A pair leaving or arriving later changes the rounds to come, never this one."""
 
     __table_args__ = (UniqueConstraint("night_id", "number"),)
 
@@ -417,6 +420,10 @@ class NightRound(Model):
     number: Mapped[int]
     started_at: Mapped[datetime | None] = mapped_column(default=None)
     ended_at: Mapped[datetime | None] = mapped_column(default=None)
+    sitting_out: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    """The pairs there without a game, by number; None until the round starts."""
+    absent: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    """The pairs that had left when it started, by number; None until the round starts."""
 
     night: Mapped[Night] = relationship(back_populates="rounds")
     seats: Mapped[list[Seating]] = relationship(
@@ -436,5 +443,8 @@ class Seating(Model):
     ns: Mapped[int]
     ew: Mapped[int]
     game_id: Mapped[str | None] = mapped_column(ForeignKey("game.id"), default=None, index=True)
+    counting: Mapped[str | None] = mapped_column(String(20), default=None)
+    """What its game counts as (`nights.Counting`), chosen when its round was ended with it
+    unfinished; None: the game as played (a game without a hand is not played)."""
 
     round: Mapped[NightRound] = relationship(back_populates="seats")

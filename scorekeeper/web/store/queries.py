@@ -233,6 +233,11 @@ def house_rules() -> list[HouseRule]:
     return list(db.session.scalars(select(HouseRule).order_by(HouseRule.name)).all())
 
 
+def house_rule(rule_id: int) -> HouseRule | None:
+    """A saved house rule by its id, None if there is none."""
+    return db.session.get(HouseRule, rule_id)
+
+
 def known_player(key: str) -> bool:
     """Whether any game (not deleted) has a player of this key."""
     query = select(Player.id).join(Side).join(Game).where(Player.key == key, LIVE).limit(1)
@@ -276,6 +281,20 @@ class TableRow(NamedTuple):
     ew_total: int | None
     hands: int | None
     over: bool | None
+    counting: str | None
+    """What the director counted the game as, stopped unfinished (`nights.Counting`)."""
+
+
+def nights_listed() -> tuple[list[Night], list[Night]]:
+    """The nights there, newest first, and the nights deleted (to be brought back), latest
+    deleted first."""
+    live = db.session.scalars(
+        select(Night).where(Night.deleted_at.is_(None)).order_by(Night.created_at.desc())
+    ).all()
+    deleted = db.session.scalars(
+        select(Night).where(Night.deleted_at.is_not(None)).order_by(Night.deleted_at.desc())
+    ).all()
+    return list(live), list(deleted)
 
 
 def night_tables(night_id: str) -> list[TableRow]:
@@ -294,6 +313,7 @@ def night_tables(night_id: str) -> list[TableRow]:
             ew_side.c.total.label("ew_total"),
             ns_side.c.hands,
             Game.over,
+            Seating.counting,
         )
         .join(Seating, Seating.round_id == NightRound.id)
         .outerjoin(Game, (Game.id == Seating.game_id) & LIVE)
