@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .helpers import axe_violations, new_page, screenshot, served, type_a_hand
+from .helpers import axe_violations, new_page, screenshot, served, set_up_night, type_a_hand
 
 PAIRS = [
     ("Ana", "Beto"),
@@ -31,29 +31,22 @@ ARRIVING = ("Sara", "Tomás")
 MOVED_ON = 15_000  # ms: the night's stream names the new round, the phone loads its game
 
 
-def set_up_night(director: Any, base: str) -> str:
-    director.goto(f"{base}/nights/new")
-    director.locator("#pairs").fill(str(len(PAIRS)))
-    director.get_by_role("button", name="Next").tap()
-    director.locator("#name").fill("Martes")
-    director.locator("#round_count").fill("3")
-    director.locator("#round_hands").fill("2")
-    for i, (first, second) in enumerate(PAIRS):
-        director.locator(f"#pairs-{i}-first").fill(first)
-        director.locator(f"#pairs-{i}-second").fill(second)
-    with director.expect_navigation():
-        director.get_by_role("button", name="Set up the night").tap()
-    found = re.search(r"/nights/([^/]+)/seating", director.url)
-    assert found, director.url
-    return found.group(1)
-
-
 def ask_and_confirm(director: Any, link: str, button: str) -> None:
     """A director's control that ends something: it asks, and is pressed again on its page."""
     with director.expect_navigation():
         director.get_by_role("link", name=link, exact=True).tap()
     with director.expect_navigation():
         director.get_by_role("button", name=button, exact=True).tap()
+
+
+def tapped_by_mistake(director: Any, link: str) -> None:
+    """A control of the director's page that ends something, tapped once: it asks, and the
+    director goes back (to the page the link was on)."""
+    home = director.url
+    with director.expect_navigation():
+        director.get_by_role("link", name=link, exact=True).tap()
+    expect(director.get_by_role("heading", name=f"{link}?")).to_be_visible()
+    director.goto(home)
 
 
 def save_hands(phone: Any, count: int) -> None:
@@ -80,7 +73,7 @@ def test_nine_pairs_over_three_rounds_with_a_pair_leaving_and_one_arriving(
     try:
         director = new_page(browser, "390x844")
         contexts.append(director.context)
-        night_id = set_up_night(director, base)
+        night_id = set_up_night(director, base, PAIRS, "Martes")
         home = f"{base}/nights/{night_id}"
         director.goto(f"{home}/cards")
         cards = {
@@ -118,10 +111,7 @@ def test_nine_pairs_over_three_rounds_with_a_pair_leaving_and_one_arriving(
         for table in start(1):
             save_hands(phones[table], 2)
         director.goto(home)
-        with director.expect_navigation():
-            director.get_by_role("link", name="End round 1", exact=True).tap()
-        expect(director.get_by_role("heading", name="End round 1?")).to_be_visible()
-        director.goto(home)
+        tapped_by_mistake(director, "End round 1")
         expect(state).to_have_text("Round 1 of 3 is being played.")
         ask_and_confirm(director, "End round 1", "End round 1")
         expect(state).to_have_text("Round 1 of 3 has ended.")
@@ -141,9 +131,7 @@ def test_nine_pairs_over_three_rounds_with_a_pair_leaving_and_one_arriving(
             save_hands(phones[table], {unplayed: 0, unfinished: 1}.get(table, 2))
         director.goto(home)
         expect(director.locator("#still-playing")).to_contain_text("2 tables have not finished")
-        director.get_by_role("link", name="End the night", exact=True).tap()
-        expect(director.get_by_role("heading", name="End the night?")).to_be_visible()
-        director.goto(home)
+        tapped_by_mistake(director, "End the night")
         expect(state).to_have_text("Round 2 of 3 is being played.")
         ask_and_confirm(director, "End round 2", "End round 2")
         expect(state).to_have_text("Round 2 of 3 has ended.")

@@ -20,30 +20,13 @@ from playwright.sync_api import expect
 from scorekeeper import nights
 from tests.web.helpers import GOES_OUT, STAYS_IN, hand_fields
 
-from .helpers import new_page, served
+from .helpers import new_page, served, set_up_night
 
 PAIRS = [(f"Ana{n}", f"Ben{n}") for n in range(1, 10)]
 LEAVES = 7  # an east-west pair, after round 1
 NO_HAND, UNFINISHED = 2, 4  # round 2's tables: one records no hand, one only one of two
 # (round 2's table 1 meets the ghost and table 3 the pair that left: no game there)
 MOVEMENT = nights.mitchell(10, 3)  # nine pairs and the ghost (10), whose place pair 10 takes
-
-
-def set_up_night(director: Any, base: str) -> str:
-    director.goto(f"{base}/nights/new")
-    director.locator("#pairs").fill(str(len(PAIRS)))
-    director.get_by_role("button", name="Next").tap()
-    director.locator("#name").fill("Thursday club")
-    director.locator("#round_count").fill("3")
-    director.locator("#round_hands").fill("2")
-    for i, (first, second) in enumerate(PAIRS):
-        director.locator(f"#pairs-{i}-first").fill(first)
-        director.locator(f"#pairs-{i}-second").fill(second)
-    with director.expect_navigation():
-        director.get_by_role("button", name="Set up the night").tap()
-    found = re.search(r"/nights/([^/]+)/seating", director.url)
-    assert found, director.url
-    return found.group(1)
 
 
 def tap(director: Any, name: str) -> None:
@@ -121,7 +104,7 @@ def test_a_night_of_nine_pairs_keeps_every_round_as_it_was_played(
     base = next(server)
     director = new_page(browser, "390x844")
     try:
-        night_id = set_up_night(director, base)
+        night_id = set_up_night(director, base, PAIRS, "Thursday club")
         director.goto(f"{base}/nights/{night_id}/cards")
         cards = {
             int(link.get_attribute("data-card") or 0): link.get_attribute("href") or ""
