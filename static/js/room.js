@@ -40,15 +40,16 @@ function fit(board, table) {
   return { down, across, pages: Math.ceil(rows.length / (down * across)) };
 }
 
-// The layout with the fewest pages: the rounds' columns go when keeping them would take more.
+// The layout with the fewest pages: the rounds' and the difference's columns go when keeping
+// them would take more (place, pair, score, wins and points stay).
 function layOut(board, table) {
   board.classList.add("measuring");
   let layout = fit(board, table);
   if (layout.pages > 1) {
-    board.classList.add("without-rounds");
+    board.classList.add("narrow");
     const narrower = fit(board, table);
     if (narrower.pages < layout.pages) layout = narrower;
-    else board.classList.remove("without-rounds");
+    else board.classList.remove("narrow");
   }
   board.classList.remove("measuring");
   return layout;
@@ -62,7 +63,7 @@ function arrange() {
   const table = asOneTable(board);
   const room = screen.matches;
   document.documentElement.classList.toggle("room", room);
-  board.classList.remove("without-rounds");
+  board.classList.remove("narrow");
   pager.hidden = !room; // measured with the line it takes, hidden again if one page is all
   pager.textContent = pager.dataset.words.replace("{page}", "1").replace("{pages}", "1");
   if (!room || !table || !table.tBodies[0].rows.length) return;

@@ -173,10 +173,10 @@ def test_on_a_phone_every_pair_shows_place_wins_and_points_without_scrolling_sid
     )
     for row in columns:
         assert all(inside for inside, _ in row), row
-        # Place, pair, score (what ranks them), wins and points; rounds and difference under
-        # the pair's name.
-        assert [name for _, name in row] == ["place", "", "num score", "num", "num sum"]
+        # Place, pair, wins and points; the score, rounds and difference under the name.
+        assert [name for _, name in row] == ["place", "", "num", "num sum"]
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    expect(phone.locator("tr[data-pair] .by-round").first).to_contain_text("Score ")
     screenshot(phone, f"night-standings-phone{page.replace('/', '-')}")
     assert axe_violations(phone, axe) == []
     phone.context.close()
