@@ -137,3 +137,20 @@ def seats(app: Flask, night_id: str, number: int) -> list[tuple[int, int, int]]:
         assert night is not None
         played = next(r for r in night.rounds if r.number == number)
         return [(s.table, s.ns, s.ew) for s in played.seats]
+
+
+def night_state(app: Flask, night_id: str) -> tuple[object, ...]:
+    """What a refused form must leave as it was: the night's revision, its round, each round's
+    start, end and seats, and who is here."""
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        assert night is not None
+        return (
+            night.revision,
+            night.current_round,
+            [
+                (r.started_at, r.ended_at, [(s.table, s.ns, s.ew) for s in r.seats])
+                for r in night.rounds
+            ],
+            [p.present for p in night.pairs],
+        )

@@ -16,10 +16,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import nights
 from scorekeeper.web import create_app
-from scorekeeper.web.extensions import db
 from scorekeeper.web.services import nights as service
 from scorekeeper.web.services.nights import NightRefused
-from scorekeeper.web.store.models import Night
 
 from .apps import TEST_CONFIG, built_app, statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
@@ -29,6 +27,7 @@ from .nights import (
     asked_for,
     cards,
     end,
+    night_state,
     seats,
     set_up,
     standings_link,
@@ -194,20 +193,6 @@ def test_between_rounds_a_table_card_leads_to_no_game_and_gives_no_join_link() -
     assert waiting.status_code == 200 and "Waiting for round 2" in waiting.text
     late = phone.post(f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN]))
     assert late.status_code == 403  # the card gave this phone no link to the ended round's game
-
-
-def night_state(app: Flask, night_id: str) -> tuple[object, ...]:
-    with app.app_context():
-        night = db.session.get(Night, night_id)
-        assert night is not None
-        return (
-            night.revision,
-            night.current_round,
-            [
-                (r.started_at, r.ended_at, [(s.table, s.ns, s.ew) for s in r.seats])
-                for r in night.rounds
-            ],
-        )
 
 
 def refused(client: FlaskClient, answer: object, words: str) -> None:

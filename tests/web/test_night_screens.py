@@ -82,7 +82,7 @@ def test_a_hand_saved_after_a_correction_is_the_news_again(client: FlaskClient) 
     assert "Hand 2 saved." in page and "was corrected" not in page
 
 
-def night_state(client: FlaskClient, night_id: str) -> tuple[int, bool]:
+def standings_state(client: FlaskClient, night_id: str) -> tuple[int, bool]:
     """The night's round and whether it ended, as its standings' state says."""
     state = client.get(f"{standings_link(client, night_id)}/state.json").get_json()
     return state["round"], state["ended"]
@@ -128,7 +128,7 @@ def test_a_double_tap_on_the_confirmation_ends_one_round_only(client: FlaskClien
     # Nor is an ended round's end asked again, from a page left open on it.
     stale = client.get(f"/nights/{night_id}/end-round?round=1", follow_redirects=True)
     assert "Round 1 is not being played" in stale.text and "End round 1?" not in stale.text
-    assert night_state(client, night_id) == (2, False) and round_in_play(client, night_id)
+    assert standings_state(client, night_id) == (2, False) and round_in_play(client, night_id)
 
 
 def test_end_the_night_pressed_once_asks_and_ends_nothing(client: FlaskClient) -> None:
@@ -143,9 +143,9 @@ def test_end_the_night_pressed_once_asks_and_ends_nothing(client: FlaskClient) -
         assert asked.status_code in (200, 422) and "End the night?" in asked.text
         assert "4 tables have not finished. Say what each game counts as." in asked.text
         assert "Round 1 of 3: the rounds after it are not played." in asked.text
-    assert night_state(client, night_id) == (1, False)
+    assert standings_state(client, night_id) == (1, False)
     assert "/results" in end_night(client, night_id)
-    assert night_state(client, night_id) == (1, True)
+    assert standings_state(client, night_id) == (1, True)
 
 
 def test_a_pair_leaving_is_asked_once(client: FlaskClient) -> None:
