@@ -85,11 +85,17 @@ def serving(app: Flask) -> Iterator[str]:
     """`app` on a free port of 127.0.0.1 (a test may set things up through its test client
     first); its address, until the test is done."""
     http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread = threading.Thread(target=http.serve_forever, args=(STOPPED_WITHIN,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{http.server_port}"
     http.shutdown()
     thread.join(timeout=5)
+
+
+STOPPED_WITHIN = 0.05
+"""Seconds a test's server takes at most to notice it is asked to stop (serve_forever's poll
+interval): werkzeug's 0.5 added a quarter of a second, on average, to the end of every browser
+test; an idle server waking twenty times a second costs nothing to speak of."""
 
 
 def new_page(
@@ -129,6 +135,40 @@ ON_SCREEN = """selector => {
   const box = found.getBoundingClientRect();
   return [box.top, box.bottom, window.innerHeight];
 }"""
+
+
+CUT_OFF = """() => {
+  const width = document.documentElement.clientWidth;
+  const name = el =>
+      `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
+  const found = [];
+  if (document.scrollingElement.scrollWidth > width) {
+    const wide = [...document.querySelectorAll('body *')].filter(el =>
+        el.getBoundingClientRect().right > width + 1 || (el.scrollWidth > el.clientWidth + 1
+            && getComputedStyle(el).overflowX === 'visible' && !el.closest('svg')));
+    found.push(`the page scrolls sideways: ${document.scrollingElement.scrollWidth} > ${width}`
+        + ` (${wide.slice(-3).map(name).join(', ')})`);
+  }
+  for (const el of document.querySelectorAll('body *')) {
+    // The file chooser draws its own text (the chosen file's name) and elides it itself, and a
+    // field scrolls what was typed into it; a placeholder must fit.
+    // Text for screen readers only (.sr-only) is never seen, so never cut off.
+    if (el.getClientRects().length === 0 || el.matches('input[type=file], .sr-only')) continue;
+    if (el.matches('input') && el.value !== '') continue;
+    const style = getComputedStyle(el);
+    const control = el.matches('button, .button, input, select');
+    const clips = control || style.overflowX !== 'visible';
+    if (el.scrollWidth <= el.clientWidth + 1 || !clips) continue;
+    const titled = el.closest('[title]');
+    const elided = style.textOverflow === 'ellipsis' && titled
+        && titled.title.replace(/\\s+/g, ' ').includes(el.textContent.trim().replace(/\\s+/g, ' '));
+    if (!elided) found.push(`cut off: ${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
+  }
+  return found;
+}"""
+"""What a page at a larger text size shows wrong: scrolling sideways (with the widest elements),
+and anything cut off other than a word too long for its line, which ends in "…" with the whole
+of it in a title."""
 
 
 def summary_at_the_bottom(page: Any) -> None:
