@@ -160,7 +160,9 @@ def scoreboard() -> Response:
         )
 
     kept = parts.kept_page(lambda: caching.page_key(query=False), page)
-    just_saved = saved is not None and saved == _values().last_hand
+    board = _values()
+    # Not over totals that a correction made since has changed (the news says what changed).
+    just_saved = saved is not None and saved == board.last_hand and not board.corrected
     notice = render_template("games/_saved.html", number=saved) if just_saved else ""
     # "Play again"'s one-time token, fresh for each visitor.
     return compress.respond(

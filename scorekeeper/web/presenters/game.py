@@ -67,6 +67,9 @@ class Scoreboard:
     hands: list[tuple[HandRead, rules.HandResult]]
     corrections: list[CorrectionNote]
     readings: list[tuple[str, str]]  # the what-if page's anchor and words of each other reading
+    corrected: CorrectionNote | None = None
+    """The game's latest change when it is a correction (made after its last hand was saved):
+    what its following pages tell, as they tell another phone's hand."""
 
     @property
     def last_hand(self) -> int:
@@ -153,6 +156,9 @@ def scoreboard(kept: KeptGame) -> Scoreboard:
     game, result = kept.game, kept.replay
     system = system_of(game)
     sides = side_totals(game, result)
+    corrections = correction_notes(game)
+    last_saved = max((hand.created_at for hand in game.live_hands), default=None)
+    latest = corrections[0] if corrections else None
     return Scoreboard(
         game=game,
         system=system,
@@ -169,8 +175,9 @@ def scoreboard(kept: KeptGame) -> Scoreboard:
             system.target,
         ),
         hands=list(zip(game.live_hands, result.hands, strict=True)),
-        corrections=correction_notes(game),
+        corrections=corrections,
         readings=readings_to_try(system),
+        corrected=latest if latest and (last_saved is None or latest.at > last_saved) else None,
     )
 
 

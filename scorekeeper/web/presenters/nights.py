@@ -59,8 +59,8 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class TableProgress:
-    """A table of the round being shown: its pairs, hands played of how many, finished, and
-    what its game counts as if the end of the round stopped it unfinished."""
+    """A table of the round being shown: its pairs and their totals, hands played of how many,
+    finished; or stopped unfinished when its round ended, and what its game counts as then."""
 
     table: int
     ns: PairShown | None
@@ -69,6 +69,9 @@ class TableProgress:
     hands: int
     of: int | None
     finished: bool
+    ns_total: int = 0
+    ew_total: int = 0
+    stopped: bool = False
     counting: nights.Counting | None = None
 
 
@@ -215,6 +218,9 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
             r.hands or 0,
             night.round_hands,
             _finished(r, night.round_hands),
+            r.ns_total or 0,
+            r.ew_total or 0,
+            not in_play and not _finished(r, night.round_hands),
             _counting(r),
         )
         for r in rows
@@ -293,6 +299,24 @@ def seating(night: Night) -> list[RoundSeating]:
             )
         )
     return shown
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """One round at one table: who sits north-south and east-west, or nobody plays there."""
+
+    number: int
+    seat: SeatShown | None
+    started: bool
+
+
+def table_rounds(rounds: list[RoundSeating], table: int) -> list[TableRound]:
+    """One table's seating round after round (who comes to this table next), from every
+    round's seating (`seating`)."""
+    return [
+        TableRound(r.number, next((s for s in r.seats if s.table == table), None), r.started)
+        for r in rounds
+    ]
 
 
 def results_csv(shown: Standings, headings: list[str]) -> str:
