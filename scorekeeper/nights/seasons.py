@@ -24,6 +24,8 @@ in a line):
 - **Individually and as pairs**: a player's nights are the nights they played, with whichever
   partner; a pair's (two players, in either seat) are only the nights they played together.
 - **Ties** in the season: equal figures share a place (1, 1, 3), as in a night.
+- **Refused**: a rule whose best N or minimum is larger than the season's nights
+  (`Rule.check`, when the director sets it), and a player in two pairs of one night.
 """
 
 from __future__ import annotations
@@ -37,7 +39,12 @@ from .rankings import Standing
 
 
 class SeasonError(ValueError):
-    """A season that cannot be ranked as given: the message says what and where."""
+    """A season that cannot be ranked as given: the message says what and where, `where` which
+    part of the rule (or "nights") it is about."""
+
+    def __init__(self, message: str, where: str = "nights") -> None:
+        super().__init__(message)
+        self.where = where
 
 
 class Measure(Enum):
@@ -68,16 +75,20 @@ class Rule:
         The best 5 nights cannot count in a season of 4 nights.
         """
         if self.best is not None and self.best < 1:
-            raise SeasonError("The best nights that count must be at least 1.")
+            raise SeasonError("The best nights that count must be at least 1.", "best")
         if self.best is not None and self.best > nights:
             raise SeasonError(
-                f"The best {self.best} nights cannot count in a season of {nights} nights."
+                f"The best {self.best} nights cannot count in a season of {nights} nights.",
+                "best",
             )
         if self.minimum < 1:
-            raise SeasonError("The nights one must play to be ranked must be at least 1.")
+            raise SeasonError(
+                "The nights one must play to be ranked must be at least 1.", "minimum"
+            )
         if self.minimum > nights:
             raise SeasonError(
-                f"Nobody can play {self.minimum} nights in a season of {nights} nights."
+                f"Nobody can play {self.minimum} nights in a season of {nights} nights.",
+                "minimum",
             )
 
 
@@ -171,6 +182,8 @@ def _who(night: Night) -> dict[int, tuple[str, str]]:
 
 def rank(nights: Iterable[Night], rule: Rule) -> Season:
     """The season's players and pairs, placed by `rule` over `nights` (the module says how).
+    The rule is checked when it is set (`Rule.check`): a season that has since lost a night
+    counts the best N of those left, or all of them when fewer.
 
     Two nights of four pairs: Ana plays with Beto, then with Carla.
 
@@ -193,7 +206,6 @@ def rank(nights: Iterable[Night], rule: Rule) -> Season:
     [(('eva', 'fede'), '4'), (('gus', 'hugo'), '2')]
     """
     nights = list(nights)
-    rule.check(len(nights))
     players: dict[tuple[str, ...], dict[str, Fraction]] = {}
     pairs: dict[tuple[str, ...], dict[str, Fraction]] = {}
     for night in nights:

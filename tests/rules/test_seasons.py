@@ -171,8 +171,13 @@ def test_equal_figures_share_a_place_in_the_season():
 def test_a_rule_the_season_cannot_hold_is_refused_with_why(rule, nights, message):
     with pytest.raises(SeasonError, match=message):
         rule.check(nights)
-    with pytest.raises(SeasonError, match=message):
-        rank([one_round(f"n{i}", (1, 3), (2, 4)) for i in range(nights)], rule)
+    Rule(rule.measure, None, 1).check(nights)  # the same season with the rule's defaults
+
+
+def test_a_season_that_lost_a_night_counts_those_left():
+    season = rank([one_round("n1", (1, 3), (2, 4))], Rule(best=3, minimum=2))
+    assert {row.place for row in season.players} == {None}
+    assert figures(season.players)[("ana",)] == (None, "4", 1)
 
 
 def test_a_player_in_two_pairs_of_one_night_is_refused_naming_both():

@@ -20,6 +20,7 @@ from ..store.models import Correction, Entry, Game, Hand, now
 from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
+from .ratings import rate_game
 from .loading import lock_game, with_hands
 from .night_tables import hand_at_table
 
@@ -70,6 +71,8 @@ def _game_write(game_id: str, *, director: bool) -> Iterator[Game]:
         db.session.expire(game, ["hands"])
         result = replay(with_hands(game))
         store_figures(game, result)
+        if game.over:
+            rate_game(game)
         revision = game.revision
     game_changed(game_id, revision, result)
 
@@ -147,6 +150,8 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
             db.session.add(record)
             store_figures(game, result, [record])
             db.session.flush()
+            if game.over:
+                rate_game(game)
             recorded, revision = Recorded(record.id, len(result.hands)), game.revision
     except IntegrityError:
         # The lock makes this impossible; if it ever happens, the other write won: say so.

@@ -1,0 +1,110 @@
+"""What a season's pages show: its players and pairs ranked by its rule across its nights
+(`nights.seasons`), each night read as its own standings read it, and each one's figure night
+by night."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ... import nights
+from ...nights.seasons import Night as SeasonNight
+from ..services.seasons import rule_of, season_nights
+from ..store.models import Night
+from ..store.queries import night_tables
+from ..store.seasons import Season, pair_players
+from .nights import placed
+
+
+@dataclass(frozen=True)
+class NightColumn:
+    """One night of the season, as its standings head a column."""
+
+    id: str
+    name: str
+    finished: bool
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """One player (or pair) of the season: place (None: under the minimum), names, figure,
+    nights played, and each night's figure (None: not played), marked when it counts."""
+
+    place: int | None
+    who: tuple[str, ...]
+    names: str
+    figure: Fraction
+    nights: int
+    by_night: list[tuple[Fraction | None, bool]]
+
+
+@dataclass(frozen=True)
+class SeasonStandings:
+    """A season's standings as its nights stand now."""
+
+    name: str
+    rule: nights.Rule
+    nights: list[NightColumn]
+    players: list[SeasonRow]
+    pairs: list[SeasonRow]
+    in_play: list[str]
+    """The names of the nights still being played (they count as they stand)."""
+
+
+def read_nights(played: list[Night]) -> list[SeasonNight]:
+    """Each night as the season reads it: its pairs' players and its standings as played."""
+    players = pair_players([night.id for night in played])
+    return [
+        SeasonNight(
+            night.id,
+            players[night.id],
+            placed(night, night_tables(night.id), nights.Ranking(night.ranking))[0],
+            night.ended_at is not None,
+        )
+        for night in played
+    ]
+
+
+def _names(nights_read: list[SeasonNight], night_list: list[Night]) -> dict[str, str]:
+    """Each player key's name, as the latest night spells it."""
+    spelled: dict[str, str] = {}
+    for read, night in zip(nights_read, night_list, strict=True):
+        for pair in night.pairs:
+            keys = read.pairs.get(pair.number)
+            if keys is not None:
+                spelled[keys[0]], spelled[keys[1]] = pair.first, pair.second
+    return spelled
+
+
+def season_standings(season: Season) -> SeasonStandings:
+    """The season's players and pairs ranked by its rule, from its nights as they stand."""
+    night_list = season_nights(season.id)
+    read = read_nights(night_list)
+    rule = rule_of(season)
+    ranked = nights.rank(read, rule)
+    spelled = _names(read, night_list)
+
+    def rows(standings: list[nights.SeasonStanding]) -> list[SeasonRow]:
+        return [
+            SeasonRow(
+                standing.place,
+                standing.who,
+                " & ".join(spelled.get(key, key) for key in standing.who),
+                standing.figure,
+                standing.nights,
+                [
+                    (standing.by_night.get(night.id), night.id in standing.counted)
+                    for night in night_list
+                ],
+            )
+            for standing in standings
+        ]
+
+    return SeasonStandings(
+        season.name,
+        rule,
+        [NightColumn(n.id, n.name, n.ended_at is not None) for n in night_list],
+        rows(ranked.players),
+        rows(ranked.pairs),
+        [n.name for n in night_list if n.id in ranked.in_play],
+    )
