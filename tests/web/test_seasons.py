@@ -4,6 +4,10 @@ updated as each game ends and kept."""
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -13,12 +17,15 @@ from scorekeeper.nights import Measure, Rule
 from scorekeeper.web.extensions import db
 from scorekeeper.web.presenters.seasons import season_standings
 from scorekeeper.web.services import seasons as service
+from scorekeeper.web.services.backup import backup_text
 from scorekeeper.web.services.game_files import import_game
 from scorekeeper.web.services.ratings import rate_game, rating_of
+from scorekeeper.web.services.restore import BackupError, is_empty, restore
 from scorekeeper.web.services.seasons import SeasonPlan, SeasonRefused
 from scorekeeper.web.store.models import Game, Night
 from scorekeeper.web.store.seasons import RatedGame, Rating, Season
 
+from .apps import TEST_CONFIG, backup_of, built_app
 from .helpers import GOES_OUT, STAYS_IN, Actions
 from .nights import cards, end, end_night, set_up, start, table_game
 
@@ -200,3 +207,56 @@ def test_a_game_is_rated_once_however_often_its_end_is_written(
         assert not rate_game(game)
         db.session.commit()
         assert {r.games for r in db.session.scalars(select(Rating))} == {1}
+
+
+def ratings_kept(app: Flask) -> dict[tuple[str, str, str], tuple[float, float, int]]:
+    with app.app_context():
+        return {
+            (r.pool, r.first, r.second): (r.mu, r.sigma, r.games)
+            for r in db.session.scalars(select(Rating))
+        }
+
+
+def test_a_backup_restores_the_seasons_their_standings_and_the_same_ratings(
+    app: Flask, two_nights: tuple[str, str]
+) -> None:
+    with app.app_context():
+        season_id = service.set_up_season(plan(*two_nights, rule=Rule(best=1, minimum=2)), "t")
+        shown = season_standings(service.season_of(season_id))
+    data = json.loads(json.dumps(backup_of(app)))
+    assert data["version"] == 3 and [s["name"] for s in data["seasons"]] == ["Spring"]
+    restored = built_app(TEST_CONFIG)
+    with restored.app_context():
+        restore(data)
+        again = season_standings(service.season_of(season_id))
+        assert (again.players, again.pairs, again.rule) == (shown.players, shown.pairs, shown.rule)
+    assert ratings_kept(restored) == ratings_kept(app) != {}
+    with restored.app_context():
+        assert db.session.scalar(select(func.count()).select_from(RatedGame)) == 4
+    with app.app_context():
+        streamed = json.loads("".join(backup_text()))
+    assert streamed == data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(seasons=[]), "season_id: no season"),
+        (lambda d: d["rated_games"].append({"game_id": "nope", "rated_at": "2026-01-01T00:00:00"}),
+         "rated_games[4].game_id: no game 'nope'"),
+        (lambda d: d["ratings"][0].update(mu="high"), "expected a number"),
+        (lambda d: d["seasons"][0].update(best=0), "best"),
+    ],
+)  # fmt: skip
+def test_a_backup_whose_seasons_or_ratings_do_not_hold_is_refused_writing_nothing(
+    app: Flask, two_nights: tuple[str, str], change: Any, message: str
+) -> None:
+    with app.app_context():
+        service.set_up_season(plan(*two_nights), "t")
+    data = json.loads(json.dumps(backup_of(app)))
+    change(data)
+    restored = built_app(TEST_CONFIG)
+    with restored.app_context():
+        with pytest.raises(BackupError, match=re.escape(message)):
+            restore(data)
+        assert is_empty()
