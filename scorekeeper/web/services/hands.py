@@ -20,9 +20,9 @@ from ..store.models import Correction, Entry, Game, Hand, now
 from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
-from .ratings import rate_game
 from .loading import lock_game, with_hands
 from .night_tables import hand_at_table
+from .ratings import rate_game
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,8 @@ from . import push
 from .engine import engine_game
 from .errors import NotFound
 from .figures import store_figures
-from .ratings import rate_game
 from .games import NewSide, side_rows
+from .ratings import rate_game
 
 
 class NightRefused(ValueError):

@@ -304,7 +304,7 @@ class _Writer:
             values[column.key] = _default(column) if value is None else value
         if parent is not None:
             values[PARENT[model]] = parent["id"]
-        if values.get("id", 0) is None:  # a row the file gave no id: the next after the largest given
+        if values.get("id", 0) is None:  # the file gave it no id: the next after the largest given
             values["id"] = next(self.next_id[model])
         self.rows.setdefault(model, []).append(values)
         for name, _child in CHILDREN.get(model, ()):
