@@ -102,6 +102,7 @@ def _register_pages(app: Flask) -> None:
         nights,
         result,
         rules,
+        seasons,
         sharing,
         standings,
         what_if,
@@ -126,5 +127,6 @@ def _register_pages(app: Flask) -> None:
         nights,
         director,
         standings,
+        seasons,
     ):
         app.register_blueprint(page.bp)

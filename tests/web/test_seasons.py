@@ -260,3 +260,20 @@ def test_a_backup_whose_seasons_or_ratings_do_not_hold_is_refused_writing_nothin
         with pytest.raises(BackupError, match=re.escape(message)):
             restore(data)
         assert is_empty()
+
+
+def test_a_season_set_up_before_its_nights_takes_them_as_they_are_played(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.app_context():
+        early = SeasonPlan("Year", Rule(best=3, minimum=2), (), planned=10)
+        season_id = service.set_up_season(early, "t1")
+        with pytest.raises(SeasonRefused) as refused:
+            service.set_up_season(SeasonPlan("Short", Rule(best=3), (), planned=2), "t2")
+        assert refused.value.values == {"count": 3, "nights": 2}
+    night_id = play_night(client, FIRST, "First")
+    with app.app_context():
+        service.add_night(season_id, night_id)
+        shown = season_standings(service.season_of(season_id))
+        assert {row.place for row in shown.players} == {None}  # one night of the two asked
+        assert {row.nights for row in shown.players} == {1}

@@ -27,6 +27,7 @@ def upgrade() -> None:
         sa.Column("measure", sa.String(length=20), nullable=False),
         sa.Column("best", sa.Integer(), nullable=True),
         sa.Column("minimum", sa.Integer(), nullable=False),
+        sa.Column("planned", sa.Integer(), nullable=True),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("revision", sa.String(length=16), nullable=False),
         sa.Column("follow_token", sa.String(length=24), nullable=False),

@@ -4,6 +4,8 @@ by night."""
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -49,6 +51,9 @@ class SeasonStandings:
     pairs: list[SeasonRow]
     in_play: list[str]
     """The names of the nights still being played (they count as they stand)."""
+    problem: str | None = None
+    """Why the season cannot be ranked now (a player in two pairs of one night, after a merge
+    in the history), in the engine's words; then no one is listed."""
 
 
 def read_nights(played: list[Night]) -> list[SeasonNight]:
@@ -81,7 +86,11 @@ def season_standings(season: Season) -> SeasonStandings:
     night_list = season_nights(season.id)
     read = read_nights(night_list)
     rule = rule_of(season)
-    ranked = nights.rank(read, rule)
+    problem: str | None = None
+    try:
+        ranked = nights.rank(read, rule)
+    except nights.SeasonError as error:
+        ranked, problem = nights.Season([], []), str(error)
     spelled = _names(read, night_list)
 
     def rows(standings: list[nights.SeasonStanding]) -> list[SeasonRow]:
@@ -107,4 +116,29 @@ def season_standings(season: Season) -> SeasonStandings:
         rows(ranked.players),
         rows(ranked.pairs),
         [n.name for n in night_list if n.id in ranked.in_play],
+        problem,
     )
+
+
+def _figure(value: Fraction) -> str:
+    """A season's figure as CSV gives it: whole, or with two decimals."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
+
+
+def results_csv(shown: SeasonStandings, headings: list[str], unranked: str) -> str:
+    """The season's players as CSV: place (or `unranked`), player, nights played, the season's
+    figure, and each night's figure (empty: not played)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(headings + [night.name for night in shown.nights])
+    for row in shown.players:
+        writer.writerow(
+            [
+                unranked if row.place is None else row.place,
+                row.names,
+                row.nights,
+                _figure(row.figure),
+                *("" if figure is None else _figure(figure) for figure, _ in row.by_night),
+            ]
+        )
+    return out.getvalue()

@@ -32,11 +32,13 @@ class SeasonRefused(ValueError):
 
 @dataclass(frozen=True)
 class SeasonPlan:
-    """What the director sets a season up with: its name, its rule and its nights (ids)."""
+    """What the director sets a season up with: its name, its rule, its nights (ids) and the
+    nights it is to have (None: as many as it has)."""
 
     name: str
     rule: nights.Rule
     nights: tuple[str, ...]
+    planned: int | None = None
 
 
 def season_of(season_id: str, lock: bool = False) -> Season:
@@ -50,6 +52,21 @@ def season_of(season_id: str, lock: bool = False) -> Season:
     return season
 
 
+def season_by_link(token: str) -> Season | None:
+    """The season whose standings' link this is, if any."""
+    return db.session.scalar(select(Season).where(Season.follow_token == token))
+
+
+def seasons_listed() -> list[Season]:
+    """Every season, newest first."""
+    return list(db.session.scalars(select(Season).order_by(Season.created_at.desc(), Season.id)))
+
+
+def season_names() -> dict[str, str]:
+    """Every season's name, by id."""
+    return {row.id: row.name for row in db.session.execute(select(Season.id, Season.name))}
+
+
 def season_nights(season_id: str) -> list[Night]:
     """A season's nights (not deleted), in the order they were set up."""
     query = (
@@ -60,8 +77,13 @@ def season_nights(season_id: str) -> list[Night]:
     return list(db.session.scalars(query))
 
 
-def _check_rule(rule: nights.Rule, count: int) -> None:
-    """The rule must fit the season's nights: refused with the field it is about."""
+def _check_rule(plan: SeasonPlan) -> None:
+    """The rule must fit the season's nights, those it is to have or, more, those it has:
+    refused with the field it is about. A season with neither (set up before its first night,
+    its nights to be added as they are played) takes any rule: it is checked once it has."""
+    rule, count = plan.rule, max(plan.planned or 0, len(plan.nights))
+    if not count:
+        return
     try:
         rule.check(count)
     except nights.SeasonError as error:
@@ -103,12 +125,13 @@ def set_up_season(plan: SeasonPlan, token: str) -> str:
         already = db.session.scalar(select(Season.id).where(Season.token == token))
         if already is not None:
             return already
-        _check_rule(plan.rule, len(plan.nights))
+        _check_rule(plan)
         season = Season(
             name=plan.name,
             measure=plan.rule.measure.value,
             best=plan.rule.best,
             minimum=plan.rule.minimum,
+            planned=plan.planned,
             token=token,
         )
         db.session.add(season)
@@ -121,8 +144,8 @@ def change_season(season_id: str, plan: SeasonPlan) -> None:
     """A season's name, rule and nights as the director now has them."""
     with writing():
         season = season_of(season_id, lock=True)
-        _check_rule(plan.rule, len(plan.nights))
-        season.name = plan.name
+        _check_rule(plan)
+        season.name, season.planned = plan.name, plan.planned
         season.measure = plan.rule.measure.value
         season.best, season.minimum = plan.rule.best, plan.rule.minimum
         _place_nights(season, plan.nights)

@@ -371,6 +371,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "measure": one_of(m.value for m in nights.Measure),
         "best": whole(1, SEASON_NIGHTS, none=True),
         "minimum": whole(1, SEASON_NIGHTS),
+        "planned": whole(1, SEASON_NIGHTS, none=True),
         "created_at": when(),
         "revision": text(REVISION_LENGTH),
         "follow_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),

@@ -51,6 +51,8 @@ class Season(Model):
     measure: Mapped[str] = mapped_column(String(20))
     best: Mapped[int | None] = mapped_column(default=None)
     minimum: Mapped[int] = mapped_column(default=1)
+    planned: Mapped[int | None] = mapped_column(default=None)
+    """The nights the season is to have (the M of best N of M); None: as many as it has."""
     created_at: Mapped[datetime] = mapped_column(default=now)
     revision: Mapped[str] = mapped_column(String(REVISION_LENGTH), default=new_revision)
     """A new value when the director changes the season (its rule, its nights)."""
