@@ -30,13 +30,18 @@ class Rating:
     games: int = 0
 
     @property
+    def spread(self) -> float:
+        """How far the skill may be from its middle: three `sigma` either side (nearly sure)."""
+        return 3 * self.sigma
+
+    @property
     def ordinal(self) -> float:
-        """What ranks: the skill we are nearly sure of (three spreads under the middle).
+        """What ranks: the skill we are nearly sure of (the middle less its spread).
 
         >>> Rating().ordinal
         0.0
         """
-        return self.mu - 3 * self.sigma
+        return self.mu - self.spread
 
 
 def rate(sides: Sequence[Sequence[Rating]], totals: Sequence[int]) -> list[list[Rating]]:

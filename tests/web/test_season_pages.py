@@ -98,3 +98,21 @@ def test_a_season_changed_and_deleted_keeps_its_nights(client: FlaskClient, app:
         assert db.session.scalars(select(Season)).all() == []
         assert {n.season_id for n in db.session.scalars(select(Night))} == {None}
     assert client.get(f"/seasons/{season_id}/edit").status_code == 404
+
+
+def test_a_players_page_shows_their_rating_with_its_spread_and_how_it_is_computed(
+    client: FlaskClient,
+) -> None:
+    assert 'id="rating"' not in client.get("/players/ana").text  # no game yet: no page at all
+    play_night(client, FIRST, "First")
+    page = client.get("/players/ana").text
+    found = re.search(r'id="rating" data-mu="([^"]+)" data-sigma="([^"]+)" data-games="1"', page)
+    assert found
+    mu, sigma = float(found[1]), float(found[2])
+    shown = re.search(r"Rating ([\d.]+) ± ([\d.]+)", page)
+    assert shown and "OpenSkill" in page
+    assert abs(float(shown[1]) - mu) < 0.05 and abs(float(shown[2]) - 3 * sigma) < 0.05
+    spanish = client.get("/players/ana", headers={"Accept-Language": "es"}).text
+    assert "Valoración" in spanish and "de 1 partida valorada" in spanish
+    assert 'id="rating"' in client.get("/players/ana?system=classic").text
+    assert 'id="rating"' not in client.get("/players/ana?system=denexa").text
