@@ -52,7 +52,7 @@ def test_after_save_the_first_screen_shows_the_next_hand(
     first_screen = {
         "notice": ".notice",
         "totals": ".total .big-number",
-        "what the hand added": ".total .last",
+        "what the hand added": ".last-hand",
         "dealer": ".next .dealer",
         "minimums": ".total .minimum",
         "record": ".next a.button",
