@@ -16,7 +16,7 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Night
 from scorekeeper.web.store.seasons import Season
 
-from .test_seasons import FIRST, SECOND, play_night
+from .test_seasons import FIRST, SECOND, play_night, seated
 
 
 def season_form(client: FlaskClient, **fields: object) -> dict[str, object]:
@@ -53,6 +53,7 @@ def test_a_season_set_up_on_its_page_shows_its_standings_with_link_and_qr(
                       r'data-nights="(\d+)"', page)  # fmt: skip
     assert len(rows) == 8 and {nights for *_, nights in rows} == {"2"}
     assert re.search(r'<tr data-pair="eva\|fede" [^>]*data-nights="2"', page)
+    assert '<a href="/players/ana">Ana</a>' in page  # each player's page, from the season
     listed = client.get("/seasons").text
     assert "Spring" in listed and url in listed
 
@@ -116,3 +117,24 @@ def test_a_players_page_shows_their_rating_with_its_spread_and_how_it_is_compute
     assert "Valoración" in spanish and "de 1 partida valorada" in spanish
     assert 'id="rating"' in client.get("/players/ana?system=classic").text
     assert 'id="rating"' not in client.get("/players/ana?system=denexa").text
+
+
+def test_a_players_page_lists_every_night_they_played_with_partner_and_place(
+    client: FlaskClient, app: Flask
+) -> None:
+    first, second = play_night(client, FIRST, "First"), play_night(client, SECOND, "Second")
+    page = client.get("/players/ana").text
+    rows = re.findall(r'<tr data-night="([^"]+)" data-place="(\d+)" data-partner="([^"]+)"', page)
+    assert [(night, partner) for night, _place, partner in rows] == [
+        (first, "beto"),
+        (second, "carla"),
+    ]
+    with app.app_context():
+        winners = {
+            night: {seats[1][0], seats[2][1]}
+            for night, seats in ((n, seated(app, n)) for n in (first, second))
+        }
+    ana_pair = {first: 1, second: 1}  # Ana is pair 1 both nights
+    for night, place, _partner in rows:
+        assert (place == "1") is (ana_pair[night] in winners[night])
+    assert "Noche" in client.get("/players/ana", headers={"Accept-Language": "es"}).text

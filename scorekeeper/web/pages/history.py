@@ -18,6 +18,7 @@ from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import statistics
+from ..presenters.seasons import player_nights
 from ..services.errors import MergeNotUndone, NotFound, PlayerRefused
 from ..services.players import merge_players, rename_player, undo_merge
 from ..services.ratings import rating_of
@@ -113,6 +114,7 @@ def _player_page(
         merges=queries.merges_into(key),
         systems=rules.SYSTEMS,
         rating=rating_of((key, ""), system or ALL_SYSTEMS),
+        nights=player_nights(key),
     ), status
 
 

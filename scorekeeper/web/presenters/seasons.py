@@ -14,7 +14,7 @@ from ...nights.seasons import Night as SeasonNight
 from ..services.seasons import rule_of, season_nights
 from ..store.models import Night
 from ..store.queries import night_tables
-from ..store.seasons import Season, pair_players
+from ..store.seasons import Season, nights_of, pair_players
 from .nights import placed
 
 
@@ -58,6 +58,8 @@ class SeasonStandings:
 
 def read_nights(played: list[Night]) -> list[SeasonNight]:
     """Each night as the season reads it: its pairs' players and its standings as played."""
+    if not played:
+        return []
     players = pair_players([night.id for night in played])
     return [
         SeasonNight(
@@ -68,6 +70,54 @@ def read_nights(played: list[Night]) -> list[SeasonNight]:
         )
         for night in played
     ]
+
+
+@dataclass(frozen=True)
+class PlayerNight:
+    """One night a player played: with whom, their place among the pairs that played it, and
+    what they made there."""
+
+    id: str
+    name: str
+    standings_token: str
+    date: str
+    partner: str
+    partner_key: str
+    place: int
+    pairs: int
+    wins: float
+    points: int
+    games: int
+
+
+def player_nights(key: str) -> list[PlayerNight]:
+    """The nights a player played, each as its own standings place them (by its ranking)."""
+    played = nights_of(key)
+    shown = []
+    for night, read in zip(played, read_nights(played), strict=True):
+        number = next((n for n, keys in read.pairs.items() if key in keys), None)
+        there = [s for s in read.standings if nights.seasons.played(s)]
+        standing = next((s for s in there if s.pair == number), None)
+        if number is None or standing is None:
+            continue  # at the night, with no game that counted
+        pair = next(p for p in night.pairs if p.number == number)
+        first = read.pairs[number][0] == key
+        shown.append(
+            PlayerNight(
+                night.id,
+                night.name,
+                night.follow_token,
+                night.created_at.date().isoformat(),
+                pair.second if first else pair.first,
+                read.pairs[number][1 if first else 0],
+                1 + sum(1 for s in there if s.place < standing.place),
+                len(there),
+                standing.wins,
+                standing.points,
+                standing.games,
+            )
+        )
+    return shown
 
 
 def _names(nights_read: list[SeasonNight], night_list: list[Night]) -> dict[str, str]:

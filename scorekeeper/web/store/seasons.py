@@ -18,6 +18,8 @@ from .models import (
     REVISION_LENGTH,
     SHARE_TOKEN_LENGTH,
     TOKEN_LENGTH,
+    Game,
+    Night,
     NightRound,
     Pair,
     Player,
@@ -112,3 +114,19 @@ def pair_players(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, s
         night: {number: (keys[0], keys[1]) for number, keys in pairs.items()}
         for night, pairs in named.items()
     }
+
+
+def nights_of(key: str) -> list[Night]:
+    """The nights (not deleted) a player played a game of, in the order they were set up."""
+    played = (
+        select(Game.night_id)
+        .join(Side, Side.game_id == Game.id)
+        .join(Player, Player.side_id == Side.id)
+        .where(Player.key == key, Game.night_id.is_not(None))
+    )
+    query = (
+        select(Night)
+        .where(Night.id.in_(played), Night.deleted_at.is_(None))
+        .order_by(Night.created_at, Night.id)
+    )
+    return list(db.session.scalars(query))
