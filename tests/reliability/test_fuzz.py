@@ -911,6 +911,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "seasons.delete": (season_delete, 30),
     "seasons.standings": (by_season_token(""), 40),
     "seasons.results_csv": (by_season_token("/results.csv"), 20),
+    "seasons.results_text": (by_season_token("/results.txt"), 20),
 }
 
 HEADER_TEXT = TEXT.map(

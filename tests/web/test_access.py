@@ -66,6 +66,7 @@ PUBLIC_ANSWERS = {
     ("GET", "standings.results_text"): 404,
     ("GET", "seasons.standings"): 404,
     ("GET", "seasons.results_csv"): 404,
+    ("GET", "seasons.results_text"): 404,
 }
 """What a fresh phone gets from the public addresses other than a page (200)."""
 NOT_A_PAGE = {

@@ -138,3 +138,16 @@ def test_a_players_page_lists_every_night_they_played_with_partner_and_place(
     for night, place, _partner in rows:
         assert (place == "1") is (ana_pair[night] in winners[night])
     assert "Noche" in client.get("/players/ana", headers={"Accept-Language": "es"}).text
+
+
+def test_the_results_come_as_text_in_english_and_spanish(client: FlaskClient) -> None:
+    first = play_night(client, FIRST, "First")
+    url = standings_url(client, set_up_season(client, first))
+    english = client.get(f"{url}/results.txt")
+    assert english.headers["Content-Disposition"] == "attachment; filename=season.txt"
+    lines = english.text.splitlines()
+    assert lines[0] == "Spring" and lines[1].startswith("Ranked by points by place")
+    assert re.search(r"^1\. Ana: 3\.5 — 1 night$", english.text, re.M)
+    spanish = client.get(f"{url}/results.txt", headers={"Accept-Language": "es"}).text
+    assert "Parejas que siguieron juntas" in spanish
+    assert re.search(r"^1\. Ana: 3,5 — 1 noche$", spanish, re.M)

@@ -159,3 +159,13 @@ def results_csv(season_token: str) -> Response:
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = "attachment; filename=season.csv"
     return response
+
+
+@bp.get("/season/<season_token>/results.txt")
+@needs(Access.PUBLIC)
+def results_text(season_token: str) -> Response:
+    """The season's standings as a text to send: the rule, the players and the pairs."""
+    shown = presenters.season_standings(_by_token(season_token))
+    response = Response(render_template("seasons/results.txt", shown=shown), mimetype="text/plain")
+    response.headers["Content-Disposition"] = "attachment; filename=season.txt"
+    return response
