@@ -277,3 +277,19 @@ def test_a_season_set_up_before_its_nights_takes_them_as_they_are_played(
         shown = season_standings(service.season_of(season_id))
         assert {row.place for row in shown.players} == {None}  # one night of the two asked
         assert {row.nights for row in shown.players} == {1}
+
+
+def test_a_backup_of_version_2_restores_without_seasons_or_ratings(
+    app: Flask, two_nights: tuple[str, str]
+) -> None:
+    data = json.loads(json.dumps(backup_of(app)))
+    for name in ("seasons", "ratings", "rated_games"):
+        del data[name]
+    for night in data["nights"]:
+        del night["season_id"]
+    data["version"] = 2
+    restored = built_app(TEST_CONFIG)
+    with restored.app_context():
+        assert restore(data) == 4  # two tables a night
+        assert db.session.scalar(select(func.count()).select_from(Rating)) == 0
+        assert {n.season_id for n in db.session.scalars(select(Night))} == {None}

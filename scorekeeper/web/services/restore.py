@@ -74,8 +74,9 @@ ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
     Rating: frozenset(),
     RatedGame: frozenset(),
 }
-READABLE = (1, VERSION)
-"""The backup versions a restore reads: version 1's rounds kept no record of who sat out."""
+READABLE = tuple(range(1, VERSION + 1))
+"""The backup versions a restore reads: version 1's rounds kept no record of who sat out, and
+versions 1 and 2 no seasons or ratings."""
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
 ORDER = {
     Side: "position",
