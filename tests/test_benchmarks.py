@@ -5,6 +5,7 @@ nothing; the test sees only that it finished (exit 0) having printed something."
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,7 @@ TINY = {
     "page_weight.py": [],
     "pages.py": ["0", "--runs", "1", "--hands", "5"],
     "pin_guesses.py": ["--seconds", "1", "--threads", "1"],
+    "referee_reach.py": ["--systems", "fournier", "--languages", "es"],
     "save_floor.py": ["--runs", "1"],
     "slow_clients.py": ["1", "--clients", "5"],
 }
@@ -70,6 +72,8 @@ def test_every_benchmark_is_run_here() -> None:
 def test_the_benchmark_runs_at_its_tiniest(script: str, tmp_path: Path) -> None:
     if script == "slow_clients.py" and nginx_binary() is None:
         unavailable("nginx is not installed (apt-get install nginx)")
+    if script == "referee_reach.py" and shutil.which("chromium") is None:
+        unavailable("Chromium is not installed (apt-get install chromium)")
     run(script, *TINY[script], cache=tmp_path)
 
 

@@ -16,6 +16,7 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
+from .readings import READINGS
 from .systems import HouseRules, Pairs, RedThreeRule, RuleSystem, SetKind
 from .words import N_, Rule, Text
 
@@ -63,6 +64,11 @@ class HouseRuleKey:
 
 def _played_to_a_target(system: RuleSystem) -> bool:
     return system.hands_in_game is None
+
+
+def _left_open(key: str) -> Callable[[RuleSystem], bool]:
+    """A key only a text that leaves its question open takes: one we have a reading of."""
+    return lambda system: any(r.key == key and r.system == system.id for r in READINGS)
 
 
 RED_THREE_PARTS = ("each", "all", "each_minus", "all_minus", "in_hand")
@@ -225,6 +231,20 @@ HOUSE_RULES: tuple[HouseRuleKey, ...] = (
                 "Only the side that went out scores its cards laid down (when the stock runs "
                 "out, every side does)"
             ),
+        },
+    ),
+    HouseRuleKey(
+        "all_red_threes",
+        HouseRuleKind.CHOICE,
+        N_("Whether red threes left in hand count toward all of them"),
+        N_("All the red threes"),
+        "red-threes",
+        has=_left_open("all_red_threes"),
+        of=lambda system: system.red_threes.all_counted,
+        why_not=N_("%(system)s has no such choice: its text settles it"),
+        choices={
+            "laid_down": N_("Only red threes laid down count toward all of them"),
+            "held": N_("Red threes still in hand count toward all of them too"),
         },
     ),
 )
@@ -492,7 +512,10 @@ def with_house_rules(system: RuleSystem, house: HouseRules) -> RuleSystem:
         opening_minimums=(
             system.opening_minimums if house.opening_minimums is None else house.opening_minimums
         ),
-        red_threes=_with_red_three_values(system.red_threes, house.red_three_values),
+        red_threes=replace(
+            _with_red_three_values(system.red_threes, house.red_three_values),
+            all_counted=house.all_red_threes or system.red_threes.all_counted,
+        ),
         tie_at_target=house.tie_at_target or system.tie_at_target,
         melded_points_for=house.melded_points_for or system.melded_points_for,
         house_rules=house,

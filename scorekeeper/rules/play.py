@@ -77,6 +77,9 @@ class Play:
     drawn_six_players: int | None = None
     pile_taken: int | None = None  # cards taken with the top card, when not the whole pile
     pile_least: int | None = None  # cards the pile must hold before it may be taken
+    varied: tuple[str, ...] = ()  # rules of play the text offers a variation of
+    penalty_cards: bool = False  # a card of a fault stays face up before its player, in hand
+    faults_lapse: bool = False  # a fault nobody points out in time is no longer charged
 
     def rule(self, rule_id: str) -> PlayRule:
         return next(r for r in self.rules if r.id == rule_id)
@@ -140,7 +143,7 @@ DENEXA_PLAY = Play(
         ("pile-how", "meld-or-pair", "Play of the hand, “The player on the dealer’s left”"),
         (
             "pile-one-natural-and-wild",
-            "no",
+            "no-but-alone",
             "Play of the hand, “The player on the dealer’s left”",
         ),
         ("pile-to-meld", "unfrozen", "Play of the hand, “The player on the dealer’s left”"),
@@ -174,6 +177,8 @@ BLACK_SAMBA_PLAY = Play(
     dealt=15,
     drawn=2,
     pile_taken=4,
+    # Your Turn, “[Variation: After you have tabled”; To Qualify…, “[Variation: Wild cards”
+    varied=("pile-how-much", "pile-one-natural-and-wild"),
     rules=_rules(
         ("partners", "alternate", "Teams"),
         ("dealt", "each", "The Deal, “15 cards are dealt”"),
@@ -186,7 +191,11 @@ BLACK_SAMBA_PLAY = Play(
             "unfrozen",
             "To Qualify to take cards from the Discard Pile, “c) At least 1 matching natural”",
         ),
-        ("pile-to-meld", "unfrozen", "“a) A matching Canasta Set”"),
+        (
+            "pile-to-meld",
+            "unfinished",
+            "“a) A matching Canasta Set”; “You cannot add the top card”",
+        ),
         ("pile-to-finished", "no", "“You cannot add the top card”"),
         ("pile-frozen", "wild", "‘Frozen’ Discard Pile"),
         ("pile-red-three", "covered", "The Piles, “The top card of the stack”"),
@@ -209,7 +218,11 @@ BLACK_SAMBA_PLAY = Play(
         ("concealed", "no-extra", "Going Out Bonus, “If you table your Initial Meld”"),
         ("last-card", "either", "Going Out, “You must ask your team member(s)”"),
         ("stock-empty", "until-the-pile-fails", "Game End"),
-        ("last-stock-red-three", "silent", "Game End", True),
+        (
+            "last-stock-red-three",
+            "no-replacement",
+            "Red 3s, “If you receive a Red 3 in the deal”; Game End",
+        ),
     ),
 )
 
@@ -219,43 +232,62 @@ SUPER_SAMBA_PLAY = Play(
     drawn_six_players=2,
     pile_least=7,
     rules=_rules(
-        ("partners", "teams", "CARDS/PLAYERS"),
-        ("dealt", "two-stacks", "GAME PLAY, “Each player is dealt 2 stacks”"),
-        ("drawn", "stock", "CARDS/PLAYERS"),
-        ("discard", "one-unless-out", "DISCARDS / DISCARDING, “Each player must discard”"),
-        ("seven-discard", "last", "DISCARDS / DISCARDING, “A player can only discard a 7”"),
-        ("pile-how", "seven-cards", "PICKING UP THE DISCARD PILE"),
-        ("pile-one-natural-and-wild", "no", "PICKING UP THE DISCARD PILE, “a natural pair”"),
-        ("pile-to-meld", "not-unfinished", "“A player cannot pick up the discard pile”"),
-        ("pile-to-finished", "no", "RESTRICTIONS, “Cards are not added”"),
-        ("pile-frozen", "below-wild", "DISCARDS / DISCARDING, “A wild card freezes the deck”"),
-        ("pile-red-three", "silent", "DISCARDS / DISCARDING", True),
-        ("pile-black-three", "next-player", "DISCARDS / DISCARDING, “Black 3’s freezes”"),
-        ("pile-wild-on-top", "below-wild", "DISCARDS / DISCARDING, “A wild card freezes the deck”"),
+        ("partners", "teams", "Cards/Players"),
+        ("dealt", "two-stacks", "Game Play, “Each player is dealt 2 stacks”"),
+        ("drawn", "stock", "Cards/Players"),
+        ("discard", "one-unless-out", "Discards / Discarding, “Each player must discard”"),
+        ("seven-discard", "last", "Discards / Discarding, “A player can only discard a 7”"),
+        (
+            "pile-how",
+            "seven-cards",
+            "Picking Up the Discard Pile; Discards / Discarding, “A wild card freezes the deck”",
+        ),
+        ("pile-one-natural-and-wild", "no-wild", "Picking Up the Discard Pile, “a natural pair”"),
+        (
+            "pile-to-meld",
+            "not-unfinished",
+            "Picking Up the Discard Pile, “with two (other) adjacent cards”; "
+            "“A player cannot pick up the discard pile”",
+        ),
+        ("pile-to-finished", "no", "Restrictions, “Cards are not added”"),
+        (
+            "pile-frozen",
+            "below-wild",
+            "Discards / Discarding, “Black 3’s freezes”; “A wild card freezes the deck”",
+        ),
+        ("pile-red-three", "silent", "Discards / Discarding", True),
+        ("pile-black-three", "next-player", "Discards / Discarding, “Black 3’s freezes”"),
+        ("pile-wild-on-top", "below-wild", "Discards / Discarding, “A wild card freezes the deck”"),
         ("pile-how-much", "above-wild", "“A Player may only pick up”", True),
         ("pile-run", "adjacent", "“with two (other) adjacent cards”"),
         ("pile-first-meld", "in-first-meld", "“If the team’s initial meld”"),
-        ("pile-one-card-left", "silent", "PICKING UP THE DISCARD PILE", True),
-        ("wilds-in-canasta", "two", "RESTRICTIONS, “Black canastas may have”"),
-        ("wilds-in-run", "none", "RESTRICTIONS, “Sambas and 7’s cannot”"),
-        ("merge", "silent", "RESTRICTIONS", True),
-        ("black-threes-meld", "no-canasta", "RESTRICTIONS, “No canastas are made of black 3’s”"),
-        ("canasta-size", "seven", "RESTRICTIONS, “Cards are not added”"),
-        ("wild-to-finished", "no", "RESTRICTIONS, “Cards are not added”"),
-        ("samba-add", "no", "RESTRICTIONS, “Cards are not added”"),
-        ("red-three-laid", "may", "GAME PLAY, “If a red 3 is drawn”"),
-        ("all-six-undeclared", "no-bonus", "RED AND BLACK 3’s"),
+        ("pile-one-card-left", "silent", "Picking Up the Discard Pile", True),
+        (
+            "wilds-in-canasta",
+            "by-kind",
+            "Restrictions, “Black canastas may have”; “Sambas and 7’s cannot”",
+        ),
+        ("wilds-in-run", "none", "Restrictions, “Sambas and 7’s cannot”"),
+        ("merge", "silent", "Restrictions", True),
+        ("black-threes-meld", "no-canasta", "Restrictions, “No canastas are made of black 3’s”"),
+        ("canasta-size", "seven", "Restrictions, “Cards are not added”"),
+        ("wild-to-finished", "no", "Restrictions, “Cards are not added”"),
+        ("samba-add", "no", "Restrictions, “Cards are not added”"),
+        ("red-three-laid", "may", "Game Play, “If a red 3 is drawn”"),
+        ("all-six-undeclared", "no-bonus", "Red and Black 3’s"),
         ("ask-partner", "must", "“Must obtain their partner’s approval”"),
         ("concealed", "silent", "“GOING OUT = 2,000 points”", True),
         ("last-card", "no-discard", "“Get rid of all their cards”"),
         ("stock-empty", "stops-without-book", "“IF THE STOCKPILE IS EMPTY”"),
-        ("last-stock-red-three", "silent", "“IF THE STOCKPILE IS EMPTY”", True),
+        ("last-stock-red-three", "silent-stops", "“IF THE STOCKPILE IS EMPTY”", True),
     ),
 )
 
 FOURNIER_PLAY = Play(
     dealt=15,
     drawn=2,
+    penalty_cards=True,  # “Las Cartas penalizadas son”
+    faults_lapse=True,  # “Las irregularidades y su penalización prescriben”
     rules=_rules(
         ("partners", "by-cards", "“Se toman cuatro cartas correlativas”"),
         ("dealt", "each", "“El jugador anterior al”"),
@@ -266,7 +298,11 @@ FOURNIER_PLAY = Play(
         ("pile-one-natural-and-wild", "after-first-meld", "“Hasta que no se hayan extendido”"),
         ("pile-to-meld", "canasta", "“También es suficiente, para poder tomar un pozo”"),
         ("pile-to-finished", "unfrozen", "“También es suficiente, para poder tomar un pozo”"),
-        ("pile-frozen", "red-three-or-wild", "“También es suficiente, para poder tomar un pozo”"),
+        (
+            "pile-frozen",
+            "red-three-or-wild-pair",
+            "“También es suficiente, para poder tomar un pozo”",
+        ),
         ("pile-red-three", "freezes", "“También es suficiente, para poder tomar un pozo”"),
         ("pile-black-three", "one-turn", "“Tampoco sirven para formar Canastas”"),
         ("pile-wild-on-top", "next-player", "“Al igual que los Treses Negros”"),
@@ -278,7 +314,7 @@ FOURNIER_PLAY = Play(
         ("wilds-in-run", "silent", "“Cualquier combinación podrá iniciarse”", True),
         ("merge", "silent", "“Cualquier combinación podrá iniciarse”", True),
         ("black-threes-meld", "to-go-out", "“Tampoco sirven para formar Canastas”"),
-        ("canasta-size", "grows", "“También es suficiente, para poder tomar un pozo”"),
+        ("canasta-size", "grows", "“También es suficiente, para poder tomar un pozo”", True),
         ("wild-to-finished", "silent", "“Cualquier combinación podrá iniciarse”", True),
         ("samba-add", "silent", "“Cualquier combinación podrá iniciarse”", True),
         ("red-three-laid", "at-once", "“Son Honores y no sirven”"),
@@ -287,7 +323,7 @@ FOURNIER_PLAY = Play(
         ("concealed", "exempt", "“Si al hacer la salida se”"),
         ("last-card", "either", "“Para que un jugador pueda terminar”"),
         ("stock-empty", "until-the-pile-fails", "“La última toma del mazo”"),
-        ("last-stock-red-three", "stops", "“La última toma del mazo”"),
+        ("last-stock-red-three", "stops-at-once", "“La última toma del mazo”"),
     ),
 )
 

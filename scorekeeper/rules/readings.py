@@ -30,6 +30,21 @@ class Reading:
         return SYSTEMS[self.system].cite(self.topic)
 
 
+TARGET_ONLY = frozenset({"classic", "fournier"})
+"""The texts that name the score to reach but not who wins when more than one side reaches it in
+the same hand (classic line 28, “The winning score is 10,000”; fournier lines 2 and 36): there the
+higher total winning is our reading too. Denexa (line 56) and black-samba (line 281) say it."""
+
+TIE_SAYS = {
+    "classic": N_(
+        "It names 10,000 as the score to reach, and says nothing of two sides reaching it in "
+        "the same hand, nor of equal totals."
+    ),
+    "fournier": N_(
+        "It names 10,000 as the score to reach first, and says nothing of two pairs reaching it "
+        "in the same hand, nor of equal totals."
+    ),
+}
 TIE_AT_TARGET = (
     N_(
         "It ends the game once a side reaches the target, the highest total winning, and does not "
@@ -72,6 +87,25 @@ READINGS: tuple[Reading, ...] = (
         N_("Reaching the figure is enough: at 0 to 1,495 a first meld of exactly 50 will do."),
         N_("The first meld must be worth more than the figure: at least 5 more, 55 instead of 50."),
         [[-5, 20], [0, 55], [1500, 95], [3000, 125], [7000, 165]],
+    ),
+    Reading(
+        "denexa",
+        "red-threes",
+        "all_red_threes",
+        N_(
+            "It pays 1,000 for the red threes when all six are held, and charges 500 for each one "
+            "still undeclared when the hand ends, without saying whether undeclared ones count "
+            "toward the six."
+        ),
+        N_(
+            "Held means laid down: with some still in hand, the side scores 100 for each one laid "
+            "down and pays 500 for each one in hand."
+        ),
+        N_(
+            "Held means the side has all six, laid down or not: they earn the 1,000, and each one "
+            "still in hand costs 500 as well."
+        ),
+        "held",
     ),
     Reading(
         "black-samba",
@@ -151,7 +185,14 @@ READINGS: tuple[Reading, ...] = (
         "side_that_went_out",
     ),
     *(
-        Reading(system, "end-of-game", "tie_at_target", *TIE_AT_TARGET, other="shared")
+        Reading(
+            system,
+            "end-of-game",
+            "tie_at_target",
+            TIE_SAYS.get(system, TIE_AT_TARGET[0]),
+            *TIE_AT_TARGET[1:],
+            other="shared",
+        )
         for system in ("classic", "denexa", "black-samba", "fournier")
     ),
 )

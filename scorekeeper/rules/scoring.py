@@ -124,14 +124,18 @@ def red_threes_count_plus(system: RuleSystem, entry: Entry) -> bool:
 
 def _red_threes(system: RuleSystem, entry: Entry, deck: Deck) -> list[Line]:
     count = entry.red_threes
-    if not count:
-        return []
     rule = system.red_threes
-    all_of_them = count == deck.red_threes
+    # Whether those still in hand count toward all of them is a reading (house rule
+    # `all_red_threes`); they are charged as left in hand all the same.
+    held = count + (entry.red_threes_in_hand if rule.all_counted == "held" else 0)
+    all_of_them = held == deck.red_threes
+    if not count and not all_of_them:
+        return []
     rule_cite = system.cite("red-threes")
     values: dict[str, str | int | Text] = {"count": count}
     if red_threes_count_plus(system, entry):
         if all_of_them and rule.all_of_them is not None:
+            values["count"] = held
             return [Line(Text(N_("All %(count)s red threes"), values), rule.all_of_them, rule_cite)]
         plus = P_("%(count)s red three", "%(count)s red threes")
         return [Line(Text(plus, values), count * rule.each, rule_cite)]
@@ -146,5 +150,6 @@ def _red_threes(system: RuleSystem, entry: Entry, deck: Deck) -> list[Line]:
         ),
     }[rule.plus_when]
     if all_of_them and rule.minus_all_of_them is not None:
+        values["count"] = held
         return [Line(Text(why, values), -rule.minus_all_of_them, rule_cite)]
     return [Line(Text(why, values), -count * rule.minus_each, rule_cite)]

@@ -97,7 +97,7 @@ class Penalty(StrEnum):
 
 
 PENALTY_LABELS: Mapping[Penalty, str] = {
-    Penalty.WENT_OUT_AFTER_REFUSAL: N_("went out after the partner said no"),
+    Penalty.WENT_OUT_AFTER_REFUSAL: N_("tried to go out after the partner said no"),
     Penalty.COULD_NOT_GO_OUT_AFTER_ASKING: N_("asked to go out and could not"),
     Penalty.TOOK_UNUSABLE_UPCARD: N_("took the upcard and could not use it"),
     Penalty.THREE_WILDS_IN_CANASTA: N_("three wild cards in a canasta"),
@@ -194,6 +194,7 @@ class RedThreeRule:
     in_hand_per_player: int = 0  # classic: charged per player caught holding any
     kept_in_hand: bool = True  # False where the text has every red three laid down at once
     in_hand_by_player: bool = False  # classic: red threes in hand are charged per player
+    all_counted: str = "laid_down"  # or "held": those left in hand count toward all of them
 
     @property
     def in_hand(self) -> int:
@@ -232,6 +233,7 @@ class HouseRules:
     red_three_values: Mapping[str, int] = field(default_factory=dict)
     tie_at_target: str | None = None
     melded_points_for: str | None = None
+    all_red_threes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -388,7 +390,8 @@ CLASSIC = RuleSystem(
     name=N_("Samba (classic, 2–6 players)"),
     short_name=N_("Classic"),
     summary=N_(
-        "The common rules: sambas 1,500, two sets to go out, a red three in hand costs 750."
+        "The common rules: sambas 1,500, two sets to go out, 750 for each player caught holding "
+        "red threes."
     ),
     source="Samba Rules (classic)",
     sections={
@@ -427,7 +430,9 @@ DENEXA = RuleSystem(
     sections={
         "table": "Setup",
         "deal": "Play of the hand",
-        "discard-pile": "Freezing the discard pile",
+        "discard-pile": (
+            "Play of the hand, “The player on the dealer’s left”; Freezing the discard pile"
+        ),
         "melds": "Melding",
         "first-meld": "The initial meld",
         "sets": "Scoring",
@@ -502,8 +507,8 @@ SUPER_SAMBA = RuleSystem(
     source="Samba with Super Sambas rule sheet",
     sections={
         "table": "Cards/Players",
-        "deal": "GAME PLAY, “Each player is dealt 2 stacks”",
-        "discard-pile": "PICKING UP THE DISCARD PILE",
+        "deal": "Game Play, “Each player is dealt 2 stacks”",
+        "discard-pile": "Picking Up the Discard Pile",
         "melds": "Sambas, Super Sambas, and Canastas; Restrictions",
         "first-meld": "Game Play, “A game consists of 4 hands”",
         "sets": "Sambas, Super Sambas, and Canastas",
@@ -550,13 +555,15 @@ FOURNIER = RuleSystem(
     short_name=N_("Fournier"),
     summary=N_(
         "The Spanish rules: one set is enough to go out, but red threes without two sets "
-        "cost 500 each."
+        "cost 500 each (our reading)."
     ),
     source="Fournier, Reglamento de la Samba",
     sections={
         "table": "“Pueden participar de dos a seis jugadores”",
         "deal": "“El jugador anterior al”",
-        "discard-pile": "“También es suficiente, para poder tomar un pozo”",
+        "discard-pile": (
+            "“Hasta que no se hayan extendido”; “También es suficiente, para poder tomar un pozo”"
+        ),
         "melds": "“Cualquier combinación podrá iniciarse”",
         "first-meld": "“El valor mínimo de cartas necesario”",
         "sets": "“Los jugadores pueden anotarse puntos”",

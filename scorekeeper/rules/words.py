@@ -20,6 +20,12 @@ def N_(template: str) -> str:
     return template
 
 
+def C_(context: str, template: str) -> str:
+    """Mark an English template for translation in a context (`pgettext`): the same words may
+    be said otherwise there (a text's heading "Going out" is not the bonus "Going out")."""
+    return template
+
+
 @dataclass(frozen=True)
 class Plural:
     """An English template for a count of one and one for any other count."""

@@ -11,13 +11,14 @@ from typing import Protocol
 
 from babel.numbers import LC_NUMERIC, format_decimal, get_group_symbol
 from flask import url_for
-from flask_babel import get_locale, get_translations, gettext
+from flask_babel import get_locale, get_translations, gettext, pgettext
 from markupsafe import Markup
 
 from .. import rules
 from ..rules import Text
 from ..rules.fields import FieldRef
 from ..rules.hands import Ending
+from ..rules.headings import HEADINGS, places
 from ..rules.play import play_of
 from ..rules.words import MINUS
 from .store.models import Game
@@ -103,10 +104,22 @@ def ending_label(ending: Ending, game: Game) -> str:
     return str(gettext("%(side)s went out", side=game.sides[ending.side].name))
 
 
+def citation(rule: rules.Rule) -> str:
+    """Where a rule comes from, in the page's language: the source and its place, a heading of
+    an English text named in our words with the text's own beside it («Congelación del pozo»
+    (Freezing the discard pile)) on a page in another language; opening words stay as the text
+    has them, to be found there."""
+    named = []
+    for heading, rest in places(rule.section):
+        ours = pgettext("heading", heading) if heading in HEADINGS else heading
+        named.append((f"«{ours}» ({heading})" if ours != heading else heading) + rest)
+    return f"{rule.source}, {'; '.join(named)}"
+
+
 def cite(rule: rules.Rule, game_id: str | None = None) -> Markup:
     """A citation that links to the paragraph of the rules page explaining it."""
     if game_id:
         url = url_for("rules.game_rules", game_id=game_id, _anchor=rule.topic)
     else:
         url = url_for("rules.system_page", system_id=rule.system, _anchor=rule.topic)
-    return Markup('<a href="{}">{}</a>').format(url, str(rule))
+    return Markup('<a href="{}">{}</a>').format(url, citation(rule))

@@ -245,6 +245,18 @@ def visit(path: str) -> Callable[[Any, str], None]:
     return open_path
 
 
+def searched(path: str, typed: str) -> Callable[[Any, str], None]:
+    """A rules page with words typed into its search, their results shown under it (by
+    static/js/search.js, without leaving the page)."""
+
+    def type_words(page: Any, base_url: str) -> None:
+        page.goto(base_url + path)
+        page.locator("#rules-q").fill(typed)
+        page.locator(f'#search-results [data-query="{typed}"] ol.found').first.wait_for()
+
+    return type_words
+
+
 def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
     """Every page, by name, each a way to get there (all but the empty home page)."""
     hand_form = games.playing + "/hands/new"
@@ -276,6 +288,11 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         **{f"rules-{system}": visit(f"/rules/{system}") for system in SYSTEM_IDS},
         "game-rules": visit(games.playing + "/rules"),
         "rules-search": visit("/rules/search?q=red+three+in+hand"),
+        # From a game: its system's passages first, the other systems' folded under them.
+        "game-rules-search": visit(
+            f"/rules/search?q=red+three+in+hand&system=classic&game={games.playing.split('/')[-1]}"
+        ),
+        "game-rules-searched": searched(games.playing + "/rules", "red three in hand"),
         "what-if": visit(games.playing + "/what-if"),
         "games": visit("/games"),
         "games-filtered": visit("/games?player=ana&status=playing"),

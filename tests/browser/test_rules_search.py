@@ -1,4 +1,5 @@
-"""Settling a dispute at the table, at 360x740 in both languages: the rules search finds the
+"""Settling a dispute at the table, at 360x740 in both languages: a rules page's first screen is
+its search and every one of its topics, at each phone size; the rules search finds the
 black-samba going-out answer as one types (and by its form without JavaScript), the comparison
 breaks no word, and a game's page shows its totals read the other way in one tap."""
 
@@ -10,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import PHONES, new_page
-from .pages import import_game
+from .pages import SYSTEM_IDS, import_game
 
 LANGUAGES = {
     "en-US": {
@@ -52,6 +53,21 @@ BROKEN_WORDS = """selector => {
 
 SIDEWAYS = "() => document.documentElement.scrollWidth"
 
+FIRST_SCREEN = """() => {
+  // The search field and each topic: whether it is whole on the first screen, and its size.
+  const box = el => el.getBoundingClientRect();
+  const seen = el => box(el).top >= 0 && box(el).bottom <= window.innerHeight
+      && box(el).height > 0;
+  const topics = [...document.querySelectorAll('nav.topics a')];
+  return {
+    search: seen(document.getElementById('rules-q')),
+    topics: topics.length,
+    unseen: topics.filter(a => !seen(a)).map(a => a.textContent.trim()),
+    small: topics.filter(a => box(a).height < 48 || box(a).width < 48)
+        .map(a => `${a.textContent.trim()}: ${box(a).width}x${box(a).height}`),
+  };
+}"""
+
 # Us goes out with a samba and a natural canasta: 500 a samba as Denexa's text reads, or 1,500.
 DENEXA_GAME = {
     "variant": "denexa",
@@ -71,6 +87,31 @@ DENEXA_GAME = {
         }
     ],
 }
+
+
+@pytest.mark.parametrize("size", PHONES)
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_a_rules_pages_first_screen_is_its_search_and_every_topic(
+    browser: Any, server: str, language: str, size: str
+) -> None:
+    """On every system's page, alone and as a game's rules (under the way back to its
+    scoreboard), so that a topic's answer is two taps from the scoreboard without scrolling
+    (issue 35): each topic whole on the screen, a large target, no word of it broken."""
+    page = new_page(browser, size, language=language)
+    paths = []
+    for system_id in SYSTEM_IDS:
+        game = {"variant": system_id, "sides": [{"name": n, "players": 2} for n in ("Us", "Them")]}
+        paths += [f"/rules/{system_id}", import_game(page, server, game) + "/rules"]
+    for path in paths:
+        page.goto(server + path)
+        shown = page.evaluate(FIRST_SCREEN)
+        assert shown["search"], f"{path}: the search is not on the first screen"
+        assert shown["topics"] >= 10, path
+        assert shown["unseen"] == [], path
+        assert shown["small"] == [], path
+        assert page.evaluate(BROKEN_WORDS, "nav.topics") == [], path
+        assert page.evaluate(SIDEWAYS) <= PHONES[size][0], path
+    page.context.close()
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))

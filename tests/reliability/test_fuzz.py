@@ -1069,6 +1069,11 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "season": lambda w: ("/seasons/new",) * 2,
     "season edited": lambda w: (f"/seasons/{w.seasons()[0]}/edit",) * 2,
     "arriving pair": lambda w: (f"/nights/{w.nights()[1]}", f"/nights/{w.nights()[1]}/arrives"),
+    # The first night's round 1 is in play: no hostile value in one field of its end ends it.
+    "end of a round": lambda w: (
+        f"/nights/{w.nights()[0]}/end-round?round=1",
+        f"/nights/{w.nights()[0]}/end-round",
+    ),
 }
 
 

@@ -16,6 +16,7 @@ import pytest
 from scorekeeper.rules import SYSTEMS, Game, Penalty, Side, get_system
 from scorekeeper.rules.checks import check_hand
 from scorekeeper.rules.hands import EndedBy, Entry, Hand
+from scorekeeper.rules.headings import HEADINGS, places
 from scorekeeper.rules.play import PLAY
 from tests.helpers import SEEDS
 
@@ -154,3 +155,34 @@ def test_going_out_after_a_refusal_cites_what_the_text_says_of_going_out(system_
 )
 def test_the_check_tells_a_heading_or_an_opening_from_anything_else(place, found):
     assert (unfound(seed("classic"), place) == []) is found
+
+
+ENGLISH_TEXTS = ("classic", "denexa", "black-samba", "super-samba")
+
+
+def cited_places(system_id: str) -> list[str]:
+    """Every place a system's citations name: its sections, its rules of play, its card values."""
+    system = SYSTEMS[system_id]
+    found = [*system.sections.values(), *(rule.place for rule in PLAY[system_id].rules)]
+    return found + ([system.card_values] if system.card_values else [])
+
+
+@pytest.mark.parametrize("system_id", ENGLISH_TEXTS)
+def test_every_heading_an_english_text_is_cited_by_is_named_in_spanish_too(system_id):
+    """A Spanish page names a heading in Spanish (rules/headings.py), the text's own beside it."""
+    headings = {h for section in cited_places(system_id) for h, _ in places(section) if h}
+    assert headings and headings <= HEADINGS, sorted(headings - HEADINGS)
+    lines = seed(system_id)
+    assert all(is_heading(lines, heading) for heading in headings)
+
+
+def test_every_named_heading_is_one_of_a_text():
+    """No heading is named that no citation uses (a heading renamed leaves no stale entry)."""
+    used = {
+        h
+        for system_id in ENGLISH_TEXTS
+        for section in cited_places(system_id)
+        for h, _ in places(section)
+        if h
+    }
+    assert used == HEADINGS

@@ -249,3 +249,36 @@ def test_the_new_keys_round_trip_through_a_game_file(variant: str) -> None:
     again = game_data(read_game(data))
     assert again["house_rules"] == house
     assert read_game(again).system == with_house_rules(system, read)
+
+
+# (red threes laid down, left in hand, two sets, hand score as we read it, under `"held"`):
+# Denexa's all six "held" (line 54), in hand charged 500 each (line 59) either way.
+ALL_RED_THREES = [
+    (4, 2, True, 200 + 1000 + 4 * 100 - 2 * 500, 200 + 1000 + 1000 - 2 * 500),
+    (4, 2, False, -4 * 100 - 2 * 500, -1000 - 2 * 500),
+    (6, 0, True, 200 + 1000 + 1000, 200 + 1000 + 1000),
+    (5, 0, True, 200 + 1000 + 500, 200 + 1000 + 500),  # five of six: no bonus either way
+    (0, 6, True, 200 + 1000 - 6 * 500, 200 + 1000 + 1000 - 6 * 500),
+]
+
+
+@pytest.mark.parametrize(("laid", "held", "sets", "ours", "other"), ALL_RED_THREES)
+def test_denexa_counts_red_threes_in_hand_toward_all_six_only_under_the_other_reading(
+    laid: int, held: int, sets: bool, ours: int, other: int
+) -> None:
+    entry = {**(TWO_SETS if sets else NO_SET), "red_threes": laid, "red_threes_in_hand": held}
+    assert score(check("denexa", stock(entry, {}))) == ours
+    read = check("denexa", stock(entry, {}), house_rules={"all_red_threes": "laid_down"})
+    assert score(read) == ours
+    result = check("denexa", stock(entry, {}), house_rules={"all_red_threes": "held"})
+    assert codes(result) == set()
+    assert score(result) == other
+
+
+@pytest.mark.parametrize("variant", ["classic", "black-samba", "super-samba", "fournier"])
+def test_all_red_threes_is_a_choice_only_where_the_text_leaves_it_open(variant: str) -> None:
+    _, problems = read_house_rules({"all_red_threes": "held"}, get_system(variant))
+    assert [p.where for p in problems] == ["house_rules.all_red_threes"]
+    assert f"{variant} has no such choice: its text settles it" == str(problems[0].message)
+    _, problems = read_house_rules({"all_red_threes": "kept"}, get_system("denexa"))
+    assert "expected one of laid_down, held" in str(problems[0].message)

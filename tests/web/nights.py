@@ -12,6 +12,8 @@ from flask.testing import FlaskClient
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Night
 
+from .helpers import GOES_OUT, STAYS_IN, Actions
+
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
 PIN = "2468"
 
@@ -110,3 +112,30 @@ def seats(app: Flask, night_id: str, number: int) -> list[tuple[int, int, int]]:
         assert night is not None
         played = next(r for r in night.rounds if r.number == number)
         return [(s.table, s.ns, s.ew) for s in played.seats]
+
+
+def night_state(app: Flask, night_id: str) -> tuple[object, ...]:
+    """What a refused form must leave as it was: the night's revision, its round, each round's
+    start, end and seats, and who is here."""
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        assert night is not None
+        return (
+            night.revision,
+            night.current_round,
+            [
+                (r.started_at, r.ended_at, [(s.table, s.ns, s.ew) for s in r.seats])
+                for r in night.rounds
+            ],
+            [p.present for p in night.pairs],
+        )
+
+
+def play_round(client: FlaskClient, night_id: str, number: int) -> None:
+    """Round `number` started, a hand at every table (north-south go out), ended."""
+    start(client, night_id, number)
+    for url in cards(client, night_id).values():
+        game_id = table_game(client, url)
+        if game_id is not None:
+            Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
+    end(client, night_id, number)

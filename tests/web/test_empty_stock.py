@@ -53,9 +53,9 @@ def test_every_page_where_play_goes_on_says_a_side_may_still_go_out(
 
 def test_super_samba_says_its_hand_stops_at_once_on_an_empty_stock(client: FlaskClient) -> None:
     going_out = section(client.get("/rules/super-samba").text, "going-out")
-    assert "The hand stops at once, with nobody out, but only while no team has its book" in (
-        going_out
-    )
+    # Line 77: only what an empty stock does while no team has its book; the rest our reading.
+    assert "While no team has its book, the hand stops at once with nobody out." in going_out
+    assert "Our reading: if a team has it, play goes on until someone goes out." in going_out
 
 
 @pytest.mark.parametrize("system_id", PLAY_GOES_ON)

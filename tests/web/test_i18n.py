@@ -15,6 +15,7 @@ from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
+from scorekeeper.rules.headings import HEADINGS
 
 from .helpers import Actions
 
@@ -22,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 ES_PO = TRANSLATIONS / "es" / "LC_MESSAGES" / "messages.po"
 ES_MO = TRANSLATIONS / "es" / "LC_MESSAGES" / "messages.mo"
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "P_": (1, 2), "_l": None}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "P_": (1, 2), "C_": ((1, "c"), 2), "_l": None}
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
+QUOTED = re.compile(r"“[^”]+”")
 
 # The English a Spanish page must never show.
 ENGLISH = (
@@ -64,25 +66,30 @@ GAME_WON = {
 }
 
 
-def extracted() -> set[str | tuple[str, ...]]:
+Msgid = tuple[str | None, str | tuple[str, ...]]
+"""A message as extracted: its context (None without one) and its id."""
+
+
+def extracted() -> set[Msgid]:
     """Every msgid in the code and templates, extracted as babel.cfg says (a plural one as the
-    pair of its singular and plural)."""
+    pair of its singular and plural), with its context."""
     with (ROOT / "babel.cfg").open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg, str(ROOT / "babel.cfg"))
-    found: set[str | tuple[str, ...]] = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
+    found: set[Msgid] = set()
+    for _file, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, options_map, keywords=KEYWORDS
     ):
         if isinstance(message, tuple):
-            found.add(tuple(m for m in message if m))
+            found.add((context, tuple(m for m in message if m)))
         elif message:
-            found.add(message)
+            found.add((context, message))
     return found
 
 
-def translated(catalog: Catalog, msgid: str | tuple[str, ...]) -> bool:
+def translated(catalog: Catalog, extracted: Msgid) -> bool:
     """Whether the catalog has Spanish for a msgid, in every plural form for a plural one."""
-    message = catalog.get(msgid[0] if isinstance(msgid, tuple) else msgid)
+    context, msgid = extracted
+    message = catalog.get(msgid[0] if isinstance(msgid, tuple) else msgid, context=context)
     if not message:
         return False
     if isinstance(msgid, tuple) and tuple(message.id) != msgid:
@@ -104,8 +111,15 @@ def text_of(page: str) -> str:
 
 
 def citations() -> list[str]:
-    """Rule citations name sections of the source documents as they are written."""
+    """Rule citations name sections of the source documents as they are written: the opening
+    words they quote, and beside our Spanish name of a heading, the text's own."""
     cited = {str(s.cite(topic)) for s in rules.SYSTEMS.values() for topic in s.sections}
+    cited |= {f"({heading})" for heading in HEADINGS} | {s.source for s in rules.SYSTEMS.values()}
+    cited |= {
+        quoted
+        for s in rules.SYSTEMS.values()
+        for quoted in QUOTED.findall(" ".join(s.sections.values()))
+    }
     return sorted(cited, key=len, reverse=True)
 
 
@@ -116,7 +130,12 @@ def english_left(page: str) -> list[str]:
         text = text.replace(cited, " ")
     phrases = set(ENGLISH)
     for message in spanish_po():
-        if message.id and message.string != message.id and not PLACEHOLDER.search(str(message.id)):
+        if (
+            message.id
+            and message.string != message.id
+            and not PLACEHOLDER.search(str(message.id))
+            and message.context != "heading"  # a text's heading, cited beside ours
+        ):
             phrases.add(str(message.id))
     return sorted(p for p in phrases if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text))
 
@@ -136,7 +155,7 @@ def test_every_string_has_a_spanish_translation() -> None:
     catalog = spanish_po()
     messages = extracted()
     assert len(messages) > 100
-    untranslated = [m for m in sorted(messages, key=str) if not translated(catalog, m)]
+    untranslated = [m[1] for m in sorted(messages, key=str) if not translated(catalog, m)]
     assert not untranslated, f"no Spanish for: {untranslated}"
     fuzzy = [str(m.id) for m in catalog if m.id and m.fuzzy]
     assert not fuzzy, f"fuzzy Spanish for: {fuzzy}"

@@ -24,7 +24,17 @@ from scorekeeper.web.store.models import Night
 
 from .apps import TEST_CONFIG, backup_of, built_app
 from .helpers import GOES_OUT, STAYS_IN, Actions
-from .nights import PAIRS, asked_for, cards, end, set_up, standings_link, start, table_game
+from .nights import (
+    PAIRS,
+    asked_for,
+    cards,
+    end,
+    play_round,
+    set_up,
+    standings_link,
+    start,
+    table_game,
+)
 
 
 def standing_rows(page: str) -> dict[int, dict[str, str]]:
@@ -191,12 +201,7 @@ def test_a_score_with_an_average_shows_its_fraction(client: FlaskClient) -> None
     """Five pairs, a round robin of five rounds: each sits out once and is credited its average."""
     night_id = set_up(client, PAIRS[:5], movement="round-robin", round_count="2", round_hands="1")
     for number in (1, 2):
-        start(client, night_id, number)
-        for url in cards(client, night_id).values():
-            game_id = table_game(client, url)
-            if game_id is not None:
-                Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
-        end(client, night_id, number)
+        play_round(client, night_id, number)
     rows = standing_rows(client.get(standings_link(client, night_id)).text)
     for row in rows.values():
         games, wins = int(row["games"]), Fraction(row["wins"])

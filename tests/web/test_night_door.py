@@ -16,10 +16,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import nights
 from scorekeeper.web import create_app
-from scorekeeper.web.extensions import db
 from scorekeeper.web.services import nights as service
 from scorekeeper.web.services.nights import NightRefused
-from scorekeeper.web.store.models import Night
 
 from .apps import TEST_CONFIG, built_app, statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, hand_fields
@@ -29,6 +27,7 @@ from .nights import (
     asked_for,
     cards,
     end,
+    night_state,
     seats,
     set_up,
     standings_link,
@@ -153,6 +152,23 @@ def test_the_standings_asked_by_another_ranking_are_never_answered_304(
     assert "Ranked by score: the points scored." in by_points.text
 
 
+def test_a_night_page_kept_before_the_pin_is_drawn_again_after_it() -> None:
+    """What the phone may do is in the ETag: the director's copy (with its Sign out) never
+    answers a phone without the PIN, nor the other way round."""
+    app = built_app({**TEST_CONFIG, "PIN": PIN})
+    director = app.test_client()
+    assert director.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+    night_id = set_up(director, PAIRS[:4], round_count="2")
+    link, card = standings_link(director, night_id), cards(director, night_id)[1]
+    for page in (link, f"{link}/results", card):
+        phone = app.test_client()
+        public = phone.get(page)
+        assert public.status_code == 200 and "Sign out" not in public.text, page
+        assert phone.post("/pin", data={"pin": PIN, "next": "/"}).status_code == 302
+        signed_in = phone.get(page, headers={"If-None-Match": public.headers["ETag"]})
+        assert signed_in.status_code == 200 and "Sign out" in signed_in.text, page
+
+
 def test_the_standings_kept_in_one_language_are_not_shown_in_another(client: FlaskClient) -> None:
     link = standings_link(client, set_up(client, PAIRS[:4], round_count="2"))
     english = client.get(link, headers={"Accept-Language": "en"})
@@ -177,20 +193,6 @@ def test_between_rounds_a_table_card_leads_to_no_game_and_gives_no_join_link() -
     assert waiting.status_code == 200 and "Waiting for round 2" in waiting.text
     late = phone.post(f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN]))
     assert late.status_code == 403  # the card gave this phone no link to the ended round's game
-
-
-def night_state(app: Flask, night_id: str) -> tuple[object, ...]:
-    with app.app_context():
-        night = db.session.get(Night, night_id)
-        assert night is not None
-        return (
-            night.revision,
-            night.current_round,
-            [
-                (r.started_at, r.ended_at, [(s.table, s.ns, s.ew) for s in r.seats])
-                for r in night.rounds
-            ],
-        )
 
 
 def refused(client: FlaskClient, answer: object, words: str) -> None:

@@ -26,18 +26,7 @@ from scorekeeper.web.services.restore import restore
 from scorekeeper.web.store.models import Night, NightRound, Side
 
 from .apps import TEST_CONFIG, backup_of, built_app, database_url
-from .helpers import GOES_OUT, STAYS_IN, Actions
-from .nights import PAIRS, cards, end, set_up, standings_link, start, table_game
-
-
-def play_round(client: FlaskClient, night_id: str, number: int) -> None:
-    """Round `number` started, a hand at every table (north-south go out), ended."""
-    start(client, night_id, number)
-    for url in cards(client, night_id).values():
-        game_id = table_game(client, url)
-        if game_id is not None:
-            Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
-    end(client, night_id, number)
+from .nights import PAIRS, play_round, set_up, standings_link, start
 
 
 def the_issues_night(client: FlaskClient) -> str:

@@ -12,13 +12,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.extensions import db
 from scorekeeper.web.services.restore import BackupError, is_empty, restore
-from scorekeeper.web.store.models import Night
 
 from .apps import TEST_CONFIG, backup_of, built_app
 from .helpers import GOES_OUT, STAYS_IN, Actions
-from .nights import PAIRS, cards, end, set_up, start, table_game
+from .nights import PAIRS, cards, end, night_state, set_up, start, table_game
 
 Backup = dict[str, Any]
 
@@ -179,18 +177,6 @@ def test_a_directors_button_whose_number_is_not_one_is_refused_and_changes_nothi
         page = client.get(answer.headers["Location"]).text
         assert "is not a round or pair number: nothing was changed" in page, sent
         assert night_state(app, night_id) == before, sent
-
-
-def night_state(app: Flask, night_id: str) -> tuple[object, ...]:
-    with app.app_context():
-        night = db.session.get(Night, night_id)
-        assert night is not None
-        return (
-            night.revision,
-            night.current_round,
-            [(r.started_at, r.ended_at) for r in night.rounds],
-            [p.present for p in night.pairs],
-        )
 
 
 @pytest.mark.parametrize("pairs", ["²", "١٢", "1", "201", "", "x", "9" * 5000])

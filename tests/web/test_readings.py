@@ -79,11 +79,11 @@ def test_each_reading_is_marked_as_ours_with_its_key(
         assert f"{label}:" in text
     assert reading.key in text.split()
     with client.application.test_request_context(headers={"Accept-Language": language}):
-        from scorekeeper.web.wording import say
+        from scorekeeper.web.wording import citation, say
 
         for words in (reading.says, reading.take, reading.otherwise):
             assert " ".join(say(words).split()) in text
-        assert str(reading.cite()) in text
+        assert citation(reading.cite()) in text
 
 
 @pytest.mark.parametrize("reading", READINGS, ids=reading_id)

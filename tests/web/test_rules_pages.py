@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
-from scorekeeper.web.presenters.rulebook import TOPICS
+from scorekeeper.web.presenters.rulebook import TOPICS, questions
 
 from .helpers import Actions, section
 
@@ -49,7 +49,11 @@ def test_every_topic_has_a_section_citing_its_source(client: FlaskClient, system
         ("black-samba", "sets", "Black samba 6"),
         ("classic", "sets", "3 decks hold 132 natural cards"),
         ("super-samba", "sets", "7 decks hold 308 natural cards"),
-        ("super-samba", "going-out", "The stock ends a hand only while no side has its whole book"),
+        (
+            "super-samba",
+            "going-out",
+            "An empty stock stops the hand with nobody out, but only while no side has its whole",
+        ),
     ],
 )
 def test_a_rules_page_shows_the_engines_numbers(
@@ -150,13 +154,14 @@ def test_classic_says_it_gives_no_card_values_and_marks_ours_as_a_reading(
     [
         ("denexa", "all-six-undeclared", "Our reading: The text pays 1,000 when all six are held"),
         ("denexa", "black-threes-meld", "when going out (our reading"),
-        ("super-samba", "pile-how-much", "Our reading: The text says only that there must be 7"),
+        ("super-samba", "pile-how-much", "Our reading: You take every card above the topmost wild"),
+        ("super-samba", "pile-how", "at least 7 cards to pick up, counting only those above"),
         ("classic", "pile-black-three", "Our reading: The text mentions only in passing"),
         ("denexa", "canasta-size", "Exactly seven: a meld stops there"),
         ("super-samba", "canasta-size", "Exactly seven: a meld stops there"),
         ("classic", "canasta-size", "a finished canasta may take more natural cards"),
         ("black-samba", "canasta-size", "a finished canasta may take more natural cards"),
-        ("fournier", "canasta-size", "a finished canasta may take more natural cards"),
+        ("fournier", "canasta-size", "Our reading: The text gives no size; we take seven"),
         ("denexa", "drawn", "1 card a turn"),
         ("super-samba", "drawn", "3 a turn; with six players, 2."),
         ("classic", "dealt", "15 each; with six players, 13 each."),
@@ -181,3 +186,42 @@ def test_every_system_answers_at_least_25_questions_each_with_its_own_citation(
     source = rules.SYSTEMS[system_id].source
     for question_id in ids:
         assert f"{source}, " in answer(page, question_id), question_id
+
+
+@pytest.mark.parametrize("system_id", list(rules.SYSTEMS))
+def test_a_rules_page_opens_with_the_search_and_its_topics_and_answers_under_each(
+    client: FlaskClient, system_id: str
+) -> None:
+    """Issue 35: what settles an argument first; every question under the topic it is about."""
+    page = client.get(f"/rules/{system_id}").text
+    main = page.split("<main>", 1)[1]
+    search, topics = main.index('role="search"'), main.index('<nav class="topics"')
+    assert search < topics < main.index("<section")
+    nav = main[topics : main.index("</nav>", topics)]
+    sections = re.findall(r'<section id="([\w-]+)" class="rule-section"', main)
+    assert re.findall(r'<a class="topic" href="#([\w-]+)">', nav) == sections == list(TOPICS)
+    assert 'class="questions" id="questions"' not in main
+    with client.application.test_request_context():
+        topic_of = {q.id: q.topic for q in questions(rules.SYSTEMS[system_id])}
+    for topic in sections:
+        body = re.search(rf'<section id="{topic}" class="rule-section".*?</section>', main, re.S)
+        assert body is not None
+        for question in re.findall(r'<div class="question" id="q-([\w-]+)">', body.group(0)):
+            assert topic_of[question] == topic, question
+    asked = re.findall(r'<div class="question" id="q-([\w-]+)">', main)
+    assert len(asked) == len(set(asked)) >= 35  # each once
+
+
+def test_a_games_rules_open_with_the_way_back_then_the_search_and_the_topics(
+    client: FlaskClient,
+) -> None:
+    game = {
+        "variant": "denexa",
+        "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    }
+    location = client.post("/games/import", json=game).headers["Location"]
+    main = client.get(location + "/rules").text.split("<main>", 1)[1]
+    back = main.index(f'<a href="{location}">')
+    assert (
+        back < main.index("<h1") < main.index('role="search"') < main.index('<nav class="topics"')
+    )

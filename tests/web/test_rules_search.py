@@ -1,5 +1,7 @@
-"""Settle a dispute in two taps: each rules page opens with the questions tables ask, answered
-from the engine's numbers, and every system's page can be searched in both languages."""
+"""Settle a dispute in two taps: each rules page answers the questions tables ask under their
+topics, from the engine's numbers, and everything a system's page says (answers, sentences, the
+rows of its tables, our readings) can be searched in both languages, the passage that answers
+shown with the words found marked (issue 35)."""
 
 from __future__ import annotations
 
@@ -7,9 +9,11 @@ import html
 import re
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import rules
+from scorekeeper.web.presenters import rules_passages
 
 pytestmark = pytest.mark.once  # the rules pages are drawn from the engine, whatever the database
 
@@ -41,8 +45,10 @@ def found(page: str) -> list[tuple[str, str]]:
         ("classic", "first-meld", "below 1,500: 50; 1,500 to 2,995: 90"),
         ("super-samba", "first-meld", "It goes by the hand: Hand 1: 50; Hand 2: 90"),
         ("classic", "red-three", "With two sets, 100 each; without them, −100 each."),
-        ("fournier", "red-three", "without them, −500 each. All 6 together: 1,000, or −3,000."),
-        ("black-samba", "red-three", "Once the side has melded this hand, 100 each"),
+        ("classic", "red-three", "All 6 together: 1,000, or −600."),
+        ("fournier", "red-three", "Without them, −500 each, so −3,000 for all 6 (our reading"),
+        ("black-samba", "red-three", "If the side has melded this hand, 100 each, and all 6"),
+        ("black-samba", "red-three", "the text does not say how much, and we read −100 each"),
         ("super-samba", "red-three", "Always 100 each, sets or no sets"),
         ("classic", "red-three-in-hand", "−750 for each player caught holding any"),
         ("black-samba", "red-three-in-hand", "Nothing: they are laid down at once"),
@@ -183,6 +189,7 @@ def test_the_other_systems_are_one_tap_away_and_marked_as_such(client: FlaskClie
         ("comodines", "comodín"),
         ("canastas", "canasta"),
         ("1500", "1,500"),
+        ("penalties", "penalty"),
     ],
 )
 def test_numbers_as_words_or_digits_and_plurals_find_the_same_places(
@@ -211,13 +218,102 @@ def test_a_game_searches_its_own_system_first_and_links_to_its_own_rules(
     assert found(page)[0][0] == f"/games/{game_id}/rules#q-concealed"
 
 
-def test_an_answer_comes_before_a_section_that_merely_holds_the_words(
+def passages(page: str) -> list[tuple[str, str, str]]:
+    """What a search found for the system searched first: each result's address, the passage
+    it shows, and that passage with the words found in [brackets]."""
+    block = re.search(r'<ol class="found">(.*?)</ol>', page, re.S)
+    items = re.findall(r"<li>(.*?)</li>", block.group(1), re.S) if block else []
+    shown = []
+    for item in items:
+        href = re.search(r'<a href="([^"]+)">', item)
+        passage = re.search(r'<p class="passage">(.*?)</p>', item, re.S)
+        assert href is not None and passage is not None, item
+        marked = re.sub(r"<mark>(.*?)</mark>", r"[\1]", passage.group(1))
+        words = " ".join(html.unescape(re.sub(r"<[^>]+>", "", marked)).split())
+        shown.append((href.group(1), words.replace("[", "").replace("]", ""), words))
+    return shown
+
+
+@pytest.mark.parametrize(
+    ("system_id", "query", "language", "anchor", "shown"),
+    [
+        # A table's row: the penalties, the first meld, the card values, the set bonuses.
+        (
+            "denexa",
+            "penalty upcard",
+            "en",
+            "penalties",
+            "Took the [upcard] and could not use it: 50",
+        ),
+        (
+            "denexa",
+            "no poder usarla",
+            "es",
+            "penalties",
+            "Tomar la carta del pozo y [no] [poder] [usarla]: 50",
+        ),
+        ("denexa", "first meld 7000", "en", "q-first-meld", "[7,000] and up: 160"),
+        ("super-samba", "canasta of sevens bonus", "en", "sets", "[Canasta] of [sevens]: 2,000"),
+        ("classic", "joker points", "en", "table", "[Joker]: 50"),
+        # A section's sentence.
+        ("super-samba", "most sambas", "en", "sets", "at [most] 4 [sambas]"),
+        (
+            "classic",
+            "decks hold natural cards",
+            "en",
+            "sets",
+            "3 [decks] [hold] 132 [natural] [cards]",
+        ),
+        # One of our readings.
+        ("fournier", "equal totals", "en", "end-of-game", "nor of [equal] [totals]"),
+        ("fournier", "totales iguales", "es", "end-of-game", "ni de [totales] [iguales]"),
+    ],
+)
+def test_a_search_shows_the_passage_that_answers_with_the_words_found_marked(
+    client: FlaskClient, system_id: str, query: str, language: str, anchor: str, shown: str
+) -> None:
+    found = passages(search(client, query, system_id, language).text)
+    assert found, query
+    wanted = shown.replace("[", "").replace("]", "")
+    first = next((f for f in found if wanted in f[1]), None)
+    assert first is not None, (query, found[:3])
+    assert found.index(first) < 3, (query, found[:3])  # above a phone's keyboard
+    assert first[0] == f"/rules/{system_id}#{anchor}"
+    if "[" in shown:
+        assert shown in first[2], first[2]
+
+
+def test_the_passage_that_says_the_words_comes_before_one_under_a_heading_that_does(
     client: FlaskClient,
 ) -> None:
-    for query in ("red threes", "frozen"):
-        hrefs = [href for href, _ in found(search(client, query, "denexa").text)]
-        answers = ["#q-" in href for href in hrefs]
-        assert answers[0] and answers == sorted(answers, reverse=True), hrefs
-    # A section is found when no answer holds the words.
-    hrefs = [href for href, _ in found(search(client, "decks hold natural cards", "denexa").text)]
-    assert "/rules/denexa#sets" in hrefs
+    found = passages(search(client, "penalty upcard", "denexa").text)
+    assert found[0][1].startswith("Took the upcard and could not use it: 50 Source: Denexa")
+    # The other rows of "What each penalty costs" say one of the words; the section's sentence
+    # is only under the heading "Penalties" (one word, as a plural): it comes after them all.
+    assert found[-1][1].startswith("Each is charged to the side at fault")
+
+
+def test_an_answer_in_two_places_shows_both(client: FlaskClient) -> None:
+    found = passages(search(client, "red three left in hand", "denexa").text)
+    assert [href for href, _, _ in found[:2]] == [
+        "/rules/denexa#q-red-three-in-hand",
+        "/rules/denexa#penalties",
+    ]
+    assert found[0][1].startswith("−500 for each one.")
+    assert found[1][1].startswith("Each red three left in hand: 500")
+
+
+def test_no_fixed_number_of_results_hides_an_answer(client: FlaskClient) -> None:
+    found = passages(search(client, "canasta", "super-samba").text)
+    assert len(found) > 20
+    page = search(client, "canasta", "super-samba").text
+    assert "places in Samba with Super Sambas" in html.unescape(page)
+
+
+def test_every_passage_of_a_page_is_found_in_both_languages(app: Flask) -> None:
+    with app.test_request_context():
+        english, spanish = rules_passages.passages("en"), rules_passages.passages("es")
+    assert len(english) == len(spanish) > 400
+    assert [(p.system_id, p.anchor) for p in english] == [(p.system_id, p.anchor) for p in spanish]
+    kinds = {p.anchor.split("-")[0] for p in english}
+    assert {"q", "table", "penalties", "sets", "variations", "end"} <= kinds

@@ -21,10 +21,10 @@ from markupsafe import Markup
 from ... import rules
 from ...rules.checks import canastas_beside_sambas
 from ...rules.play import Play, PlayRule, cite_play, play_of
-from ...rules.readings import Reading, readings_of
+from ...rules.readings import TARGET_ONLY, Reading, readings_of
 from ...rules.words import N_
 from ..store.models import Game
-from ..wording import number, say
+from ..wording import citation, number, say
 
 TOPICS = (
     "table",
@@ -93,7 +93,7 @@ def shown(reading: Reading, system: rules.RuleSystem) -> ReadingShown:
         say(reading.says),
         say(reading.take),
         say(reading.otherwise),
-        str(reading.cite()),
+        citation(reading.cite()),
         say(entry.heading),
         _takes(entry.of(system), reading.other),
     )
@@ -126,9 +126,10 @@ class Page:
     wild_canasta: bool
     super_samba: bool
     variations: list[str]  # what the text offers besides, chosen when a game starts
+    red_three_canasta: int | None  # the bonus of a canasta of red threes, where there is one
+    winner_read: bool  # the text names the target only: who wins past it is our reading
     samba_room: list[tuple[rules.Deck, int, int]]  # (deck, most sambas, canastas left beside)
     play: Play  # the rules of play: the deal, the pile, going out…
-    play_rules: dict[str, list[tuple[PlayRule, rules.Rule]]]  # by topic, each with its place
 
 
 def page(system: rules.RuleSystem) -> Page:
@@ -138,12 +139,8 @@ def page(system: rules.RuleSystem) -> Page:
         readings[reading.topic].append(shown(reading, system))
     players_at = {s * p for s, p in system.tables}
     decks = sorted({system.deck(n) for n in players_at}, key=lambda deck: deck.decks)
-    play = play_of(system)
-    play_rules: dict[str, list[tuple[PlayRule, rules.Rule]]] = {topic: [] for topic in TOPICS}
-    for rule in play.rules:
-        play_rules[rule.topic].append((rule, cite_play(system, rule)))
     return Page(
-        sources={topic: str(system.cite(topic)) for topic in TOPICS},
+        sources={topic: citation(system.cite(topic)) for topic in TOPICS},
         readings=readings,
         decks=decks,
         cards=[(card.value, points) for card, points in rules.CARD_POINTS.items()],
@@ -164,11 +161,12 @@ def page(system: rules.RuleSystem) -> Page:
         wild_canasta=system.has(rules.SetKind.WILD_CANASTA),
         super_samba=system.has(rules.SetKind.SUPER_SAMBA),
         variations=[say(rules.OPTIONS[o].label) for o in system.options],
+        red_three_canasta=system.set_bonuses.get(rules.SetKind.RED_THREE_CANASTA),
+        winner_read=system.id in TARGET_ONLY,
         samba_room=[
             (deck, 4 * deck.decks, canastas_beside_sambas(deck, 4 * deck.decks)) for deck in decks
         ],
-        play=play,
-        play_rules=play_rules,
+        play=play_of(system),
     )
 
 
@@ -311,7 +309,8 @@ class Question:
 
 
 def questions(system: rules.RuleSystem) -> list[Question]:
-    """The questions a system's page opens with, answered from the system's own data."""
+    """The questions a system's page answers, from the system's own data, in the order each
+    topic's section lists them."""
     kinds = rules.SetKind
     red = system.red_threes
     count = min(system.deck(s * p).red_threes for s, p in system.tables)
@@ -351,9 +350,17 @@ def questions(system: rules.RuleSystem) -> list[Question]:
                 # Without an all-of-them figure for counting minus, each costs its own.
                 "minus_all": red.minus_all_of_them or red.minus_each * count,
                 "count": count,
+                # Where the text leaves what they cost counting minus open (readings.py).
+                "minus_read": any(r.key == "red_three_values" for r in readings_of(system.id)),
             },
         ),
-        Question("red-three-in-hand", "red-threes", {"cost": red_three_in_hand(system)}),
+        # What a red three left in hand costs is among each text's penalties.
+        Question(
+            "red-three-in-hand",
+            "red-threes",
+            {"cost": red_three_in_hand(system)},
+            system.cite("penalties"),
+        ),
     ]
     # Card values: where the text gives them, cited there; classic gives none, and the values
     # the other four share are our reading.
@@ -375,8 +382,17 @@ RED_THREES_HELD = N_("Caught holding red threes, per player")
 RED_THREE_LEFT = N_("Each red three left in hand")
 
 
+def asked(system: rules.RuleSystem) -> dict[str, list[Question]]:
+    """The questions a system's page answers, under the topic of the section each belongs to."""
+    found: dict[str, list[Question]] = {topic: [] for topic in TOPICS}
+    for question in questions(system):
+        found[question.topic].append(question)
+    return found
+
+
 def render_rules(system: rules.RuleSystem, game: Game | None = None) -> str:
-    """A rules page; for a game or a house rule it begins with what differs from the system."""
+    """A rules page: the search and its topics first, then each topic's section with its
+    questions answered; for a game or a house rule, what differs from the system as well."""
     return render_template(
         "rules/system.html",
         system=system,
@@ -385,7 +401,7 @@ def render_rules(system: rules.RuleSystem, game: Game | None = None) -> str:
         game=game,
         differences=differences(system),
         options=[say(rules.OPTIONS[o].label) for o in sorted(system.options_on)],
-        questions=questions(system),
+        asked=asked(system),
         search_system=system,
         search_game=game.id if game else None,
     )
