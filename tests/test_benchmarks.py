@@ -33,6 +33,7 @@ TINY = {
     "backup.py": ["--sizes", "25", "--setup", "sqlite"],
     "bounds.py": ["--rounds", "1"],
     "club_night.py": ["--setup", "sqlite", *A_SHORT_CLUB_NIGHT],
+    "cpu.py": ["--runs", "1", "--hands", "3"],
     "doctor.py": ["3"],
     # The 12th game of the seed is the first that Ana plays in: /players/ana is asked.
     "history.py": ["12"],

@@ -22,7 +22,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import http, settings, templating
 from .extensions import db, migrate
 from .presenters import parts
-from .services import push
+from .services import kept, push
 from .store import database, schema
 
 PACKAGE = settings.PACKAGE
@@ -35,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _bind_database(app)
     push.init_app(app)
     parts.init_app(app)
+    kept.init_app(app)
     http.install(app)
     templating.install(app)
     _trust_proxies(app)

@@ -8,13 +8,15 @@ from typing import Any
 
 from flask import Flask, url_for
 from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
 
 from .. import rules
 from ..rules.readings import Reading
 from .forms.house_rule import field_name
-from .http import door, stream
+from .http import compress, door, stream
 from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
+from .presenters import parts
 from .presenters.rulebook import card_values
 from .wording import cite, decimal, number, say, signed
 
@@ -25,6 +27,30 @@ def rules_url() -> str:
     if door.in_game():
         return url_for("rules.game_rules", game_id=door.game_id())
     return url_for("rules.index")
+
+
+def csrf_token() -> str:
+    """The visitor's CSRF token; in a page drawn for every visitor (`parts.kept_page`), the hole
+    where each visitor's goes."""
+    if parts.drawing():
+        return parts.hole(compress.CSRF)
+    return generate_csrf()
+
+
+def page_address() -> str:
+    """The address of this page, query and all; in a page drawn for every visitor, the hole
+    where each answer's goes (a page kept whole is kept whatever its query)."""
+    if parts.drawing():
+        return parts.hole(compress.ADDRESS)
+    return compress.page_address()
+
+
+def revision() -> str:
+    """The revision of the game the page shows; in a page drawn for every visitor, the hole
+    where the revision answered goes (a page kept across revisions shows the one asked for)."""
+    if parts.drawing():
+        return parts.hole(compress.REVISION)
+    return door.revision()
 
 
 def start_house_rule(reading: Reading) -> str:
@@ -45,6 +71,9 @@ def heartbeat() -> float:
 
 def install(app: Flask) -> None:
     """Give every template the app's filters and globals."""
+    # In place of Flask-WTF's `csrf_token`, which knows nothing of kept pages; a context
+    # processor, as Flask-WTF gives its own (one registered later wins).
+    app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.filters.update(number=number, decimal=decimal, signed=signed, say=say, cite=cite)
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
@@ -56,4 +85,6 @@ def install(app: Flask) -> None:
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,
         heartbeat=heartbeat,
+        page_address=page_address,  # where the language switch brings the phone back
+        revision=revision,  # the game's revision a following page shows
     )

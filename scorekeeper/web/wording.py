@@ -5,6 +5,7 @@ view (`http/i18n.py`); this module only reads it, so presenters and forms may us
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from typing import Protocol
@@ -21,7 +22,7 @@ from ..rules.hands import Ending
 from ..rules.headings import HEADINGS, places
 from ..rules.play import play_of
 from ..rules.words import MINUS
-from .store.models import Game
+from .store.reads import GameLike
 
 
 class Translator(Protocol):
@@ -44,8 +45,19 @@ def number(value: int) -> str:
     looked up once (a scoreboard writes hundreds of numbers, and Babel parses the format each time)
     and the true minus sign, the one the engine writes, where Babel gives a hyphen.
     """
-    locale = get_locale()  # None outside a request: Babel's default, as format_decimal does
-    digits = f"{abs(value):,}".replace(",", _group(str(locale or LC_NUMERIC or "en_US_POSIX")))
+    return _written(value, _group(str(get_locale() or LC_NUMERIC or "en_US_POSIX")))
+
+
+def numbers() -> Callable[[int], str]:
+    """`number`, with the page's language looked up once for all the numbers to come (a chart's
+    description writes every total of every hand)."""
+    # None outside a request: Babel's default, as format_decimal does.
+    group = _group(str(get_locale() or LC_NUMERIC or "en_US_POSIX"))
+    return lambda value: _written(value, group)
+
+
+def _written(value: int, group: str) -> str:
+    digits = f"{abs(value):,}".replace(",", group)
     return MINUS + digits if value < 0 else digits
 
 
@@ -92,7 +104,7 @@ def label_of(ref: FieldRef) -> str:
     return text[:1].upper() + text[1:]
 
 
-def ending_label(ending: Ending, game: Game) -> str:
+def ending_label(ending: Ending, game: GameLike) -> str:
     """An ending in words: who went out, or that nobody did, said as the game's system ends a
     hand on an empty stock (rules/play.py, going out): in all but super-samba, play goes on after
     the stock ran out, and a side may still go out."""

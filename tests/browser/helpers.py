@@ -10,12 +10,14 @@ README's pictures again.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
@@ -58,23 +60,42 @@ passes. It is a bound, not a wait: a step goes on as soon as its condition holds
 
 LANDSCAPE = {"740x360": (740, 360)}  # a phone on its side: the form's rows share its height
 
+ROOMS = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
+"""A club night's room's screen: a TV, a projector; no touch, nobody scrolls it."""
+
 
 def served(tmp_path: Path, **settings: Any) -> Iterator[str]:
     """The app with these settings on a free port of 127.0.0.1 and a database of its own; its
     address, until the test is done."""
-    app = built_app(
+    yield from serving(browser_app(tmp_path, **settings))
+
+
+def browser_app(tmp_path: Path, **settings: Any) -> Flask:
+    """The app a browser test serves, on a database of its own in `tmp_path`."""
+    return built_app(
         {
             "SECRET_KEY": "browser-tests",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'games.sqlite3'}",
             **settings,
         }
     )
+
+
+def serving(app: Flask) -> Iterator[str]:
+    """`app` on a free port of 127.0.0.1 (a test may set things up through its test client
+    first); its address, until the test is done."""
     http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread = threading.Thread(target=http.serve_forever, args=(STOPPED_WITHIN,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{http.server_port}"
     http.shutdown()
     thread.join(timeout=5)
+
+
+STOPPED_WITHIN = 0.05
+"""Seconds a test's server takes at most to notice it is asked to stop (serve_forever's poll
+interval): werkzeug's 0.5 added a quarter of a second, on average, to the end of every browser
+test; an idle server waking twenty times a second costs nothing to speak of."""
 
 
 def new_page(
@@ -85,12 +106,13 @@ def new_page(
     dark: bool = False,
     language: str = "en-US",
 ) -> Any:
-    """A page in a fresh phone-sized, touch-enabled browser context."""
-    width, height = {**PHONES, **LANDSCAPE}[size]
+    """A page in a fresh phone-sized, touch-enabled browser context (or a room's screen's)."""
+    width, height = {**PHONES, **LANDSCAPE, **ROOMS}[size]
+    phone = size not in ROOMS
     context = browser.new_context(
         viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
+        has_touch=phone,
+        is_mobile=phone,
         java_script_enabled=javascript,
         color_scheme="dark" if dark else "light",
         locale=language,
@@ -113,6 +135,40 @@ ON_SCREEN = """selector => {
   const box = found.getBoundingClientRect();
   return [box.top, box.bottom, window.innerHeight];
 }"""
+
+
+CUT_OFF = """() => {
+  const width = document.documentElement.clientWidth;
+  const name = el =>
+      `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
+  const found = [];
+  if (document.scrollingElement.scrollWidth > width) {
+    const wide = [...document.querySelectorAll('body *')].filter(el =>
+        el.getBoundingClientRect().right > width + 1 || (el.scrollWidth > el.clientWidth + 1
+            && getComputedStyle(el).overflowX === 'visible' && !el.closest('svg')));
+    found.push(`the page scrolls sideways: ${document.scrollingElement.scrollWidth} > ${width}`
+        + ` (${wide.slice(-3).map(name).join(', ')})`);
+  }
+  for (const el of document.querySelectorAll('body *')) {
+    // The file chooser draws its own text (the chosen file's name) and elides it itself, and a
+    // field scrolls what was typed into it; a placeholder must fit.
+    // Text for screen readers only (.sr-only) is never seen, so never cut off.
+    if (el.getClientRects().length === 0 || el.matches('input[type=file], .sr-only')) continue;
+    if (el.matches('input') && el.value !== '') continue;
+    const style = getComputedStyle(el);
+    const control = el.matches('button, .button, input, select');
+    const clips = control || style.overflowX !== 'visible';
+    if (el.scrollWidth <= el.clientWidth + 1 || !clips) continue;
+    const titled = el.closest('[title]');
+    const elided = style.textOverflow === 'ellipsis' && titled
+        && titled.title.replace(/\\s+/g, ' ').includes(el.textContent.trim().replace(/\\s+/g, ' '));
+    if (!elided) found.push(`cut off: ${name(el)} ${el.scrollWidth} > ${el.clientWidth}`);
+  }
+  return found;
+}"""
+"""What a page at a larger text size shows wrong: scrolling sideways (with the widest elements),
+and anything cut off other than a word too long for its line, which ends in "…" with the whole
+of it in a title."""
 
 
 def summary_at_the_bottom(page: Any) -> None:
@@ -294,3 +350,33 @@ class Phones:
 
 def totals_on(page: Any) -> Any:
     return page.locator(".totals .big-number, .table-total")
+
+
+def set_up_night(
+    director: Any,
+    base: str,
+    pairs: list[tuple[str, str]],
+    name: str,
+    *,
+    rounds: int = 3,
+    hands: int = 2,
+    minutes: int | None = None,
+) -> str:
+    """A club night set up on its two pages, as its director does (how many pairs, then the
+    night): its id."""
+    director.goto(f"{base}/nights/new")
+    director.locator("#pairs").fill(str(len(pairs)))
+    director.get_by_role("button", name="Next").tap()
+    director.locator("#name").fill(name)
+    director.locator("#round_count").fill(str(rounds))
+    director.locator("#round_hands").fill(str(hands))
+    if minutes is not None:
+        director.locator("#round_minutes").fill(str(minutes))
+    for i, (first, second) in enumerate(pairs):
+        director.locator(f"#pairs-{i}-first").fill(first)
+        director.locator(f"#pairs-{i}-second").fill(second)
+    with director.expect_navigation():
+        director.get_by_role("button", name="Set up the night").tap()
+    found = re.search(r"/nights/([^/]+)/seating", director.url)
+    assert found, director.url
+    return found.group(1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -332,22 +332,26 @@ NO_JS_PAGES = (
 OPEN_ALL_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
 
 
-def walk_page(page: Any, server: str, check: str) -> dict[str, Any]:
-    """`walk`, in a page of a browser context of the caller's (closed afterwards)."""
-    found: dict[str, Any] = {}
+def every_state(page: Any, server: str, plain: Any | None = None) -> Iterator[tuple[str, Any]]:
+    """Every page the app shows, each drawn once in `page`: its name and the page showing it,
+    to check before going on to the next. The empty home page first, then `pages` of games
+    whose sides have 40-letter names (set up here), then the names form filled with long names;
+    with `plain` (a page whose scripts never arrive), the pages that work without JavaScript
+    (NO_JS_PAGES) after them, named "…-without-js"."""
     page.goto(server + "/")
-    found["home-empty"] = page.evaluate(check)
+    yield "home-empty", page
     every_page = pages(set_up_games(page, server, LONG_NAMES))
     for name, open_page in every_page.items():
         open_page(page, server)
-        page.evaluate(OPEN_ALL_DETAILS)
-        found[name] = page.evaluate(check)
+        yield name, page
     page.goto(server + "/games/new?system=classic&table=3x2")
     for index, side_name in enumerate(LONG_NAMES * 2):
         if page.locator(f"#side_list-{index}-name").count():
             page.locator(f"#side_list-{index}-name").fill(side_name)
     for field in page.locator("input[id*=players]").all():
         field.fill("Wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww")
-    found["new-game-names-long"] = page.evaluate(check)
-    page.context.close()
-    return found
+    yield "new-game-names-long", page
+    if plain is not None:
+        for name in NO_JS_PAGES:
+            every_page[name](plain, server)
+            yield f"{name}-without-js", plain

@@ -18,29 +18,11 @@ from scorekeeper import nights
 from scorekeeper.web.services.restore import restore
 from tests.web.apps import built_app
 
-from .helpers import axe_violations, new_page, screenshot, served
+from .helpers import axe_violations, new_page, screenshot, served, set_up_night
 
 PAIRS = [(f"Ana{n}", f"Ben{n}") for n in range(1, 9)]
 ROUNDS = 3
 MOVED_ON = 8_000  # ms: the stream's event and the next page's load, on a loaded machine
-
-
-def set_up_night(director: Any, base: str) -> str:
-    director.goto(f"{base}/nights/new")
-    director.locator("#pairs").fill("8")
-    director.get_by_role("button", name="Next").tap()
-    director.locator("#name").fill("Tuesday club")
-    director.locator("#round_count").fill(str(ROUNDS))
-    director.locator("#round_hands").fill("1")
-    director.locator("#round_minutes").fill("50")
-    for i, (first, second) in enumerate(PAIRS):
-        director.locator(f"#pairs-{i}-first").fill(first)
-        director.locator(f"#pairs-{i}-second").fill(second)
-    with director.expect_navigation():
-        director.get_by_role("button", name="Set up the night").tap()
-    found = re.search(r"/nights/([^/]+)/seating", director.url)
-    assert found, director.url
-    return found.group(1)
 
 
 def seating_shown(page: Any) -> dict[int, list[tuple[int, int, int]]]:
@@ -57,12 +39,15 @@ def seating_shown(page: Any) -> dict[int, list[tuple[int, int, int]]]:
 
 
 def press(director: Any, base: str, night_id: str, name: str) -> None:
+    """A button of the director's page; one that ends something asks first (what each
+    unfinished table counts as, too), and is pressed again on the page that asks."""
     director.goto(f"{base}/nights/{night_id}")
+    ends = name.startswith("End")
     with director.expect_navigation():
-        director.get_by_role("button", name=name).tap()
-    if name.startswith("End round"):  # asked first what each unfinished table counts as
+        director.get_by_role("link" if ends else "button", name=name, exact=True).tap()
+    if ends:
         with director.expect_navigation():
-            director.get_by_role("button", name=name).tap()
+            director.get_by_role("button", name=name, exact=True).tap()
 
 
 def record(phone: Any, table: int) -> None:
@@ -105,7 +90,9 @@ def test_a_club_night_of_eight_pairs_at_four_tables_over_three_rounds(
     try:
         director = new_page(browser, "390x844")
         contexts.append(director.context)
-        night_id = set_up_night(director, base)
+        night_id = set_up_night(
+            director, base, PAIRS, "Tuesday club", rounds=ROUNDS, hands=1, minutes=50
+        )
 
         problems["seating"] = axe_violations(director, axe)
         # Who sits where, printed before play: the movement's, and no two pairs meet twice.

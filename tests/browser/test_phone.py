@@ -1,83 +1,22 @@
-"""On a phone at the table: nothing scrolls sideways, everything is big enough for a thumb,
-the totals read at arm's length, dark mode follows the phone, and nothing comes from elsewhere."""
+"""On a phone at the table: the totals read at arm's length, dark mode follows the phone, and
+a whole game loads nothing from elsewhere. (That no page scrolls sideways, every control is
+big enough for a thumb and no page points elsewhere is checked on every page, in
+test_every_page.py.)"""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .helpers import PHONES, Player, new_page
-from .pages import pages, set_up_games, walk_page
-
-STATIC = Path(__file__).resolve().parents[2] / "static"
-
-
-SMALL_TARGETS = """() => {
-  const shown = el => el.getClientRects().length > 0
-      && getComputedStyle(el).visibility !== 'hidden';
-  const box = el => el.getBoundingClientRect();
-  const name = el => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} `
-      + `"${(el.textContent || el.value || '').trim().slice(0, 30)}"`;
-  const small = [];
-  for (const el of document.querySelectorAll('button, summary, input:not([type=hidden])')) {
-    if (!shown(el)) continue;
-    if (el.type === 'radio' || el.type === 'checkbox') {
-      const label = el.closest('label');
-      if (!label || box(label).height < 44) small.push(`${name(el)}: its label is too short`);
-    } else if (box(el).height < 44 || box(el).width < 44) {
-      small.push(`${name(el)}: ${Math.round(box(el).width)}x${Math.round(box(el).height)}`);
-    }
-  }
-  for (const a of document.querySelectorAll('a[href]')) {
-    if (!shown(a)) continue;
-    // A link inside a sentence is read, not aimed at; a link standing on its own is a button.
-    const inSentence = getComputedStyle(a).display === 'inline'
-        && a.parentElement.textContent.trim() !== a.textContent.trim();
-    if (!inSentence && (box(a).height < 44 || box(a).width < 44)) {
-      small.push(`${name(a)}: ${Math.round(box(a).width)}x${Math.round(box(a).height)}`);
-    }
-  }
-  return small;
-}"""
-
-
-def walk(browser: Any, server: str, size: str, check: str) -> dict[str, Any]:
-    """Run a check on every page (sides with 40-letter names), open details included."""
-    return walk_page(new_page(browser, size), server, check)
-
-
-@pytest.mark.parametrize("size", PHONES)
-def test_no_page_scrolls_sideways_even_with_long_names(
-    browser: Any, server: str, size: str
-) -> None:
-    found = walk(
-        browser,
-        server,
-        size,
-        "() => [document.documentElement.scrollWidth, window.innerWidth]",
-    )
-    # A phone lays out a page too wide for it on a wider viewport (innerWidth grows with it),
-    # so the page is measured against the phone's own width.
-    width = PHONES[size][0]
-    wide = {name: sizes for name, sizes in found.items() if max(sizes) > width}
-    assert {"home-empty", "scoreboard", "hand-form", "stats", "house-rule-form"} <= found.keys()
-    assert wide == {}
-
-
-def test_every_button_field_and_standalone_link_is_thumb_sized(browser: Any, server: str) -> None:
-    found = walk(browser, server, "360x740", SMALL_TARGETS)
-    problems = [f"{name}: {line}" for name, lines in found.items() for line in lines]
-    assert not problems, "\n".join(problems)
+from .pages import finished_game_file, import_game
 
 
 @pytest.mark.parametrize("size", PHONES)
 def test_the_totals_are_readable_at_arms_length(browser: Any, server: str, size: str) -> None:
     page = new_page(browser, size)
-    games = set_up_games(page, server)
-    page.goto(server + games.finished)
+    page.goto(server + import_game(page, server, finished_game_file()))
     totals = page.locator(".big-number").evaluate_all(
         """els => els.map(el => ({text: el.textContent.trim(),
             size: parseFloat(getComputedStyle(el).fontSize),
@@ -127,27 +66,4 @@ def test_a_whole_game_loads_nothing_from_another_site(browser: Any, server: str)
     assert any(url.endswith(".css") for url in requested)
     elsewhere = [url for url in requested if not url.startswith(server + "/")]
     assert elsewhere == []
-    page.context.close()
-
-
-OFF_SITE_HTML = re.compile(
-    r"<(?:link|script|img|iframe|source|video|audio)\b[^>]*\b(?:href|src)=\"(?:[a-z]+:)?//",
-    re.IGNORECASE,
-)
-OFF_SITE_CSS = re.compile(r"@import|url\(\s*['\"]?(?:[a-z]+:)?//", re.IGNORECASE)
-
-
-def test_no_page_or_stylesheet_points_to_another_site(browser: Any, server: str) -> None:
-    page = new_page(browser)
-    pointing = []
-    for name, open_page in pages(set_up_games(page, server)).items():
-        open_page(page, server)
-        pointing += [f"{name}: {m.group(0)}" for m in OFF_SITE_HTML.finditer(page.content())]
-    stylesheets = sorted(STATIC.glob("*.css"))
-    assert stylesheets
-    for stylesheet in stylesheets:
-        text = page.request.get(f"{server}/static/{stylesheet.name}").text()
-        assert text.strip()
-        pointing += [f"{stylesheet.name}: {m.group(0)}" for m in OFF_SITE_CSS.finditer(text)]
-    assert pointing == []
     page.context.close()

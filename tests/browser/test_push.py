@@ -21,7 +21,16 @@ from werkzeug.serving import make_server
 from scorekeeper.web.http import stream
 from tests.web.apps import built_app
 
-from .helpers import EVERY, HIDE, PATIENCE, Phones, new_page, totals_on, type_a_hand
+from .helpers import (
+    EVERY,
+    HIDE,
+    PATIENCE,
+    STOPPED_WITHIN,
+    Phones,
+    new_page,
+    totals_on,
+    type_a_hand,
+)
 from .pages import correct_first_hand, finished_game_file, game_file, hand_paths, import_game
 
 
@@ -37,7 +46,9 @@ class Served:
             }
         )
         self.http = make_server("127.0.0.1", 0, self.app, threaded=True)
-        self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.http.serve_forever, args=(STOPPED_WITHIN,), daemon=True
+        )
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.http.server_port}"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from contextlib import ExitStack
 from typing import Any
 from urllib.parse import quote
 
@@ -146,6 +147,8 @@ class Table(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
+        self.example_databases = ExitStack()
+        self.example_databases.enter_context(postgres.databases_of_one_example())
         self.app: Flask = built_app(TEST_CONFIG)
         self.client: FlaskClient = self.app.test_client()
         self.actions = Actions(self.client)
@@ -377,6 +380,12 @@ class Table(RuleBasedStateMachine):
     # --- and then the backup -------------------------------------------------------------------
 
     def teardown(self) -> None:
+        try:
+            self._restore_exactly()
+        finally:
+            self.example_databases.close()  # the next example takes this one's copies again
+
+    def _restore_exactly(self) -> None:
         response = self.client.get("/backup.json")
         assert response.status_code == 200
         backup = json.loads(response.get_data(as_text=True))

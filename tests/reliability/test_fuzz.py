@@ -688,15 +688,32 @@ def night_post(action: str, *names: str, keep_first: bool = False) -> MakeReques
     return make
 
 
+def confirmed(action: str, *names: str, keep_first: bool = False) -> MakeRequest:
+    """A director's write that asks first (a pair's leaving): its page that asks (a GET, or a
+    POST without `confirm`), or the confirmed write itself."""
+    post = night_post(action, *names, keep_first=keep_first)
+
+    def make(draw: Any, world: World) -> Request:
+        sent = post(draw, world)
+        form = sent.form or {}
+        if one_in(draw, 3):
+            return Request("GET", sent.path, form)
+        if one_in(draw, 2):
+            form["confirm"] = "yes" if one_in(draw, 2) else draw(VALUES)
+        return Request("POST", sent.path, form=form)
+
+    return make
+
+
 def ending(action: str, keep_first: bool = False) -> MakeRequest:
-    """The end of a round (asked: `GET`, or sent) or of the night: the round, and for each table
+    """The end of a round or of the night (asked: `GET`, or sent): the round, and for each table
     what its game counts as and the hands it had played, each fuzzed or left out."""
 
     def make(draw: Any, world: World) -> Request:
         night_id = a_night(draw, world, keep_first)
         number = draw(st.sampled_from(["1", "2"]) | VALUES)
-        if action == "end-round" and one_in(draw, 3):
-            return Request("GET", f"/nights/{night_id}/end-round", {"round": number})
+        if one_in(draw, 3):
+            return Request("GET", f"/nights/{night_id}/{action}", {"round": number})
         form = {"round": number} if action == "end-round" and not one_in(draw, 4) else {}
         for table in (1, 2, 3):
             if not one_in(draw, 3):
@@ -892,7 +909,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "director.end_round": (ending("end-round"), 80),
     "director.end_night": (ending("end", keep_first=True), 30),
     "director.ranking": (night_post("ranking", "ranking"), 40),
-    "director.pair_leaves": (night_post("leaves", "pair"), 40),
+    "director.pair_leaves": (confirmed("leaves", "pair"), 40),
     "director.pair_returns": (night_post("returns", "pair"), 40),
     "director.pair_arrives": (arriving_pair, 80),
     "nights.delete": (night_delete, 30),

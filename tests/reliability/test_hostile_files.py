@@ -327,6 +327,7 @@ def hostile(good_backup: dict[str, Any], name: str, tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.once  # `scorekeeper restore` into a SQLite file, whatever the run's database
 @pytest.mark.parametrize("name", BACKUPS)
 def test_a_hostile_backup_is_refused_in_one_line_with_nothing_stored(
     name: str,
@@ -340,6 +341,7 @@ def test_a_hostile_backup_is_refused_in_one_line_with_nothing_stored(
     refused(hostile(good_backup, name, tmp_path), target, monkeypatch, capsys, figures)
 
 
+@pytest.mark.once  # `scorekeeper restore` into a SQLite file, whatever the run's database
 @pytest.mark.parametrize("name", TEXT_BACKUPS)
 def test_a_hostile_backup_text_is_refused_in_one_line_with_nothing_stored(
     name: str,
@@ -358,6 +360,7 @@ def test_a_hostile_backup_text_is_refused_in_one_line_with_nothing_stored(
     refused(path, target, monkeypatch, capsys, figures)
 
 
+@pytest.mark.once  # `scorekeeper restore` into a SQLite file, whatever the run's database
 def test_the_unchanged_backup_restores(
     good_backup: dict[str, Any],
     tmp_path: Path,
@@ -372,6 +375,7 @@ def test_the_unchanged_backup_restores(
     assert out == f"{path}: restored 4 games\n"
 
 
+@pytest.mark.once  # `scorekeeper restore` into a SQLite file, whatever the run's database
 @pytest.mark.parametrize(
     ("name", "message"),
     [
@@ -505,6 +509,7 @@ def test_a_game_file_with_impossible_numbers_breaks_the_rules_and_is_not_importe
     figures["hostile files refused"] += 1
 
 
+@pytest.mark.once  # `scorekeeper check` alone: the engine, no database
 @pytest.mark.parametrize(
     "text",
     [
@@ -602,6 +607,13 @@ def test_whatever_a_restore_accepts_every_page_shows(
     path = data.draw(st.sampled_from([p for p in places(good_backup) if p]))
     changed = replaced(good_backup, path, data.draw(values(good_backup)))
     figures["mutated backups tried"] += 1
+    with postgres.databases_of_one_example():  # the next example takes this one's copy again
+        restored_pages_show(changed, path, figures)
+
+
+def restored_pages_show(changed: dict[str, Any], path: str, figures: Counter[str]) -> None:
+    """The changed backup restored into an empty app is refused in one line, or every page of
+    what it holds answers without a server error."""
     app = built_app(TEST_CONFIG)
     with app.app_context():
         try:

@@ -26,6 +26,7 @@ from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
 from scorekeeper.web.services import backup, push
 from scorekeeper.web.services.figures import games_differing_from_replay
+from scorekeeper.web.store import database
 from scorekeeper.web.store.models import Game
 from tests import postgres
 
@@ -220,10 +221,15 @@ def statements(app: Flask, *, with_access: bool = False) -> Iterator[list[str]]:
         elif seen and seen[-1] == "BEGIN":
             seen.pop()  # the transaction the access check's read began
 
+    def peeked(statement: str) -> None:  # the door's peek, past SQLAlchemy's events
+        seen.append(statement)
+
     with app.app_context():
         engine = db.engine
     event.listen(engine, "before_cursor_execute", count)
+    database.PEEKED.append(peeked)
     try:
         yield seen
     finally:
         event.remove(engine, "before_cursor_execute", count)
+        database.PEEKED.remove(peeked)

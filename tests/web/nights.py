@@ -4,6 +4,7 @@ started and ended, table cards and the games they lead to."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -12,7 +13,7 @@ from flask.testing import FlaskClient
 from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Night
 
-from .helpers import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, hand_fields
 
 PAIRS = [(f"Ana{n}", f"Bea{n}") for n in range(1, 9)]
 PIN = "2468"
@@ -85,6 +86,30 @@ def asked_for(page: str) -> dict[str, str]:
     return found
 
 
+def play_round(
+    client: FlaskClient,
+    night_id: str,
+    number: int,
+    tables: dict[int, str] | None = None,
+    hands: Callable[[int], int] = lambda table: 1,
+    *,
+    ends: bool = True,
+) -> None:
+    """Round `number` started, `hands(table)` hands saved at each of `tables` (the table cards'
+    paths; every card unless given) that has a game in it (north-south go out), and ended
+    unless `ends` is false."""
+    start(client, night_id, number)
+    for table, url in (cards(client, night_id) if tables is None else tables).items():
+        game_id = table_game(client, url)
+        for _ in range(hands(table) if game_id is not None else 0):
+            saved = client.post(
+                f"/games/{game_id}/hands/new", data=hand_fields([GOES_OUT, STAYS_IN])
+            )
+            assert saved.status_code == 302, saved.text
+    if ends:
+        end(client, night_id, number)
+
+
 def cards(client: FlaskClient, night_id: str) -> dict[int, str]:
     page = client.get(f"/nights/{night_id}/cards").text
     return {
@@ -129,13 +154,3 @@ def night_state(app: Flask, night_id: str) -> tuple[object, ...]:
             ],
             [p.present for p in night.pairs],
         )
-
-
-def play_round(client: FlaskClient, night_id: str, number: int) -> None:
-    """Round `number` started, a hand at every table (north-south go out), ended."""
-    start(client, night_id, number)
-    for url in cards(client, night_id).values():
-        game_id = table_game(client, url)
-        if game_id is not None:
-            Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
-    end(client, night_id, number)

@@ -74,12 +74,14 @@ NOT_A_PAGE = {
     "events.game_events": 204,
     "games.display_before": 308,
     "director.end_round": 302,
+    "director.pair_leaves": 302,
 }
 """Addresses without a PIN that answer other than with a page: a game of no club night leads
 from its next game back to its own scoreboard; a game's event stream answers 204 under the
 tests' app, which was told of no thread to hold one on (`STREAMS`), so that the page polls;
-the display's old address leads to the new one; the end of a round asked with no round in play
-leads back to the director's page."""
+the display's old address leads to the new one; the confirmation of ending a round or of a
+pair leaving, asked without naming one in play, leads back to the director's page, which says
+why."""
 
 
 def sample(rule: str, game_id: str, hand_id: int, night_id: str = "no-such-night") -> str:

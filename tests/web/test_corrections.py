@@ -78,7 +78,8 @@ def test_the_second_of_two_concurrent_corrections_is_shown_both_versions(
     assert actions.result(game_id)["totals"][0] == 2480
 
     scoreboard = html.unescape(actions.scoreboard(game_id))
-    assert scoreboard.count("corrected") == 2
+    corrections = scoreboard.split('id="corrections-title"', 1)[1]  # not the news above
+    assert corrections.count("corrected") == 2
     assert "Us · Card points melded: 260 → 300" in scoreboard
     assert "Us · Card points melded: 300 → 280" in scoreboard
     hand_page = client.get(f"/games/{game_id}/hands/{hand_id}").text

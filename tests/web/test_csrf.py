@@ -283,10 +283,10 @@ def end_round_form(client: FlaskClient) -> Typed:
 
 
 def end_night_form(client: FlaskClient) -> Typed:
-    """The night ended from the director's page during round 1 (asked, on its own page, what
-    each unfinished table counts as)."""
-    path = f"/nights/{night(client, started=True)}"
-    return Typed(path, f"{path}/end", {}, "End the night")
+    """The night ended during round 1, on the page that asks first (what each unfinished table
+    counts as, too): the director's page only links to it."""
+    path = f"/nights/{night(client, started=True)}/end"
+    return Typed(path, path, {}, "End the night")
 
 
 def night_button(
@@ -302,10 +302,26 @@ def night_button(
     return button
 
 
+def confirmation(
+    action: str, asked: str = "", started: bool = False
+) -> Callable[[FlaskClient], Typed]:
+    """A director's write asked first (a pair's leaving), on the page that asks (its button)."""
+
+    def button(client: FlaskClient) -> Typed:
+        path = f"/nights/{night(client, started=started)}/{action}"
+        return Typed(f"{path}{asked}", path, {})
+
+    return button
+
+
 def pair_returns_button(client: FlaskClient) -> Typed:
     night_id = night(client)
-    director_button(client, night_id, "leaves", {"pair": "2"})
     path = f"/nights/{night_id}"
+    left = client.post(
+        f"{path}/leaves",
+        data=dict(Forms(client.get(f"{path}/leaves?pair=2").text).found[f"{path}/leaves"]),
+    )
+    assert left.status_code == 302, left.text
     return Typed(path, f"{path}/returns", {"pair": "2"})
 
 
@@ -442,7 +458,7 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "nights.renew_cards": night_button("cards/renew", "/cards"),
     "director.start_round": night_button("start"),
     "director.ranking": night_button("ranking", typed={"ranking": "points"}),
-    "director.pair_leaves": night_button("leaves"),
+    "director.pair_leaves": confirmation("leaves", "?pair=2"),
     "director.pair_returns": pair_returns_button,
     "nights.delete": night_button("", "/delete"),
     "nights.bring_back": bring_back_night_button,

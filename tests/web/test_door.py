@@ -87,7 +87,6 @@ def test_a_game_page_reads_the_game_once(
     with statements(app) as seen:
         assert client.get(page.format(game=game_id)).status_code == 200
     games_read = [s for s in seen if re.search(r"\bFROM game\b", s)]
-    # The door's read of the revision (on PostgreSQL a peek outside a transaction, then again
-    # in the page's snapshot), and the game with its sides: never again.
-    door_reads = 2 if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql") else 1
-    assert len(games_read) <= door_reads + 1, games_read
+    # The door's peek at the revision outside a transaction, then again in the snapshot of the
+    # page drawn, and the game with its sides: never again.
+    assert len(games_read) <= 2 + 1, games_read

@@ -30,6 +30,7 @@ from .helpers import (
     save_house_rule,
     upload,
 )
+from .nights import end
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 
@@ -179,8 +180,19 @@ def test_no_page_shows_a_typed_name_unescaped(
         f"{standings}/results.txt",
         f"{standings}/results.csv",
         f"/nights/{night_id}/seating?round=1",
+        f"/nights/{night_id}/end-round?round=1",
     ):
         shown_as_text(client.get(url), hostile, f"GET {url}")
+    # Between rounds: a pair's leaving asked (it names the pair) and a table card, waiting.
+    end(client, night_id, 1)
+    card = re.search(
+        r'data-card="1" href="http://[^/]+([^"]+)"', client.get(f"/nights/{night_id}/cards").text
+    )
+    assert card
+    for url in (f"/nights/{night_id}/leaves?pair=1", f"/nights/{night_id}/end", card.group(1)):
+        response = client.get(url)
+        assert response.status_code in (200, 410), f"GET {url}: {response.status_code}"
+        shown_as_text(response, hostile, f"GET {url}")
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)

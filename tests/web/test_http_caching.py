@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
@@ -134,7 +135,7 @@ def test_each_visitor_gets_the_kept_hand_form_with_tokens_of_their_own(csrf_app:
     assert without_tokens(pages[0]) == without_tokens(pages[1])
 
 
-def test_a_blank_hand_forms_rows_are_drawn_once_for_every_game_of_the_same_set_up(
+def test_a_blank_hand_form_is_drawn_once_per_game_and_its_rows_once_per_set_up(
     app: Flask, client: FlaskClient, actions: Actions
 ) -> None:
     # Classic asks 120 from 3,000 to 6,995: a hand here moves no side out of that band.
@@ -144,11 +145,17 @@ def test_a_blank_hand_forms_rows_are_drawn_once_for_every_game_of_the_same_set_u
     assert "hands/_rows.html" in drawn and "Hand 1" in first
     actions.record_hand(game_id, [GOES_OUT, STAYS_IN])
     other = actions.new_game(start_scores=(3500, 3500))
-    for game, number in ((game_id, 2), (other, 1)):
+    for game, number, form in ((game_id, 2, []), (other, 1, ["hands/_form.html"])):
         with rendered(app) as drawn:
             page = client.get(f"/games/{game}/hands/new").text
-        assert "hands/_form.html" in drawn and "hands/_rows.html" not in drawn
-        assert f"Hand {number}" in page and "≥ 120" in page
+        # A hand recorded draws nothing of its game's form again (its title, the last hand's
+        # place and the totals are holes); another game of the same set-up draws all but rows.
+        assert [name for name in drawn if name.startswith("hands/_")] == form, drawn
+        assert f"<title>Hand {number}" in page and f"<h1>Hand {number}</h1>" in page
+        assert "≥ 120" in page and f'name="after" type="hidden" value="{number - 1}"' in page
+        board = client.get(f"/games/{game}").text
+        totals = re.findall(r'class="big-number">([^<]*)<', board)
+        assert re.findall(r'class="new-total">([^<]*)<', page) == totals and len(totals) == 2
     named = actions.new_game(names=("Ana", "Bo"), start_scores=(3500, 3500))
     with rendered(app) as drawn:
         page = client.get(f"/games/{named}/hands/new").text

@@ -9,7 +9,7 @@ from flask import Flask
 from flask_babel import gettext, ngettext
 
 from scorekeeper.rules import Text, read_game, replay
-from scorekeeper.web.wording import number, say, signed
+from scorekeeper.web.wording import decimal, number, say, signed
 from tests.rules.helpers import BOOK
 
 pytestmark = pytest.mark.once  # the messages' words are the same whatever the database
@@ -331,3 +331,19 @@ def test_negative_numbers_take_the_minus_sign_everywhere(app, language, value, w
         assert signed(value) == with_sign.replace("?", separator)
         assert say(Text("%(points)s", {"points": value})) == written.replace("?", separator)
     assert str(Text("%(points)s", {"points": value})) == written.replace("?", ",")
+
+
+@pytest.mark.parametrize(
+    ("language", "value", "written"),
+    [
+        ("en", 1.0, "1"),
+        ("en", 1.5, "1.5"),
+        ("en", 4 / 3, "1.33"),
+        ("es", 1.5, "1,5"),  # 1.5 reads as one thousand five hundred there
+        ("es", 1500.5, "1.500,5"),
+        ("es", -0.5, "−0,5"),
+    ],
+)
+def test_a_pairs_wins_are_written_with_each_languages_decimal_point(app, language, value, written):
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert decimal(value) == written

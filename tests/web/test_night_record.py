@@ -34,7 +34,10 @@ def the_issues_night(client: FlaskClient) -> str:
     night_id = set_up(client, round_hands="1")
     play_round(client, night_id, 1)
     play_round(client, night_id, 2)
-    assert client.post(f"/nights/{night_id}/leaves", data={"pair": "5"}).status_code == 302
+    assert (
+        client.post(f"/nights/{night_id}/leaves", data={"pair": "5", "confirm": "yes"}).status_code
+        == 302
+    )
     arrived = client.post(
         f"/nights/{night_id}/arrives",
         data={"arriving-first": "Quique", "arriving-second": "Rosa"},

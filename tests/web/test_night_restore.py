@@ -169,7 +169,7 @@ def test_a_directors_button_whose_number_is_not_one_is_refused_and_changes_nothi
     if button == "end-round":
         start(client, night_id, 1)
     if button == "returns":
-        client.post(f"/nights/{night_id}/leaves", data={"pair": "2"})
+        client.post(f"/nights/{night_id}/leaves", data={"pair": "2", "confirm": "yes"})
     before = night_state(app, night_id)
     for sent in NOT_NUMBERS:
         answer = client.post(f"/nights/{night_id}/{button}", data={field: sent})

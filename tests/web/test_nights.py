@@ -209,7 +209,7 @@ def test_a_pair_that_leaves_between_rounds_leaves_its_opponent_sitting_out(clien
     refused = client.post(f"/nights/{night_id}/leaves", data={"pair": "2"}, follow_redirects=True)
     assert "still being played" in refused.text
     end(client, night_id, 1)
-    client.post(f"/nights/{night_id}/leaves", data={"pair": "2"})
+    client.post(f"/nights/{night_id}/leaves", data={"pair": "2", "confirm": "yes"})
     start(client, night_id, 2)
     with app.app_context():
         night = db.session.get(Night, night_id)

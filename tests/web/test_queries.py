@@ -93,12 +93,16 @@ def test_saving_a_hand_runs_as_many_statements_in_a_long_game_as_in_a_short_one(
             "sides-1-melded_points": "150",
             "sides-1-hand_points": "2900",
         }
+        client.get(f"/games/{game_id}/hands/new")  # the form, as the phone opens it first
         with statements(app) as seen:
             saved = client.post(f"/games/{game_id}/hands/new", data=data)
         assert saved.status_code == 302, saved.text
         assert f"saved={hands + 1}" in saved.headers["Location"]
         counts[hands] = len(seen)
-    assert counts[6] == counts[60], counts
+        # The hands before it are not read again: the replay is the one the form was drawn from.
+        hands_read = [s for s in seen if "FROM hand" in s and "JOIN entry" in s]
+        assert not hands_read and not [s for s in seen if "FROM correction" in s], seen
+    assert counts[6] == counts[60] <= 13, counts
 
 
 @pytest.mark.parametrize("language", ["en", "es"])

@@ -1,5 +1,6 @@
 """The tests' databases: migrated once a run and copied for each test, they are what the
-migrations build (tests/web/test_migrations.py runs the migrations themselves)."""
+migrations build (tests/web/test_migrations.py runs the migrations themselves); on PostgreSQL a
+copy is lent again to a later test, emptied."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ from pathlib import Path
 from typing import Any
 
 import flask_migrate
+import psycopg
 import pytest
 from flask import Flask
-from sqlalchemy import text
+from sqlalchemy import select, text
+from sqlalchemy.engine import make_url
 
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import Side
+from tests import postgres
 
-from .apps import TEST_CONFIG, built_app, stored_games
+from .apps import TEST_CONFIG, built_app, migrated_postgresql, stored_games
 from .helpers import Actions
 
 
@@ -81,3 +86,36 @@ def test_a_database_file_that_is_already_there_is_migrated_not_replaced(tmp_path
     with app.app_context():
         assert db.session.execute(text("SELECT what FROM kept")).scalar() == "a row of its own"
     assert stored_games(app) == 0
+
+
+@pytest.mark.once  # about the throw-away PostgreSQL's copies, which it asks for itself
+def test_a_postgresql_copy_lent_again_is_as_empty_as_a_new_one(postgresql_server: str) -> None:
+    """A test's copy of the migrated database is put back when the test ends, closed to
+    connections, and lent to a later test emptied: no row, ids numbered from 1 again."""
+    url = postgres.fresh_database(template=migrated_postgresql())
+    first = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
+    Actions(first.test_client()).new_game()
+    assert (stored_games(first), side_ids(first)) == (1, [1, 2])
+    postgres.drop_made_databases()  # as at the end of a test
+    with pytest.raises(psycopg.OperationalError, match="not currently accepting connections"):
+        psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(False))
+    again = postgres.fresh_database(template=migrated_postgresql())
+    assert again == url
+    second = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": again})
+    assert stored_games(second) == 0
+    Actions(second.test_client()).new_game()
+    assert side_ids(second) == [1, 2]
+
+
+def side_ids(app: Flask) -> list[int]:
+    with app.app_context():
+        return list(db.session.scalars(select(Side.id).order_by(Side.id)))
+
+
+@pytest.mark.once  # about the throw-away PostgreSQL's copies, which it asks for itself
+def test_each_example_of_a_property_test_takes_the_same_copy_again(postgresql_server: str) -> None:
+    taken = []
+    for _ in range(2):
+        with postgres.databases_of_one_example():
+            taken.append(postgres.fresh_database(template=migrated_postgresql()))
+    assert taken[0] == taken[1]

@@ -43,7 +43,8 @@ from ...rules.fields import (
 )
 from ...rules.hands import Ending
 from ..services.engine import SystemKey, engine_hand, system_for, system_key, system_of
-from ..store.models import TOKEN_LENGTH, Game, Hand
+from ..store.models import TOKEN_LENGTH, Hand
+from ..store.reads import GameLike
 from ..wording import Translator
 from .validators import Within
 
@@ -174,7 +175,7 @@ class HandFields(FlaskForm):
 
 
 def hand_form(
-    game: Game, formdata: Any = None, data: Any = None, *, after: int | None = None
+    game: GameLike, formdata: Any = None, data: Any = None, *, after: int | None = None
 ) -> HandFields:
     """The form for one hand of this game: as sent (`formdata`), filled from a recorded hand
     (`data`), or a new hand's, opened after hand number `after` (the last one recorded, deleted

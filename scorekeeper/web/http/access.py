@@ -126,12 +126,23 @@ def _mark(hashed: str | None) -> str:
     return hmac.new(key, pin.encode(), hashlib.sha256).hexdigest()[:32]
 
 
+LEVEL = "access_level"
+"""This request's level, worked out once (a page asks it a few times); forgotten when the
+request signs the phone in or out."""
+
+
 def level() -> Access:
     """What this phone may do here."""
-    signed_in_now = bool(_phone()) and _pin_and_phone()[1]
-    if not door.in_game():
-        return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), "", None)
-    return _level(pin_hash(), signed_in_now, session.get(PIN_KEY), link_token(), door.state())
+    found: Access | None = g.get(LEVEL)
+    if found is None:
+        signed_in_now = bool(_phone()) and _pin_and_phone()[1]
+        mark = session.get(PIN_KEY)
+        if door.in_game():
+            found = _level(pin_hash(), signed_in_now, mark, link_token(), door.state())
+        else:
+            found = _level(pin_hash(), signed_in_now, mark, "", None)
+        g.access_level = found
+    return found
 
 
 def link_token() -> str:
@@ -241,6 +252,7 @@ def _sign_in() -> None:
         session[PHONE_KEY] = kept
     session.permanent = True
     g.pop("pin_and_phone", None)  # read again: this request may have just changed it
+    g.pop(LEVEL, None)
 
 
 def grant_pin() -> None:
@@ -249,6 +261,7 @@ def grant_pin() -> None:
     hashed = pin_hash()
     if hashed is not None:
         session[PIN_KEY] = _mark(hashed)
+    g.pop(LEVEL, None)
 
 
 def grant_link(game_id: str, token: str) -> None:
@@ -258,6 +271,7 @@ def grant_link(game_id: str, token: str) -> None:
     # go, so that the cookie stays small.
     links = [pair for pair in session.get(LINKS_KEY) or () if pair[0] != game_id]
     session[LINKS_KEY] = [*links, [game_id, token]][-LINKS_KEPT:]
+    g.pop(LEVEL, None)
 
 
 def sign_out() -> None:
@@ -266,6 +280,7 @@ def sign_out() -> None:
     access_service.sign_out(_phone())
     for key in (PHONE_KEY, PIN_KEY, LINKS_KEY):
         session.pop(key, None)
+    g.pop(LEVEL, None)
 
 
 def sign_out_every_phone() -> int:

@@ -9,10 +9,12 @@ for). So a page carries a weak ETag made of these, asks the browser to check it 
 of its own: every page that comes in through the door (`door.py`) gets it here.
 
 What costs to draw and is the same for every visitor (the scoreboard, the blank hand form, a
-night's standings) is drawn by a partial template and kept in memory (`presenters/parts.py`)
-under the key `part_key` makes of the revision, the language and the address. What depends on
-the visitor (the CSRF token, a form's one-time token, a flashed notice) is written around it by
-the page's own template on every request, so nothing of one visitor is ever shown to another.
+night's standings) is drawn once and kept in memory (`presenters/parts.py`) under the key
+`part_key` makes of the revision, the language and the address; a following page is kept whole
+(`page_key`: and what the page shows of what the phone may do). What depends on the visitor (the
+CSRF token, a form's one-time token, a flashed notice) is a hole in what is kept, filled for each
+answer, or written around it by the page's own template, so nothing of one visitor is ever shown
+to another.
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def not_modified() -> Response | None:
     if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
         return tagged(response, _asked_etag())
-    if door.inside() and not _never_kept():
+    if door.inside() and not _never_kept() and not _marked(door.PEEKS):
         door.settle()  # the page will be drawn: from here on, one snapshot of the game
     return None
 
@@ -127,21 +129,41 @@ def tag(response: Response) -> Response:
     return response
 
 
-def part_key(variant: str = "") -> Hashable | None:
+def part_key(
+    variant: str = "", *, query: bool = True, shows: Hashable | None = None
+) -> Hashable | None:
     """What a part of this page of a game or night is kept under (`presenters/parts.py`): the
-    page, what it follows, its revision, the language, the address (a night's standings by the
-    ranking asked for) and the `variant` it was drawn in (what the phone may do there: never who
-    it is). None for what is not kept: only a read is (a posted form is drawn as it was sent)."""
+    page, what it follows, its revision (or, for a part kept across revisions, what it `shows`
+    of the game), the language, the address's query (a night's standings by the ranking asked
+    for; left out only for a part that reads none of it) and the `variant` it was drawn in
+    (what the phone may do there: never who it is). None for what is not kept: only a read is
+    (a posted form is drawn as it was sent)."""
     if request.method not in door.READS or not door.inside():
         return None
     return (
         str(request.endpoint),
         door.followed(),
-        door.revision(),
+        door.revision() if shows is None else ("shows", shows),
         str(get_locale()),
-        request.query_string.decode("latin-1"),
+        request.query_string.decode("latin-1") if query else None,
         variant,
     )
+
+
+def revision_key(what: str) -> Hashable:
+    """What a value worked out from this game at its revision, in this language, is kept
+    under, whichever page shows it (the scoreboard's values, for the scoreboard and the
+    follow page, for the phone that saved the last hand and for its followers)."""
+    return (what, door.game_id(), door.revision(), str(get_locale()))
+
+
+def page_key(*, query: bool = True, shows: Hashable | None = None) -> Hashable | None:
+    """What a whole page of this game is kept under (`parts.kept_page`): `part_key`, with all
+    that the page around the part shows of what this phone may do (the header's Sign out, the
+    way on to the game played next), never who it is; without the query for a page that reads
+    none of it (its address a hole: `page_address()`)."""
+    variant = f"page:{access.level().value}:{access.signed_in()}:{access.played_on()}"
+    return part_key(variant, query=query, shows=shows)
 
 
 def init_app(app: Flask) -> None:

@@ -18,8 +18,14 @@ What browsers and caches can rely on (RFC 9110):
 from __future__ import annotations
 
 import gzip
+from collections.abc import Mapping
+from typing import Protocol
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
+from flask_wtf.csrf import generate_csrf
+from markupsafe import escape
+
+from . import door
 
 TYPES = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json")
 SMALLEST = 500
@@ -33,6 +39,50 @@ def _compressible(response: Response) -> bool:
         and (response.mimetype or "").startswith(TYPES)
         and (not response.direct_passthrough or request.endpoint == "static")
     )
+
+
+class Kept(Protocol):
+    """A page kept drawn, with holes for what differs per visitor (`presenters/parts.py`)."""
+
+    holes: frozenset[str]
+
+    def text(self, values: Mapping[str, str]) -> bytes: ...
+    def gzipped(self, values: Mapping[str, str]) -> bytes: ...
+
+
+CSRF = "csrf"
+"""The hole of the visitor's CSRF token (`csrf_token()` in a kept page)."""
+REVISION = "revision"
+"""The hole of the game's revision the page shows (`revision()` in a kept page: the page's
+script follows the game from it), so that a page may be kept across revisions."""
+ADDRESS = "address"
+"""The hole of the address asked, query and all (`page_address()` in a kept page: where the language
+switch brings the phone back), so that a page kept whole need not be kept per query."""
+
+
+def page_address() -> str:
+    """The address of this page, to come back to (a form posted comes back to its own path)."""
+    return request.full_path if request.method == "GET" else request.path
+
+
+def respond(page: Kept, **values: str) -> Response:
+    """A kept page as this visitor gets it: its holes filled with `values`, the visitor's CSRF
+    token, the address asked and the game's revision, gzipped for a client that takes gzip,
+    whole for one that does not."""
+    if CSRF in page.holes:
+        values[CSRF] = generate_csrf()
+    if ADDRESS in page.holes:
+        values[ADDRESS] = str(escape(page_address()))
+    if REVISION in page.holes:
+        values[REVISION] = str(escape(door.revision()))
+    response = current_app.response_class(content_type="text/html; charset=utf-8")
+    if "Range" not in request.headers and _takes_gzip():
+        response.set_data(page.gzipped(values))
+        response.headers["Content-Encoding"] = "gzip"
+        response.vary.add("Accept-Encoding")
+    else:
+        response.set_data(page.text(values))
+    return response
 
 
 def _takes_gzip() -> bool:

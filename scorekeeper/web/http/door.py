@@ -8,11 +8,13 @@ players, and `night()` for the night. This is also where the table's access chec
 that no route of a game or a night can pass it by: `tests/web/test_door.py` and
 `tests/web/test_night_door.py` fail for a route with one in its address that does not come in.
 
-A read sees one state. SQLite's WAL gives a read transaction one snapshot; on PostgreSQL the
-door peeks at the game or night outside a transaction (all that a 304 needs), and a read that
-goes on to draw a page reads it again in a REPEATABLE READ transaction (`settle`, called once
-the answer is known not to be a 304), so that the kept drawing of the revision read and the
-rows read beside it are of the same moment.
+A read sees one state. The door peeks at the game or night in one statement through the
+driver, outside any transaction (`database.peek`: all that a 304, or a page kept drawn, needs),
+and a read that goes on to draw a page reads it again in a transaction (`settle`: REPEATABLE
+READ on PostgreSQL; a read transaction of SQLite's WAL sees one snapshot), so that the kept
+drawing of the revision read and the rows read beside it are of the same moment: at once for
+most views (`caching.not_modified`), and for a view of a game whose page is kept drawn
+(`peeks`) only when it draws (`game()`, `kept()`). A write reads in its own transaction.
 """
 
 from __future__ import annotations
@@ -21,21 +23,25 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
-from sqlalchemy import Integer, Select, bindparam, exists, null, select
+from sqlalchemy import Integer, Select, bindparam, exists, func, null, select
 
 from ..extensions import db
+from ..services import kept as kept_games
 from ..services import push
 from ..services.access import PIN
 from ..services.errors import NotFound
+from ..services.kept import KeptGame
 from ..services.loading import game_with_sides
 from ..services.nights import night_of
-from ..store.models import Game, Night, NightTable, Phone, TableSetting
+from ..store import database
+from ..store.models import Game, Hand, Night, NightTable, Phone, TableSetting
 
 READS = frozenset({"GET", "HEAD"})
 GONE = "when_the_game_is_gone"
 GAME = Game.__table__
 SETTING = TableSetting.__table__
 PHONE = Phone.__table__
+HAND = Hand.__table__
 PHONE_KEY = "phone"
 """The session's signed-in phone (`access.py`): its id, a row of `phone` while signed in."""
 PIN_HASH = select(SETTING.c.value).where(SETTING.c.key == PIN).scalar_subquery().label("pin_hash")
@@ -49,10 +55,16 @@ STATE = select(
     GAME.c.next_game_id,
     PIN_HASH,
     SIGNED_IN,
+    select(func.max(HAND.c.position))
+    .where(HAND.c.game_id == GAME.c.id)
+    .scalar_subquery()
+    .label("last_position"),
 ).where(GAME.c.id == bindparam("key"), GAME.c.deleted_at.is_(None))
 """What the door reads of a game, the table's PIN and whether the phone is signed in, in one
 Core statement compiled once:
-all that a 304 needs, and all that the access check needs (`access.py`). A deleted game is not
+all that a 304 needs, and all that the access check needs (`access.py`); and the place of the
+game's last hand, by which a page kept drawn knows whether hands were recorded since
+(`services/kept.py`). A deleted game is not
 there, as if it were gone for good (it can be brought back for a while, from the recently
 deleted games, which are not behind this door)."""
 NIGHT = Night.__table__
@@ -107,22 +119,59 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if values is None or name is None:
         return
     g.address = (name, values.pop(name))
-    # On PostgreSQL a read peeks in one statement outside any transaction: most reads are polls
-    # answered 304 from that alone, and a transaction would cost two more round trips to the
-    # server (BEGIN, ROLLBACK). A read that goes on to draw a page `settle`s first.
-    peek = request.method in READS and db.engine.dialect.name == "postgresql"
-    if peek:
-        db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-    g.peeked = peek
+    # A poll, or a page kept drawn, peeks in one statement through the driver, outside any
+    # transaction: most are answered from that alone (a 304, the page kept), and a transaction
+    # would cost two more round trips to the server (BEGIN, ROLLBACK). One that goes on to draw
+    # a page reads again (`settle`, `kept`); any other request reads in a transaction, where
+    # what it reads next sees the same moment.
+    if request.method in READS and (_view_peeks(endpoint) or "If-None-Match" in request.headers):
+        g.peeked = True
+        _came_in(endpoint, database.peek(_statement(), _values()))
+        return
+    if request.method in READS:
+        _snapshot()
     _read(endpoint)
 
 
-def _read(endpoint: str | None) -> None:
-    name, key = g.address
+PEEKS = "door_peeks"
+
+
+def peeks(view: View) -> View:
+    """A view of a game whose page is kept drawn (`parts.kept_page`): the door peeks at the
+    game for it, and it reads the game (`kept`) only to draw the page, once per revision."""
+    setattr(view, PEEKS, True)
+    return view
+
+
+def _view_peeks(endpoint: str | None) -> bool:
+    return bool(getattr(current_app.view_functions.get(endpoint or ""), PEEKS, False))
+
+
+def _snapshot() -> None:
+    """What the request reads from here on is of one moment: a transaction of its own, in
+    REPEATABLE READ on PostgreSQL (SQLite's WAL gives a read transaction one snapshot)."""
+    db.session.rollback()  # what was read before (a share link's tokens) was of another moment
+    if db.engine.dialect.name == "postgresql":
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
+def _statement() -> Select[Any]:
+    name, _key = g.address
+    return STATE if name == "game_id" else NIGHT_STATES[name]
+
+
+def _values() -> dict[str, str]:
     phone = session.get(PHONE_KEY)
-    values = {"key": key, "phone": phone if isinstance(phone, str) else ""}
-    statement = STATE if name == "game_id" else NIGHT_STATES[name]
-    state = db.session.connection().execute(statement, values).one_or_none()
+    return {"key": g.address[1], "phone": phone if isinstance(phone, str) else ""}
+
+
+def _read(endpoint: str | None) -> None:
+    state = db.session.connection().execute(_statement(), _values()).one_or_none()
+    _came_in(endpoint, state)
+
+
+def _came_in(endpoint: str | None, state: Any) -> None:
+    name, key = g.address
     if state is None:
         gone = getattr(current_app.view_functions.get(endpoint or ""), GONE, None)
         if gone is not None and request.method not in READS:
@@ -130,6 +179,8 @@ def _read(endpoint: str | None) -> None:
         raise NotFound(f"no such {'game' if name == 'game_id' else 'night'}: {key!r}")
     g.kind = "game" if name == "game_id" else "night"
     g.followed_id, g.revision, g.door_state = state.id, state.revision, state
+    if g.kind == "game":
+        g.over = bool(state.over)  # the driver's own value when peeked (SQLite: 0 or 1)
     setattr(g, f"{g.kind}_id", state.id)  # templates name it so: g.game_id, g.night_id
 
 
@@ -149,13 +200,14 @@ def night_still_there(night_id: str) -> bool:
 
 
 def settle() -> None:
-    """Before a read draws anything: on PostgreSQL, what the door peeked at is read again in a
-    REPEATABLE READ transaction, so that the page, its rows and the revision it is kept under
-    are all of one moment (each statement outside a transaction sees its own)."""
+    """Before a read draws anything: what the door peeked at is read again in a transaction
+    (REPEATABLE READ on PostgreSQL; SQLite's reads in one see one snapshot), so that the page,
+    its rows and the revision it is kept under are all of one moment (a peek sees the moment
+    it ran). Once per request, and only for a read that draws: a poll answered 304, and a page
+    kept drawn, never read more than the peek."""
     if not g.pop("peeked", False):
         return
-    db.session.rollback()  # gives back the connection outside a transaction
-    db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    _snapshot()
     _read(request.endpoint)
 
 
@@ -198,8 +250,8 @@ def revision() -> str:
 
 
 def over() -> bool:
-    """Whether the game was over when this request came in."""
-    return bool(g.door_state.over)
+    """Whether the game was over at the revision this request reads (`kept` may move it on)."""
+    return bool(g.over)
 
 
 def state() -> Any:
@@ -221,16 +273,36 @@ def phone_signed_in() -> bool:
 
 
 def game() -> Game:
-    """The game with its sides and players, read once per request (its hands on demand)."""
+    """The game with its sides and players, read once per request (its hands on demand), in
+    the snapshot of the revision the door read (`settle`)."""
     if "game" not in g:
+        settle()
         g.game = game_with_sides(game_id())
     loaded: Game = g.game
     return loaded
 
 
+def kept() -> KeptGame:
+    """The game as this process keeps it (`services/kept.py`): its hands and replay, read only
+    as far as they changed since. At the revision the door read, or, when the game was read
+    whole and had changed meanwhile, at the later one it was read at, which the request takes
+    for its own (as `settle` would): what is drawn from it is kept under the revision drawn."""
+    if "kept" not in g:
+        begin = _snapshot if g.pop("peeked", False) else lambda: None
+        last = g.door_state.last_position or 0
+        found = kept_games.game_at(game_id(), revision(), last, begin)
+        if found.game.revision != revision():
+            g.revision, g.over = found.game.revision, found.replay.game_over
+        g.kept = found
+    kept_game: KeptGame = g.kept
+    return kept_game
+
+
 def night() -> Night:
-    """The night (its pairs, tables and rounds on demand), read once per request."""
+    """The night (its pairs, tables and rounds on demand), read once per request, in the
+    snapshot of the revision the door read (`settle`)."""
     if "night" not in g:
+        settle()
         g.night = night_of(night_id())
     loaded: Night = g.night
     return loaded

@@ -99,12 +99,13 @@ def end_round() -> Response | tuple[str, int]:
     )
 
 
-@bp.route("/nights/<night_id>/end", methods=["POST"])
+@bp.route("/nights/<night_id>/end", methods=["GET", "POST"])
 @form_view
 @needs(Access.PIN)
 def end_night() -> Response | tuple[str, int]:
-    """The end of the night (and of the round in play, asking what each unfinished table counts
-    as, as ending the round does): its results."""
+    """The end of the night, asked first (a stray tap on the director's page ends nothing), with
+    the round in play, asking what each unfinished table counts as, as ending the round does:
+    its results."""
     night = door.night()
     return _ending(
         night, None, lambda form: service.end_night(night.id, form.counts(), form.seen())
@@ -168,12 +169,23 @@ def ranking() -> Response:
     return _director_write(write)
 
 
-@bp.post("/nights/<night_id>/leaves")
+@bp.route("/nights/<night_id>/leaves", methods=["GET", "POST"])
 @needs(Access.PIN)
-def pair_leaves() -> Response:
+def pair_leaves() -> Response | str:
+    """Asked first (director/leaves.html: a stray tap lets no pair go), then the pair leaves; it
+    may come back between rounds."""
+    night = door.night()
+    try:
+        number = _number_sent("pair", request.values)
+        pair = service.may_leave(night, number)
+    except NightRefused as refused:
+        flash(refusal_text(refused))
+        return redirect(url_for("director.director", night_id=night.id))
+    if request.method == "GET" or request.form.get("confirm") != "yes":
+        return render_template("director/leaves.html", night=night, pair=pair)
+
     def write() -> str:
-        number = _number_sent("pair")
-        service.set_present(door.night_id(), number, False)
+        service.set_present(night.id, number, False)
         return _("Pair %(pair)s has left: its next opponents sit out.", pair=number)
 
     return _director_write(write)

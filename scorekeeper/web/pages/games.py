@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ... import rules
 from ..extensions import db
 from ..forms.game import RenameGameForm, new_game_form, seats_of
-from ..http import access, caching, door
+from ..http import access, caching, compress, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
@@ -140,7 +139,8 @@ def new() -> str | Response | tuple[str, int]:
 
 @bp.get("/games/<game_id>")
 @needs(Access.FOLLOW)
-def scoreboard() -> str | Response:
+@door.peeks
+def scoreboard() -> Response:
     if not access.may(Access.JOIN):
         # A phone with the follow link watches: the scoreboard without what it cannot use.
         return redirect(url_for("games.follow", game_id=door.game_id()))
@@ -148,19 +148,54 @@ def scoreboard() -> str | Response:
     # A phone with the join link records hands: it is shown no control that needs the PIN.
     managing = access.may(Access.PIN)
 
-    def draw() -> parts.Drawn:
-        board = presenters.scoreboard(door.game())
-        seat = night_presenters.night_seat(door.game())
-        body = render_template(
-            "games/_scoreboard.html", board=board, saved=saved, managing=managing, night_seat=seat
+    def page() -> str:
+        # The scoreboard as its followers see it and as the phone that saved its last hand
+        # sees it: one drawing, kept whatever the query; that hand's notice and its scores lit
+        # up beside the totals are holes, filled for the phone that saved it alone.
+        drawn = parts.kept(
+            lambda: caching.part_key("pin" if managing else "join", query=False), _board
         )
-        return parts.Drawn(board.title, Markup(body))
+        return render_template(
+            "games/scoreboard.html", drawn=drawn, token=parts.hole("token"), managing=managing
+        )
 
+    kept = parts.kept_page(lambda: caching.page_key(query=False), page)
+    board = _values()
+    # Not over totals that a correction made since has changed (the news says what changed).
+    just_saved = saved is not None and saved == board.last_hand and not board.corrected
+    notice = render_template("games/_saved.html", number=saved) if just_saved else ""
     # "Play again"'s one-time token, fresh for each visitor.
-    drawn = parts.kept(caching.part_key(variant="pin" if managing else "join"), draw)
-    return render_template(
-        "games/scoreboard.html", drawn=drawn, token=new_token(), managing=managing
+    return compress.respond(
+        kept, token=new_token(), notice=notice, lit=" changed" if just_saved else ""
     )
+
+
+def _values() -> presenters.Scoreboard:
+    """The scoreboard's values at the revision read, in the page's language: worked out once
+    for the phone that saved the last hand, its followers and the follow page."""
+    return parts.kept(
+        lambda: caching.revision_key("scoreboard"), lambda: presenters.scoreboard(door.kept())
+    )
+
+
+def _board(read_only: bool = False) -> parts.Drawn:
+    """The scoreboard as every visitor sees it, or read only (the follow page: nothing that
+    changes the game); where the phone that saved the last hand sees its notice, holes."""
+    board = _values()
+    seat = night_presenters.night_seat(door.kept().game)
+    context = (
+        {"read_only": True}
+        if read_only
+        else {
+            "managing": access.may(Access.PIN),
+            "notice": parts.hole("notice"),
+            "lit": parts.hole("lit"),
+        }
+    )
+    body = parts.draw(
+        lambda: render_template("games/_scoreboard.html", board=board, night_seat=seat, **context)
+    )
+    return parts.Drawn(board.title, body)
 
 
 # --- following the game from other phones (issue 19): read-only pages that follow it -------------
@@ -168,30 +203,33 @@ def scoreboard() -> str | Response:
 
 @bp.get("/games/<game_id>/follow")
 @needs(Access.FOLLOW)
-def follow() -> str:
+@door.peeks
+def follow() -> Response:
     """The scoreboard for a phone that only watches: nothing on it changes the game."""
 
-    def draw() -> parts.Drawn:
-        board = presenters.scoreboard(door.game())
-        seat = night_presenters.night_seat(door.game())
-        body = render_template(
-            "games/_scoreboard.html", board=board, read_only=True, night_seat=seat
-        )
-        return parts.Drawn(board.title, Markup(body))
+    def page() -> str:
+        drawn = parts.kept(lambda: caching.part_key("read only", query=False), lambda: _board(True))
+        return render_template("games/follow.html", drawn=drawn)
 
-    return render_template("games/follow.html", drawn=parts.kept(caching.part_key(), draw))
+    return compress.respond(parts.kept_page(caching.page_key, page))
 
 
 @bp.get("/games/<game_id>/display")
 @needs(Access.FOLLOW)
-def display() -> str:
+@door.peeks
+def display() -> Response:
     """The game for a tablet or a TV in the middle of the table, read from two metres."""
 
     def draw() -> parts.Drawn:
-        shown = presenters.display(door.game())
-        return parts.Drawn(shown.title, Markup(render_template("games/_display.html", shown=shown)))
+        shown = presenters.display(door.kept())
+        body = parts.draw(lambda: render_template("games/_display.html", shown=shown))
+        return parts.Drawn(shown.title, body)
 
-    return render_template("games/display.html", drawn=parts.kept(caching.part_key(), draw))
+    def page() -> str:
+        drawn = parts.kept(lambda: caching.part_key(query=False), draw)
+        return render_template("games/display.html", drawn=drawn)
+
+    return compress.respond(parts.kept_page(caching.page_key, page))
 
 
 @bp.get("/games/<game_id>/table")
@@ -206,11 +244,12 @@ def display_before() -> Response:
 
 @bp.get("/games/<game_id>/state.json")
 @needs(Access.FOLLOW)
+@door.peeks
 def state() -> dict[str, object]:
     """What a phone filling in the hand form follows: the game's revision, its hands, whether it
     is over and, once the table played again, where this phone goes (`access.played_on`; an
     unchanged game answers 304 at the door, like every game page)."""
-    shown = presenters.game_state(door.game())
+    shown = presenters.game_state(door.kept())
     last_hand = shown.last_hand_id
     return {
         "revision": door.revision(),

@@ -15,13 +15,13 @@ from flask_babel import gettext as _
 
 from ... import rules
 from ..forms.hand import HandFields, adjust, form_data, hand_form, hand_from_form
-from ..http import access, caching, door
+from ..http import access, caching, compress, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import parts
 from ..presenters.game import hand_in_words
-from ..presenters.hand_form import Kind, Outcome, cited, hand_form_page
+from ..presenters.hand_form import Kind, Outcome, blank, cited, hand_form_page
 from ..services.engine import replay_of, system_of
 from ..services.errors import HandChanged, HandRefused, HandSaved, HandTaken, StoredHand
 from ..services.hands import (
@@ -35,6 +35,7 @@ from ..services.hands import (
 from ..services.loading import with_hands
 from ..services.night_tables import ForTheDirector, TableClosed, round_over
 from ..store.models import Game, Hand, new_token
+from ..store.reads import GameLike
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<game_id>/hands")
 
@@ -114,18 +115,19 @@ def _page(drawn: parts.Drawn, token: str | None) -> str:
     return render_template("hands/form.html", drawn=drawn, token=token)
 
 
-def _sent(game: Game, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
+def _sent(game: GameLike, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
     """A hand form sent, to record a hand (`hand` None) or correct one: drawn again after a
-    button, previewed, or saved (a redirect), and otherwise answered with what became of it."""
+    button, previewed, or saved (a redirect), and otherwise answered with what became of it.
+    A new hand is read and saved with the game kept; its row is read only to answer otherwise."""
     form = hand_form(game, formdata=adjust(request.form, system))
     outcome = _outcome(game, system, form, hand)
     if isinstance(outcome, Outcome):
-        return _answer(game, system, form, outcome, hand)
+        return _answer(door.game(), system, form, outcome, hand)
     return outcome
 
 
 def _outcome(
-    game: Game, system: rules.RuleSystem, form: HandFields, hand: Hand | None
+    game: GameLike, system: rules.RuleSystem, form: HandFields, hand: Hand | None
 ) -> Outcome | ResponseReturnValue:
     """What becomes of a hand form sent: the − / + and Count buttons, a preview, or a Save."""
     if "bump" in request.form or "count" in request.form:
@@ -142,7 +144,7 @@ def _outcome(
 
 
 def _save(
-    game: Game, form: HandFields, hand: Hand | None, typed: rules.Hand
+    game: GameLike, form: HandFields, hand: Hand | None, typed: rules.Hand
 ) -> Outcome | ResponseReturnValue:
     """Record a new hand, or correct `hand`; what stopped it as an outcome (or the page of a
     repeated form, or the PIN's). A repeat of a saved form is answered as the first time was."""
@@ -168,12 +170,12 @@ def _save(
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
         form.after.data = str(last_position(game_id))
-        return Outcome(Kind.TAKEN, number=_taken_number(game, taken))
+        return Outcome(Kind.TAKEN, number=_taken_number(door.game(), taken))
     except TableClosed as closed:
         complete = closed.hands if closed.code == "complete" else None
         return Outcome(Kind.CLOSED, number=closed.round, hands=complete)
     except HandSaved as already:
-        return _saved_already(game, already.saved)
+        return _saved_already(door.game(), already.saved)
     except ForTheDirector as ended:
         return _for_the_director(ended.round)
 
@@ -198,20 +200,30 @@ def _saved_already(game: Game, saved: StoredHand) -> tuple[str, int]:
 @bp.route("/new", methods=["GET", "POST"])
 @form_view
 @needs(Access.JOIN)
+@door.peeks
 def new() -> ResponseReturnValue:
     if request.method == "GET":
         if door.over():
             return redirect(url_for("games.scoreboard", game_id=door.game_id()))
-        return _page(parts.kept(caching.part_key(), _blank_form), new_token())
+
+        shown = blank(door.kept())
+
+        def page() -> str:
+            return _page(_blank_form(), parts.hole("token"))
+
+        # Kept across revisions: a hand recorded changes the holes' values (the title, the
+        # totals), seldom what the page shows; the one-time token fresh for each visitor.
+        kept = parts.kept_page(lambda: caching.page_key(shows=shown.shows), page)
+        return compress.respond(kept, token=new_token(), **shown.holes())
     # A form sent again after it ended the game is still answered as the first time was.
-    return _sent(*_game(), None)
+    game = door.kept().game
+    return _sent(game, system_of(game), None)
 
 
 def _blank_form() -> parts.Drawn:
     """A new hand's form as every visitor gets it (its one-time token is the visitor's)."""
-    game, system = _game()
-    form = hand_form(game, after=last_position(game.id))
-    return hand_form_page(game, system, form, Outcome(Kind.BLANK))
+    kept = door.kept()
+    return hand_form_page(kept, system_of(kept.game), hand_form(kept.game), Outcome(Kind.BLANK))
 
 
 def _hand(game: Game, hand_id: int) -> Hand:

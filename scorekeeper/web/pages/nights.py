@@ -211,17 +211,25 @@ def _place_seating_problems(
 @bp.get("/nights/<night_id>/cards")
 @needs(Access.PIN)
 def cards() -> str:
-    """One card per table, to print: its join link and QR code for the whole night."""
+    """One card per table, to print: its join link and QR code for the whole night, and who
+    plays at it round after round; and the standings' link and QR code for the room."""
     night = door.night()
+    rounds = presenters.seating(night)
     shown = []
     for table in night.tables:
         url = url_for("nights.table_card", card_token=table.token, _external=True)
-        shown.append((table.number, url, qr_svg(url)))
+        shown.append(
+            (table.number, url, qr_svg(url), presenters.table_rounds(rounds, table.number))
+        )
     standings_url = url_for(
         "standings.standings", standings_token=night.follow_token, _external=True
     )
     return render_template(
-        "nights/cards.html", night=night, cards=shown, standings_url=standings_url
+        "nights/cards.html",
+        night=night,
+        cards=shown,
+        standings_url=standings_url,
+        standings_qr=qr_svg(standings_url),
     )
 
 
@@ -282,7 +290,7 @@ def table_card() -> Response | tuple[str, int]:
         "nights/table.html",
         night=night,
         here=here,
-        seating=presenters.seating(night),
+        rounds=presenters.table_rounds(presenters.seating(night), here.table),
         standings_url=url_for("standings.standings", standings_token=night.follow_token),
     )
     return page, (410 if here.ended else 200)
@@ -292,11 +300,15 @@ def table_card() -> Response | tuple[str, int]:
 @needs(Access.FOLLOW)
 def next_game() -> Response:
     """From a night's game, the game its table plays now (the same access: a phone that may
-    record hands at this table may at its next game)."""
+    record hands at this table may at its next game). A table with no game now (it sits out)
+    sends a phone that records its hands to its card, where it waits for the next round with
+    its table, and a phone that watches to the standings."""
     here = night_tables.next_at_table(door.game_id())
     if here is None:
         return redirect(url_for("games.scoreboard", game_id=door.game_id()))
     if here.game_id is None:
+        if access.may(Access.JOIN) and here.card_token:
+            return redirect(url_for("nights.table_card", card_token=here.card_token))
         return redirect(url_for("standings.standings", standings_token=here.follow_token))
     tokens = access_service.share_tokens(here.game_id)
     if tokens is None:

@@ -28,7 +28,7 @@ def summary(board: presenters.Scoreboard) -> str:
 @needs(Access.FOLLOW)
 def result() -> str:
     """The text and the picture of the result, with Share (or Copy) and a download."""
-    board = presenters.scoreboard(door.game())
+    board = presenters.scoreboard(door.kept())
     return render_template("result/result.html", board=board, text=summary(board))
 
 
@@ -36,7 +36,7 @@ def result() -> str:
 @needs(Access.FOLLOW)
 def picture() -> Response:
     """The scoreboard as a picture drawn here: an SVG, with nothing from another site."""
-    board = presenters.scoreboard(door.game())
+    board = presenters.scoreboard(door.kept())
     response = Response(render_template("result/result.svg", board=board), mimetype="image/svg+xml")
     response.headers["Content-Disposition"] = f'inline; filename="samba-{door.game_id()}.svg"'
     return response

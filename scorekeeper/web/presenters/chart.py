@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ... import rules
-from ..wording import number
+from ..wording import numbers
 
 WIDTH, HEIGHT = 320, 180
 LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 22
@@ -91,6 +91,7 @@ def running_totals(
         for index, (name, totals) in enumerate(zip(sides, series, strict=True))
     ]
     every = max(1, -(-hands // 8))
+    number = numbers()
     description = "; ".join(
         f"{name}: " + ", ".join(number(v) for v in totals[1:])
         for name, totals in zip(sides, series, strict=True)

@@ -5,20 +5,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
+from flask import render_template
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from ... import rules
 from ...rules.fields import held, refs, value_of
 from ...rules.gamefile import read_hand
 from ...rules.hands import Ending
-from ..services.engine import replay_of, system_of
+from ..services.engine import system_of
 from ..services.hands import Change, changes
-from ..services.loading import with_hands
+from ..services.kept import KeptGame
 from ..store import queries
-from ..store.models import Game, Hand
+from ..store.reads import GameLike, GameRead, HandRead
 from ..wording import ending_label, label_of, number
+from . import parts
 from .chart import Chart, running_totals
 from .what_if import readings_to_try
 
@@ -51,7 +55,7 @@ class SideTotal:
 class Scoreboard:
     """A game's scoreboard: the totals, what the next hand needs, and the game so far."""
 
-    game: Game
+    game: GameRead
     system: rules.RuleSystem
     title: str
     over: bool
@@ -60,17 +64,57 @@ class Scoreboard:
     next_hand: int
     dealer: str
     chart: Chart | None
-    hands: list[tuple[Hand, rules.HandResult]]
+    hands: list[tuple[HandRead, rules.HandResult]]
     corrections: list[CorrectionNote]
     readings: list[tuple[str, str]]  # the what-if page's anchor and words of each other reading
+    corrected: CorrectionNote | None = None
+    """The game's latest change when it is a correction (made after its last hand was saved):
+    what its following pages tell, as they tell another phone's hand."""
 
     @property
     def last_hand(self) -> int:
         """The number of the last hand played (0 before the first)."""
         return self.next_hand - 1
 
+    @cached_property
+    def rows(self) -> list[parts.Kept]:
+        """The rows of the table of hands, drawn a block at a time (`hand_rows`)."""
+        return hand_rows(self.game.id, self.hands)
 
-def player_name(game: Game, seat: rules.Seat) -> str:
+
+ROWS_DRAWN_TOGETHER = 20
+"""Rows of the table of hands drawn and kept as one block: a new hand draws its block alone
+(the others are kept, under what they show), however long the game."""
+
+
+def hand_rows(game_id: str, hands: list[tuple[HandRead, rules.HandResult]]) -> list[parts.Kept]:
+    """The rows of a game's table of hands, in blocks each kept under what it shows: the hands'
+    numbers, ids, scores and totals, and the language (a number's separators)."""
+    blocks = []
+    locale = str(get_locale())
+    for start in range(0, len(hands), ROWS_DRAWN_TOGETHER):
+        rows = [
+            (number, hand, scored)
+            for number, (hand, scored) in enumerate(
+                hands[start : start + ROWS_DRAWN_TOGETHER], start=start + 1
+            )
+        ]
+        shown = tuple(
+            (hand.id, bool(scored.violations), *((s.hand_score, s.total) for s in scored.sides))
+            for _number, hand, scored in rows
+        )
+        key = ("hand rows", game_id, locale, start, shown)
+
+        def draw(rows: list[tuple[int, HandRead, rules.HandResult]] = rows) -> parts.Kept:
+            return parts.draw(
+                lambda: render_template("games/_hand_rows.html", rows=rows, game_id=game_id)
+            )
+
+        blocks.append(parts.kept(key, draw))
+    return blocks
+
+
+def player_name(game: GameLike, seat: rules.Seat) -> str:
     """A player's name, or which player of which side when it was not given; a side of one
     player goes by the player's name."""
     side = game.sides[seat.side]
@@ -82,13 +126,13 @@ def player_name(game: Game, seat: rules.Seat) -> str:
     return _("player %(number)s of %(side)s", number=seat.player + 1, side=side.name)
 
 
-def game_title(game: Game) -> str:
+def game_title(game: GameLike) -> str:
     """What a game goes by: the name the table gave it, or who plays it."""
     sides = ((side.name, [p.name for p in side.players if p.name]) for side in game.sides)
     return game.name or queries.who_played(sides)
 
 
-def side_totals(game: Game, result: rules.GameResult) -> list[SideTotal]:
+def side_totals(game: GameLike, result: rules.GameResult) -> list[SideTotal]:
     """Each side at the top of a game's pages: its total, first-meld minimum, last hand."""
     return [
         SideTotal(
@@ -107,12 +151,14 @@ def winner_of(sides: list[SideTotal], result: rules.GameResult) -> SideTotal | N
     return sides[result.winner] if result.game_over and result.winner is not None else None
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    """A game's scoreboard, from its cached replay."""
+def scoreboard(kept: KeptGame) -> Scoreboard:
+    """A game's scoreboard, from the game kept and its replay."""
+    game, result = kept.game, kept.replay
     system = system_of(game)
-    result = replay_of(game)
-    with_hands(game)
     sides = side_totals(game, result)
+    corrections = correction_notes(game)
+    last_saved = max((hand.created_at for hand in game.live_hands), default=None)
+    latest = corrections[0] if corrections else None
     return Scoreboard(
         game=game,
         system=system,
@@ -129,8 +175,9 @@ def scoreboard(game: Game) -> Scoreboard:
             system.target,
         ),
         hands=list(zip(game.live_hands, result.hands, strict=True)),
-        corrections=correction_notes(game),
+        corrections=corrections,
         readings=readings_to_try(system),
+        corrected=latest if latest and (last_saved is None or latest.at > last_saved) else None,
     )
 
 
@@ -139,7 +186,7 @@ class Display:
     """The game as the table display shows it from across the table: totals, who deals, each
     side's first-meld minimum and what each side scored in the last hand."""
 
-    game: Game
+    game: GameRead
     title: str
     over: bool
     winner: SideTotal | None
@@ -149,9 +196,9 @@ class Display:
     dealer: str
 
 
-def display(game: Game) -> Display:
-    """The table display's values, from the cached replay (no chart, no hands, no corrections)."""
-    result = replay_of(game)
+def display(kept: KeptGame) -> Display:
+    """The table display's values, from the game kept (no chart, no hands, no corrections)."""
+    game, result = kept.game, kept.replay
     sides = side_totals(game, result)
     return Display(
         game=game,
@@ -176,13 +223,12 @@ class GameState:
     last_hand_id: int | None  # the last hand played, for a link to its breakdown
 
 
-def game_state(game: Game) -> GameState:
+def game_state(kept: KeptGame) -> GameState:
     """The game's state, which the hand form follows."""
-    hands = with_hands(game)
-    live = hands.live_hands
+    live = kept.game.live_hands
     return GameState(
         hands=len(live),
-        last=max((hand.position for hand in hands.hands), default=0),
+        last=kept.game.last_position,
         last_hand_id=live[-1].id if live else None,
     )
 
@@ -200,7 +246,7 @@ class CorrectionNote:
     changes: list[tuple[str, str, str, str]]  # (side, what, before, after)
 
 
-def _shown(game: Game, value: object) -> str:
+def _shown(game: GameLike, value: object) -> str:
     """A recorded value in words: an ending, a count, yes or no."""
     if isinstance(value, Ending):
         return ending_label(value, game)
@@ -211,7 +257,7 @@ def _shown(game: Game, value: object) -> str:
     return number(int(str(value)))
 
 
-def hand_in_words(game: Game, recorded: dict[str, Any]) -> list[tuple[str, str]]:
+def hand_in_words(game: GameLike, recorded: dict[str, Any]) -> list[tuple[str, str]]:
     """A hand as a correction kept it (what a deleted hand was), line by line in words: how it
     ended, then each side's values as the hand form asks them, those empty, 0 or no left out."""
     hand = read_hand(recorded)
@@ -225,7 +271,7 @@ def hand_in_words(game: Game, recorded: dict[str, Any]) -> list[tuple[str, str]]
     return lines
 
 
-def correction_notes(game: Game) -> list[CorrectionNote]:
+def correction_notes(game: GameRead) -> list[CorrectionNote]:
     """The game's corrections, latest first, each change in words."""
 
     def what(change: Change) -> str:

@@ -1,107 +1,31 @@
 """The hand form's page model: which hand it is, the totals and minimums before it, the scores
-typed so far, its rows (their labels, and the rare ones folded away; kept across games of the
-same set-up while nothing is typed), and where each problem sits. The form's fields and their
-reading are the form's (`forms/hand.py`)."""
+typed so far, its rows (`form_rows.py`: their labels, and the rare ones folded away; kept
+across games of the same set-up while nothing is typed), and where each problem sits. The
+form's fields and their reading are the form's (`forms/hand.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from flask import render_template
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from markupsafe import Markup
-from wtforms import Field
+from markupsafe import Markup, escape
 
 from ... import rules
-from ...rules.fields import FieldRef, asked_as, refs, value_of
+from ...rules.fields import refs, value_of
 from ...rules.hands import Ending
-from ..forms.hand import Control, HandFields, controls, ending_value
+from ..forms.hand import HandFields, ending_value
 from ..services.engine import engine_game, engine_hand, replay_of, system_key
+from ..services.kept import KeptGame
 from ..services.loading import with_hands
 from ..store.models import Game, Hand
+from ..store.reads import GameLike
 from ..wording import cite, ending_label, label_of, number, say
 from . import parts
-
-
-@dataclass(frozen=True)
-class Row:
-    """One line of the hand form: a control shown for every side side by side, its label, and
-    the group it is shown in."""
-
-    control: Control
-    label: str
-    group: str = "main"  # "main", or folded away as rare: "more-sets" or "penalties"
-
-    @property
-    def field(self) -> str:
-        return self.control.field
-
-    @property
-    def kind(self) -> str:
-        return self.control.kind
-
-    @property
-    def counter(self) -> str | None:
-        return self.control.counter
-
-
-COMMON_SETS = frozenset(
-    {rules.SetKind.NATURAL_CANASTA, rules.SetKind.MIXED_CANASTA, rules.SetKind.SAMBA}
-)
-"""The sets of most hands; a system's others fold under "More sets", but for those its book asks
-for and the one it is named after (black-samba's black samba)."""
-
-
-PENALTY_FIELDS = frozenset({"red_threes_in_hand", "players_holding_red_threes", "penalties"})
-"""What a side pays for, rare at the table: folded under "Penalties"."""
-
-
-def row_label(ref: FieldRef, system: rules.RuleSystem) -> str:
-    """A row's label, with what one of it costs where the field says so (−750 each)."""
-    cost = ref.entry_field.cost(system) if ref.key is None else None
-    label = label_of(ref)
-    return label if cost is None else f"{label} ({say(cost)})"
-
-
-def _group(ref: FieldRef, system: rules.RuleSystem) -> str:
-    if ref.field in PENALTY_FIELDS:
-        return "penalties"
-    booked = {kind for kinds, _count in system.book for kind in kinds}
-    named_after = ref.key is not None and ref.key.value == system.id.replace("-", "_")
-    if (
-        isinstance(ref.key, rules.SetKind)
-        and ref.key not in COMMON_SETS | booked
-        and not named_after
-    ):
-        return "more-sets"
-    return "main"
-
-
-def rows_for(system: rules.RuleSystem, players: int | None = None) -> list[Row]:
-    """The form's lines for a system (its fields, sets and penalties), check boxes last;
-    `players` (the most on a side) leaves out what means nothing at that table."""
-    rows = [
-        Row(control, row_label(control.ref, system), _group(control.ref, system))
-        for control in controls(system, players)
-    ]
-    return sorted(rows, key=lambda row: row.kind == "check")
-
-
-def field_of(
-    form: HandFields, system: rules.RuleSystem, side: int | None, ref: FieldRef | None
-) -> Field | None:
-    """The control where the form asks a side's field (how the hand ended, for going out; the
-    one question the form asks for it, for a field asked as another); None if it asks none."""
-    if side is None or ref is None:
-        return None
-    asked = asked_as(system, ref)
-    if asked.field == "went_out":
-        return form.ending
-    field: Field | None = form.sides[side].form._fields.get(asked.name)
-    return field
+from .form_rows import Row, field_of, rows_for
 
 
 @dataclass(frozen=True)
@@ -268,7 +192,7 @@ class Outcome:
 
 
 def hand_form_page(
-    game: Game,
+    game: Game | KeptGame,
     system: rules.RuleSystem,
     form: HandFields,
     outcome: Outcome,
@@ -276,7 +200,10 @@ def hand_form_page(
 ) -> parts.Drawn:
     """The hand form as `outcome` leaves it, the same for every visitor: `hand` is the recorded
     hand it corrects (None: a new hand). Each problem is placed here, next to its field or at
-    the top; what was typed stays in `form`."""
+    the top; what was typed stays in `form`. A new hand's form, nothing typed (Kind.BLANK), is
+    drawn from the game kept (`KeptGame`), and reads nothing."""
+    if isinstance(game, KeptGame):
+        return _blank(game, system, form)
     number, minimums, totals = _before(game, hand)
     rows = rows_for(system, max(len(side.players) for side in game.sides))
     kind, typed = outcome.kind, outcome.typed
@@ -296,22 +223,19 @@ def hand_form_page(
     places = (
         [p.place or "problems" for p in problems] if problems else problem_places(form, rows, loose)
     )
-    rows_drawn = _drawn_rows(game, form, rows, minimums, kind is Kind.BLANK)
     title = (
         _("Correct hand %(number)s", number=number)
         if hand is not None
         else _("Hand %(number)s", number=number)
     )
-    body = render_template(
-        "hands/_form.html",
-        game=game,
-        system=system,
-        form=form,
-        endings={ending_value(e): ending_label(e, game) for e in Ending.every(len(game.sides))},
-        rows_drawn=rows_drawn,
+    return _drawn(
+        game,
+        system,
+        form,
+        title,
+        rows_drawn=_drawn_rows(game, form, rows, minimums, blank=False),
         hand=hand,
         number=number,
-        title=title,
         loose=loose,
         preview=preview,
         summary=_summary(game, preview, totals),
@@ -320,9 +244,89 @@ def hand_form_page(
         theirs=theirs,
         taken=kind is Kind.TAKEN,
         refused=kind.saved_nothing,
-        blank=kind is Kind.BLANK,
+        blank=False,
     )
-    return parts.Drawn(title, Markup(body))
+
+
+@dataclass(frozen=True)
+class Blank:
+    """What a new hand's form, nothing typed, shows of the game at one revision: its drawing
+    (`_blank`) is kept under `shows`, what it shows that a game's revisions may change but a
+    hand recorded seldom does (the side's names, the first-meld minimums); the rest goes into
+    its holes (`holes`): the title, the last hand's place and the totals."""
+
+    shows: Hashable
+    title: str
+    after: int
+    totals: tuple[int, ...]
+
+    def holes(self) -> dict[str, str]:
+        """The holes' values, as the page writes them."""
+        return {
+            "title": str(escape(self.title)),
+            "after": str(self.after),
+            **{f"total-{index}": number(total) for index, total in enumerate(self.totals)},
+        }
+
+
+def blank(kept: KeptGame) -> Blank:
+    """What a new hand's form shows of the game kept, at its revision."""
+    game, result = kept.game, kept.replay
+    sides = tuple((side.name, tuple(p.name for p in side.players)) for side in game.sides)
+    return Blank(
+        shows=(system_key(game), sides, tuple(result.next_minimums)),
+        title=_("Hand %(number)s", number=result.next_hand),
+        after=game.last_position,
+        totals=tuple(result.totals),
+    )
+
+
+def _blank(kept: KeptGame, system: rules.RuleSystem, form: HandFields) -> parts.Drawn:
+    """A new hand's form, nothing typed, as every visitor gets it, kept across revisions (its
+    rows across games too): from the game kept and its replay, what a hand recorded changes
+    left as holes (`Blank`)."""
+    game, result = kept.game, kept.replay
+    rows = rows_for(system, max(len(side.players) for side in game.sides))
+    minimums = tuple(result.next_minimums)
+    form.after.data = parts.hole("after")
+    title = parts.hole("title")
+    return _drawn(
+        game,
+        system,
+        form,
+        title,
+        rows_drawn=_drawn_rows(game, form, rows, minimums, blank=True),
+        hand=None,
+        loose=[],
+        preview=None,
+        summary=_summary(game, None, result.totals),
+        totals=[parts.hole(f"total-{index}") for index in range(len(game.sides))],
+        problems=problem_places(form, rows, []),
+        listed=[],
+        theirs=None,
+        taken=False,
+        refused=False,
+        blank=True,
+    )
+
+
+def _drawn(
+    game: GameLike, system: rules.RuleSystem, form: HandFields, title: str, **values: object
+) -> parts.Drawn:
+    """The hand form drawn (`hands/_form.html`) with `values`, and its title."""
+    endings = {ending_value(e): ending_label(e, game) for e in Ending.every(len(game.sides))}
+    body = parts.draw(
+        lambda: render_template(
+            "hands/_form.html",
+            game=game,
+            system=system,
+            form=form,
+            endings=endings,
+            title=title,
+            **values,
+        )
+    )
+    return parts.Drawn(title, body)
 
 
 def _theirs(game: Game, outcome: Outcome, hand: Hand | None) -> rules.HandResult | None:
@@ -404,7 +408,7 @@ def _in_place(game: Game, typed: rules.Hand, hand: Hand | None) -> rules.HandRes
 
 
 def _summary(
-    game: Game, preview: rules.HandResult | None, totals: Sequence[int]
+    game: GameLike, preview: rules.HandResult | None, totals: Sequence[int]
 ) -> list[SummarySide]:
     """The summary under the form: each side's score of the hand once known, and its total."""
     if preview is not None:
@@ -418,14 +422,14 @@ def _summary(
 
 
 def _drawn_rows(
-    game: Game, form: HandFields, rows: Sequence[Row], minimums: Sequence[int], blank: bool
-) -> Markup:
+    game: GameLike, form: HandFields, rows: Sequence[Row], minimums: Sequence[int], blank: bool
+) -> parts.Kept:
     """The form's rows. A blank form's read only what its key names: kept across revisions and
     games, they are not drawn again after every save (they are most of drawing the form)."""
 
-    def draw() -> Markup:
-        return Markup(
-            render_template(
+    def draw() -> parts.Kept:
+        return parts.draw(
+            lambda: render_template(
                 "hands/_rows.html",
                 game=game,
                 form=form,

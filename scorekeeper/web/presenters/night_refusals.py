@@ -61,6 +61,7 @@ def refusal_text(refused: NightRefused) -> str:
         ),
         "no-such-round": lambda: _("There is no round %(round)s.", round=v.get("round")),
         "no-such-pair": lambda: _("There is no pair %(pair)s.", pair=v.get("pair")),
+        "pair-left": lambda: _("Pair %(pair)s has left already.", pair=v.get("pair")),
         "no-free-place": lambda: _(
             "Every place is taken: a night holds at most %(most)s pairs.", most=NIGHT_PAIRS
         ),

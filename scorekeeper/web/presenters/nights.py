@@ -16,8 +16,9 @@ from flask_babel import gettext as _
 
 from ... import nights
 from ..services.nights import round_as_played
-from ..store.models import Game, Night, Pair
+from ..store.models import Night, Pair
 from ..store.queries import TableRow, night_of_game
+from ..store.reads import GameRead
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,8 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class TableProgress:
-    """A table of the round being shown: its pairs, hands played of how many, finished, and
-    what its game counts as if the end of the round stopped it unfinished."""
+    """A table of the round being shown: its pairs and their totals, hands played of how many,
+    finished; or stopped unfinished when its round ended, and what its game counts as then."""
 
     table: int
     ns: PairShown | None
@@ -68,6 +69,9 @@ class TableProgress:
     hands: int
     of: int | None
     finished: bool
+    ns_total: int = 0
+    ew_total: int = 0
+    stopped: bool = False
     counting: nights.Counting | None = None
 
 
@@ -223,6 +227,9 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
             r.hands or 0,
             night.round_hands,
             _finished(r, night.round_hands),
+            r.ns_total or 0,
+            r.ew_total or 0,
+            not in_play and not _finished(r, night.round_hands),
             _counting(r),
         )
         for r in rows
@@ -303,6 +310,24 @@ def seating(night: Night) -> list[RoundSeating]:
     return shown
 
 
+@dataclass(frozen=True)
+class TableRound:
+    """One round at one table: who sits north-south and east-west, or nobody plays there."""
+
+    number: int
+    seat: SeatShown | None
+    started: bool
+
+
+def table_rounds(rounds: list[RoundSeating], table: int) -> list[TableRound]:
+    """One table's seating round after round (who comes to this table next), from every
+    round's seating (`seating`)."""
+    return [
+        TableRound(r.number, next((s for s in r.seats if s.table == table), None), r.started)
+        for r in rounds
+    ]
+
+
 def results_csv(shown: Standings, headings: list[str]) -> str:
     """The standings as CSV: place, pair, players, score, points, wins, difference, and each
     round's points, or why the pair had none (not played, sat out, had left, had not
@@ -348,7 +373,7 @@ class NightSeat:
     """The round is a number of hands, all played here: the table waits for the next round."""
 
 
-def night_seat(game: Game) -> NightSeat | None:
+def night_seat(game: GameRead) -> NightSeat | None:
     """The night of a game of a night's round (one statement); None for any other game."""
     if game.night_id is None:
         return None
@@ -357,7 +382,7 @@ def night_seat(game: Game) -> NightSeat | None:
         return None
     ended = found.round_ended_at is not None or found.night_ended_at is not None
     moved_on = found.current_round > found.round and found.night_ended_at is None
-    played = game.sides[0].hands or 0 if game.sides else 0
+    played = len(game.live_hands)
     complete = found.round_hands is not None and played >= found.round_hands
     return NightSeat(
         game.id,

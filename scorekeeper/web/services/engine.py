@@ -7,21 +7,31 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from threading import Lock
+from typing import Any
 
 from cachetools import LRUCache, cached
 
 from ... import rules
 from ...rules.fields import ENTRY_FIELDS, entry_of
 from ..store.models import Entry, Game, Hand
+from ..store.reads import GameLike
 from .loading import with_hands
 
 SystemKey = tuple[str, tuple[str, ...], str]
 """What a game's rules are read from: system id, options, house rules as canonical JSON."""
 
 
-def system_key(game: Game) -> SystemKey:
-    house = json.dumps(game.house_rules, sort_keys=True) if game.house_rules else ""
-    return game.system_id, tuple(sorted(game.options or ())), house
+def system_key(game: GameLike) -> SystemKey:
+    return key_of(game.system_id, game.options, game.house_rules)
+
+
+def key_of(system_id: str, options: list[str] | None, house: dict[str, Any] | None) -> SystemKey:
+    """The key of a game's rules, from its system, options and house rules."""
+    return (
+        system_id,
+        tuple(sorted(options or ())),
+        json.dumps(house, sort_keys=True) if house else "",
+    )
 
 
 @lru_cache(maxsize=64)
@@ -31,7 +41,7 @@ def system_for(key: SystemKey) -> rules.RuleSystem:
     return rules.read_system(system_id, dict.fromkeys(options, True), json.loads(house or "null"))
 
 
-def system_of(game: Game) -> rules.RuleSystem:
+def system_of(game: GameLike) -> rules.RuleSystem:
     """The rules a game is played under: its system, options and house rules."""
     return system_for(system_key(game))
 

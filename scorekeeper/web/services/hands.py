@@ -17,6 +17,8 @@ from ...rules.gamefile import hand_data, read_hand
 from ..extensions import db
 from ..store.database import writing
 from ..store.models import Correction, Entry, Game, Hand, now
+from ..store.reads import HandRead
+from . import kept
 from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
@@ -139,20 +141,11 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
                 since = _live_since(game_id, after)
                 if since:
                     raise HandTaken([stored(h) for h in since])
-            before = replay_of(game)
-            hand_at_table(game, len(before.hands), new=True)
-            position = last_position(game_id) + 1
-            record = Hand(game_id=game_id, position=position, token=token)
-            fill_hand(record, hand)
-            result = rules.extend(engine_game(game, []), before, engine_hand(record))
-            if result.hands[-1].violations:
-                raise HandRefused(result.hands[-1].violations)
-            db.session.add(record)
-            store_figures(game, result, [record])
-            db.session.flush()
+            was = game.revision
+            as_kept, result = _append(game, hand, token)
             if game.over:
                 rate_game(game)
-            recorded, revision = Recorded(record.id, len(result.hands)), game.revision
+            recorded, revision = Recorded(as_kept.id, len(result.hands)), game.revision
     except IntegrityError:
         # The lock makes this impossible; if it ever happens, the other write won: say so.
         db.session.rollback()
@@ -161,7 +154,32 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
             return Recorded(won.id, live_number(won))
         raise HandTaken([]) from None
     game_changed(game_id, revision, result)
+    kept.recorded(game_id, was, revision, as_kept)
     return recorded
+
+
+def _append(game: Game, hand: rules.Hand, token: str) -> tuple[HandRead, rules.GameResult]:
+    """Inside a write that locked `game`: `hand` recorded after its last one, if it keeps the
+    rules (HandRefused), scored on top of the game's cached replay; the hand as the pages keep
+    it, and the new replay."""
+    # The replay kept at the revision locked (the hand form read the game): no hand read again.
+    before = kept.replay_at(game.id, game.revision) or replay_of(game)
+    hand_at_table(game, len(before.hands), new=True)
+    position = last_position(game.id) + 1
+    record = Hand(game_id=game.id, position=position, token=token)
+    fill_hand(record, hand)
+    as_recorded = engine_hand(record)
+    result = rules.extend(engine_game(game, []), before, as_recorded)
+    if result.hands[-1].violations:
+        raise HandRefused(result.hands[-1].violations)
+    db.session.add(record)
+    was = game.revision
+    store_figures(game, result, [record])
+    # Derived from the revision before and the hand: a process that keeps the game reads this
+    # hand alone (services/kept.py).
+    game.revision = kept.revision_after(was, position, token)
+    db.session.flush()
+    return HandRead(record.id, position, 1, token, None, as_recorded), result
 
 
 def _live_since(game_id: str, after: int) -> list[Hand]:

@@ -100,6 +100,9 @@ class AtTable:
     """A round is being played, and this table has no game in it (a sit-out's table)."""
     follow_token: str = ""
     """The night's standings link."""
+    card_token: str = ""
+    """The table card's link: where a phone that records this table's hands waits while its
+    table sits out."""
 
 
 def table_now(night: Night, number: int) -> AtTable:
@@ -122,6 +125,7 @@ def table_now(night: Night, number: int) -> AtTable:
         ended,
         in_play and game_id is None,
         night.follow_token,
+        next((t.token for t in night.tables if t.number == number), ""),
     )
 
 

@@ -350,10 +350,26 @@ def _between_rounds(night: Night) -> None:
         raise NightRefused("round-in-play", "round", round=played.number)
 
 
+def may_leave(night: Night, number: int) -> Pair:
+    """Pair `number`, which may leave now (between rounds, and there): what the director's
+    page asks about before it leaves; NightRefused, saying why, otherwise."""
+    _between_rounds(night)
+    pair = next((p for p in night.pairs if p.number == number), None)
+    if pair is None:
+        raise NightRefused("no-such-pair", "pair", pair=number)
+    if not pair.present:
+        raise NightRefused("pair-left", "pair", pair=number)
+    return pair
+
+
 def set_present(night_id: str, number: int, present: bool) -> None:
     """A pair that leaves (its later opponents sit out) or comes back, between rounds."""
     with writing():
         night = _night(night_id)
+        if not present:
+            may_leave(night, number).present = False
+            _changed(night)
+            return
         _between_rounds(night)
         pair = next((p for p in night.pairs if p.number == number), None)
         if pair is None:
