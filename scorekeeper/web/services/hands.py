@@ -179,7 +179,8 @@ def _append(game: Game, hand: rules.Hand, token: str) -> tuple[HandRead, rules.G
     # hand alone (services/kept.py).
     game.revision = kept.revision_after(was, position, token)
     db.session.flush()
-    return HandRead(record.id, position, 1, token, None, as_recorded), result
+    read = HandRead(record.id, position, 1, token, None, as_recorded, record.created_at)
+    return read, result
 
 
 def _live_since(game_id: str, after: int) -> list[Hand]:

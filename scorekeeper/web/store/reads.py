@@ -9,7 +9,7 @@ Each value has the names of the model's columns it copies, so that what a page r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any, Protocol
@@ -88,6 +88,7 @@ class HandRead:
     token: str
     deleted_at: datetime | None
     hand: rules.Hand
+    created_at: datetime
     corrections: tuple[CorrectionRead, ...] = ()
 
 
@@ -153,12 +154,7 @@ def read_game(game_id: str, known: tuple[int, list[HandRead]] | None = None) -> 
             side[2].append(PlayerRead(row.player, row.key))
     corrections = _corrections(game_id)
     read = read_hands(game_id) if known is None else [*read_hands(game_id, 0, known[0]), *known[1]]
-    hands = [
-        HandRead(h.id, h.position, h.version, h.token, h.deleted_at, h.hand, corrections[h.id])
-        if h.id in corrections
-        else h
-        for h in read
-    ]
+    hands = [replace(h, corrections=corrections[h.id]) if h.id in corrections else h for h in read]
     first = rows[0]
     return GameRead(
         first.id,
@@ -175,7 +171,15 @@ def read_game(game_id: str, known: tuple[int, list[HandRead]] | None = None) -> 
     )
 
 
-HAND_COLUMNS = (Hand.id, Hand.position, Hand.version, Hand.token, Hand.deleted_at, Hand.ended_by)
+HAND_COLUMNS = (
+    Hand.id,
+    Hand.position,
+    Hand.version,
+    Hand.token,
+    Hand.deleted_at,
+    Hand.ended_by,
+    Hand.created_at,
+)
 ENTRY_COLUMNS = tuple(getattr(Entry, f.name) for f in ENTRY_FIELDS)
 
 
@@ -207,7 +211,9 @@ def read_hands(game_id: str, after: int = 0, until: int | None = None) -> list[H
 
 def _hand(row: Any, entries: list[rules.Entry]) -> HandRead:
     hand = rules.Hand(tuple(entries), rules.EndedBy(row.ended_by))
-    return HandRead(row.id, row.position, row.version, row.token, row.deleted_at, hand)
+    return HandRead(
+        row.id, row.position, row.version, row.token, row.deleted_at, hand, row.created_at
+    )
 
 
 def _corrections(game_id: str) -> dict[int, tuple[CorrectionRead, ...]]:
