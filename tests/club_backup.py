@@ -94,6 +94,7 @@ def _night(number: int, game_ids: list[str], ids: dict[str, int]) -> dict[str, A
         "follow_token": f"standings{number:08d}",
         "token": None,
         "deleted_at": None,
+        "season_id": None,
         "pairs": [
             {
                 "id": 4 * number + pair,
@@ -187,7 +188,7 @@ def club_backup(
     played = [game["id"] for game in games]
     return {
         "format": "samba-scorekeeper-backup",
-        "version": 2,
+        "version": 3,
         "games": games,
         "house_rules": [],
         "player_merges": [],
@@ -195,4 +196,7 @@ def club_backup(
             _night(n, played[n * GAMES_A_NIGHT : (n + 1) * GAMES_A_NIGHT], night_ids)
             for n in range((len(games) + GAMES_A_NIGHT - 1) // GAMES_A_NIGHT if nights else 0)
         ],
+        "seasons": [],
+        "ratings": [],
+        "rated_games": [],
     }

@@ -3,7 +3,8 @@
 - `movements`: who sits where, round by round (Mitchell, round robin), and a seating's checks;
 - `arrival`: a pair that arrives in a night of an even number of pairs;
 - `record`: a round as it was played (who sat where, sat out, had left);
-- `rankings`: every pair's place, from the games of the rounds.
+- `rankings`: every pair's place, from the games of the rounds;
+- `seasons`: a club's season, its players and pairs ranked across its nights by the club's rule.
 """
 
 from .arrival import ARRIVAL_SEARCH, with_arrival
@@ -36,6 +37,7 @@ from .rankings import (
     standings,
 )
 from .record import Presence, as_played, presence, recorded_before
+from .seasons import Measure, Rule, Season, SeasonError, SeasonStanding, night_figures, rank
 
 __all__ = [
     "ARRIVAL_SEARCH",
@@ -43,12 +45,17 @@ __all__ = [
     "Counting",
     "Direction",
     "Game",
+    "Measure",
     "Movement",
     "MovementError",
     "Presence",
     "Ranking",
     "Round",
+    "Rule",
     "Score",
+    "Season",
+    "SeasonError",
+    "SeasonStanding",
     "Seat",
     "SeatingProblem",
     "Standing",
@@ -60,7 +67,9 @@ __all__ = [
     "mitchell",
     "most_rounds",
     "movement",
+    "night_figures",
     "presence",
+    "rank",
     "recorded_before",
     "round_robin",
     "seating_problems",

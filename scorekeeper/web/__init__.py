@@ -103,6 +103,7 @@ def _register_pages(app: Flask) -> None:
         nights,
         result,
         rules,
+        seasons,
         sharing,
         standings,
         what_if,
@@ -127,5 +128,6 @@ def _register_pages(app: Flask) -> None:
         nights,
         director,
         standings,
+        seasons,
     ):
         app.register_blueprint(page.bp)

@@ -42,6 +42,7 @@ from scorekeeper.web.store.models import (
     Player,
     PlayerMerge,
 )
+from scorekeeper.web.store.seasons import Season
 from tests import postgres
 from tests.figures import FIGURES
 from tests.web.apps import migrated_postgresql
@@ -211,6 +212,12 @@ class World:
     def table_tokens(self) -> list[str]:
         return self.ids(select(NightTable.token).order_by(NightTable.id)) or ["no-card"]
 
+    def seasons(self) -> list[str]:
+        return self.ids(select(Season.id).order_by(Season.created_at, Season.id)) or ["none"]
+
+    def season_tokens(self) -> list[str]:
+        return self.ids(select(Season.follow_token).order_by(Season.created_at)) or ["none"]
+
     def page(self, url: str) -> str:
         """A form's page as it was first shown (its fields do not change while fuzzing)."""
         if url not in self.pages:
@@ -255,6 +262,10 @@ def build_world() -> World:
         }
         assert client.post("/nights/new?pairs=5", data=night).status_code == 302
     assert client.post(f"/nights/{world.nights()[0]}/start", data={"round": "1"}).status_code == 302
+    # A season of the first night: the fuzzing may change it, and delete only seasons it made.
+    season = form_defaults(client.get("/seasons/new").text)
+    season.update(name="Spring", nights=world.nights()[0])
+    assert client.post("/seasons/new", data=season).status_code == 302
     # Read now, while its player is there: renaming, merging and deleting games change who is,
     # and a form read later from another player's page would make Hypothesis's replays differ.
     world.pages[PLAYER_PAGE] = client.get(player_page(world.players()[0])).text
@@ -765,6 +776,39 @@ def night_back(draw: Any, world: World) -> Request:
     return Request("POST", "/nights/deleted", form={"night": night} if not one_in(draw, 8) else {})
 
 
+def a_season(draw: Any, world: World, keep_first: bool = False) -> str:
+    seasons = world.seasons()
+    if one_in(draw, 4):
+        return segment(draw(VALUES))
+    return pick(draw, seasons[1:] if keep_first and len(seasons) > 1 else seasons)
+
+
+def new_season(draw: Any, world: World) -> Request:
+    if one_in(draw, 4):
+        return Request("GET", "/seasons/new", queries(draw))
+    return Request("POST", "/seasons/new", form=fuzzed_form(draw, world.page("/seasons/new")))
+
+
+def season_edit(draw: Any, world: World) -> Request:
+    season_id = a_season(draw, world)
+    if one_in(draw, 4):
+        return Request("GET", f"/seasons/{season_id}/edit", queries(draw))
+    page = world.page(f"/seasons/{world.seasons()[0]}/edit")
+    return Request("POST", f"/seasons/{season_id}/edit", form=fuzzed_form(draw, page))
+
+
+def season_delete(draw: Any, world: World) -> Request:
+    return Request("POST", f"/seasons/{a_season(draw, world, keep_first=True)}/delete", form={})
+
+
+def by_season_token(suffix: str) -> MakeRequest:
+    def make(draw: Any, world: World) -> Request:
+        token = segment(draw(VALUES)) if one_in(draw, 4) else pick(draw, world.season_tokens())
+        return Request("GET", f"/season/{token}{suffix}", queries(draw))
+
+    return make
+
+
 FUZZED: dict[str, tuple[MakeRequest, int]] = {
     # endpoint: (request maker, how many inputs)
     "static": (
@@ -878,6 +922,13 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "standings.results": (by_token("/results"), 40),
     "standings.results_csv": (by_token("/results.csv"), 20),
     "standings.results_text": (by_token("/results.txt"), 20),
+    "seasons.index": (get("/seasons"), 20),
+    "seasons.new": (new_season, 150),
+    "seasons.edit": (season_edit, 150),
+    "seasons.delete": (season_delete, 30),
+    "seasons.standings": (by_season_token(""), 40),
+    "seasons.results_csv": (by_season_token("/results.csv"), 20),
+    "seasons.results_text": (by_season_token("/results.txt"), 20),
 }
 
 HEADER_TEXT = TEXT.map(
@@ -1032,6 +1083,8 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "merge": lambda w: (player_page(w.players()[0]), player_page(w.players()[0]) + "/merge"),
     "night": lambda w: ("/nights/new?pairs=5",) * 2,
     "seating": lambda w: (f"/nights/{w.nights()[0]}/seating?round=2",) * 2,
+    "season": lambda w: ("/seasons/new",) * 2,
+    "season edited": lambda w: (f"/seasons/{w.seasons()[0]}/edit",) * 2,
     "arriving pair": lambda w: (f"/nights/{w.nights()[1]}", f"/nights/{w.nights()[1]}/arrives"),
     # The first night's round 1 is in play: no hostile value in one field of its end ends it.
     "end of a round": lambda w: (

@@ -48,8 +48,9 @@ def tokens(app: Flask, game_id: str) -> tuple[str, str]:
         return game.follow_token, game.join_token
 
 
-NOTHING_THERE = {"house_rules.rules_page", "house_rules.edit", "history.player"}
-"""Pages whose sample address (`sample`) names a house rule or a player that is not there."""
+NOTHING_THERE = {"house_rules.rules_page", "house_rules.edit", "history.player", "seasons.edit"}
+"""Pages whose sample address (`sample`) names a house rule, a player or a season that is not
+there."""
 PUBLIC_ANSWERS = {
     ("POST", "sharing.enter_pin"): 422,  # sent without a PIN
     ("POST", "sharing.sign_out"): 302,
@@ -63,6 +64,9 @@ PUBLIC_ANSWERS = {
     ("GET", "standings.results"): 404,
     ("GET", "standings.results_csv"): 404,
     ("GET", "standings.results_text"): 404,
+    ("GET", "seasons.standings"): 404,
+    ("GET", "seasons.results_csv"): 404,
+    ("GET", "seasons.results_text"): 404,
 }
 """What a fresh phone gets from the public addresses other than a page (200)."""
 NOT_A_PAGE = {
@@ -86,6 +90,7 @@ def sample(rule: str, game_id: str, hand_id: int, night_id: str = "no-such-night
     url = re.sub(r"<id:(rule_id|merge_id)>", "1", url)
     url = re.sub(r"<path:key>", "ana", url)
     url = re.sub(r"<system_id>", "classic", url)
+    url = url.replace("<season_id>", "no-such-season")
     url = re.sub(r"<path:filename>", "style.css", url)
     return re.sub(r"<(\w+_)?token>", "no-such-token", url)
 

@@ -15,10 +15,10 @@ from tests.club_backup import club_backup
 
 from .apps import TEST_CONFIG, built_app, database_url, statements
 
-BACKUP_READS = 16
+BACKUP_READS = 19
 """A BEGIN and the access check's read, then the backup's own BEGIN and one read of each of the
-thirteen tables it holds: games, sides, players, hands, entries, corrections; nights, pairs,
-tables, rounds, seats; house rules and merges of players."""
+sixteen tables it holds: games, sides, players, hands, entries, corrections; nights, pairs,
+tables, rounds, seats; house rules and merges of players; seasons, ratings and rated games."""
 
 
 def restored_club(tmp_path: Path, hands: int, *, nights: bool = False) -> tuple[Flask, list[str]]:

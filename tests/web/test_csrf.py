@@ -333,6 +333,33 @@ def bring_back_night_button(client: FlaskClient) -> Typed:
     return Typed("/nights", "/nights/deleted", {})
 
 
+def season(client: FlaskClient) -> str:
+    """A season of one night, set up through its form; its id."""
+    night_id = night(client)
+    data = dict(Forms(client.get("/seasons/new").text).found[""])
+    data.update({"name": "Primavera", "nights": night_id})
+    made = client.post("/seasons/new", data=data)
+    assert made.status_code == 302, made.text
+    return made.headers["Location"].split("/")[2]
+
+
+def new_season_form(client: FlaskClient) -> Typed:
+    night(client)
+    return Typed("/seasons/new", "", {"name": "Primavera"}, "Save the season",
+                 shown={"name": "Primavera"})  # fmt: skip
+
+
+def season_edit_form(client: FlaskClient) -> Typed:
+    path = f"/seasons/{season(client)}/edit"
+    return Typed(path, "", {"name": "Verano", "best": "1"}, "Save the season",
+                 shown={"name": "Verano"})  # fmt: skip
+
+
+def season_delete_button(client: FlaskClient) -> Typed:
+    season_id = season(client)
+    return Typed(f"/seasons/{season_id}/edit", f"/seasons/{season_id}/delete", {})
+
+
 # Every POST view with a form: after a CSRF failure it shows the form again.
 WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "games.new": new_game_form,
@@ -352,6 +379,8 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "director.pair_arrives": arriving_pair_form,
     "director.end_round": end_round_form,
     "director.end_night": end_night_form,
+    "seasons.new": new_season_form,
+    "seasons.edit": season_edit_form,
 }
 
 
@@ -433,6 +462,7 @@ WITHOUT_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "director.pair_returns": pair_returns_button,
     "nights.delete": night_button("", "/delete"),
     "nights.bring_back": bring_back_night_button,
+    "seasons.delete": season_delete_button,
 }
 
 

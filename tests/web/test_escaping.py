@@ -101,6 +101,27 @@ def new_hostile_night(client: FlaskClient, hostile: str) -> tuple[str, str]:
     return night_id, found.group(1)
 
 
+def new_hostile_season(client: FlaskClient, hostile: str, night_id: str) -> tuple[str, str]:
+    """A season named `hostile` of that night, a hand played at its table; its id and its
+    standings' token."""
+    cards = client.get(f"/nights/{night_id}/cards").text
+    card = re.search(r'data-card="1" href="http://[^/]+([^"]+)"', cards)
+    assert card
+    game_id = client.get(card[1]).headers["Location"].split("/")[2]
+    Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
+    page = client.get("/seasons/new").text
+    token = re.search(r'name="token" type="hidden" value="([^"]+)"', page)
+    assert token
+    data = {"name": hostile, "measure": "places", "minimum": "1", "token": token[1]}
+    made = client.post("/seasons/new", data={**data, "nights": night_id})
+    assert made.status_code == 302, made.text
+    season_id = made.headers["Location"].split("/")[2]
+    link = re.search(r'id="season-standings" href="http://[^/]+/season/([^"]+)"',
+                     client.get(f"/seasons/{season_id}/edit").text)  # fmt: skip
+    assert link
+    return season_id, link[1]
+
+
 def route_values(client: FlaskClient, game_id: str, rule_id: int) -> dict[str, str]:
     """A value for every argument a route of the app takes (a player's key: each player's)."""
     hand_id = Actions(client).hand_ids(game_id)[0]
@@ -114,6 +135,8 @@ def route_values(client: FlaskClient, game_id: str, rule_id: int) -> dict[str, s
         "token": "no-such-link",  # a share link's landing (a real one leads to the scoreboard)
         "standings_token": "no-such-link",  # a test with a night gives its own
         "card_token": "no-such-card",  # a real one leads to its table's game
+        "season_id": "no-such-season",  # a test with a season gives its own
+        "season_token": "no-such-link",
     }
 
 
@@ -125,6 +148,7 @@ def test_no_page_shows_a_typed_name_unescaped(
     night_id, standings = new_hostile_night(client, hostile)
     values = {**route_values(client, game_id, rule_id), "night_id": night_id}
     values["standings_token"] = standings.split("/")[2]
+    values["season_id"], values["season_token"] = new_hostile_season(client, hostile, night_id)
     players = [hostile, f"{hostile} B", f"{hostile} C", f"{hostile} D"]
     read = 0
     for rule in app.url_map.iter_rules():

@@ -189,3 +189,20 @@ def test_games_and_players_from_before_undo_upgrade_as_they_were_and_downgrade(
         db.session.rollback()
         upgrade()
         assert db.session.scalars(select(Game.deleted_at)).all() == [None]
+
+
+def test_seasons_and_ratings_upgrade_onto_the_nights_and_downgrade(tmp_path: Path) -> None:
+    """The revision that gave a club seasons (a night naming its own) and kept ratings."""
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'season.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+        kept = import_game(GAME)
+        downgrade(revision="f2b8d4e6a1c3")
+        tables = inspect(db.engine).get_table_names()
+        assert {"season", "rating", "rated_game"}.isdisjoint(tables)
+        assert "season_id" not in {c["name"] for c in inspect(db.engine).get_columns("night")}
+        upgrade()
+        assert {"season", "rating", "rated_game"} <= set(inspect(db.engine).get_table_names())
+        assert db.session.scalars(select(Game.id)).all() == [kept]

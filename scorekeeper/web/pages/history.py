@@ -18,10 +18,13 @@ from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import statistics
+from ..presenters.seasons import player_nights
 from ..services.errors import MergeNotUndone, NotFound, PlayerRefused
 from ..services.players import merge_players, rename_player, undo_merge
+from ..services.ratings import rating_of
 from ..store import queries, tallies
 from ..store.models import NAME_LENGTH
+from ..store.seasons import ALL_SYSTEMS
 
 bp = Blueprint("history", __name__)
 
@@ -110,6 +113,8 @@ def _player_page(
         merge=merge,
         merges=queries.merges_into(key),
         systems=rules.SYSTEMS,
+        rating=rating_of((key, ""), system or ALL_SYSTEMS),
+        nights=player_nights(key),
     ), status
 
 

@@ -158,6 +158,20 @@ def games(rows: list[TableRow]) -> list[nights.Game]:
     ]  # fmt: skip
 
 
+def placed(
+    night: Night, rows: list[TableRow], by: nights.Ranking
+) -> tuple[list[nights.Standing], dict[int, nights.Round]]:
+    """A night's pairs placed by `by` as its tables stand now (`nights.standings`), and its
+    rounds as played."""
+    records = {
+        r.number: round_as_played(night, r) for r in night.rounds if r.started_at is not None
+    }
+    playing = in_play(night)
+    return nights.standings(
+        [pair.number for pair in night.pairs], games(rows), by, records.values(), playing
+    ), records
+
+
 def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = None) -> Standings:
     """The standings of a night as its tables stand now."""
     ranking = nights.Ranking(night.ranking)
@@ -165,15 +179,10 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
     pairs = _pairs(night)
     current = next((r for r in night.rounds if r.number == night.current_round), None)
     in_play = current is not None and current.ended_at is None and current.started_at is not None
-    records = {
-        r.number: round_as_played(night, r) for r in night.rounds if r.started_at is not None
-    }
-    placed = nights.standings(
-        pairs, games(rows), shown_by, records.values(), night.current_round if in_play else None
-    )
+    placed_now, records = placed(night, rows, shown_by)
     at_table = {(r.round, p): r for r in rows if r.game_id is not None for p in (r.ns, r.ew)}
     table_rows = []
-    for standing in placed:
+    for standing in placed_now:
         average = standing.score / (standing.games + len(standing.credited) or 1)
         scores = []
         for number in range(1, night.round_count + 1):

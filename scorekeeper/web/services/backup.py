@@ -45,11 +45,14 @@ from ..store.models import (
     Seating,
     Side,
 )
+from ..store.seasons import RatedGame, Rating, Season
 
 FORMAT = "samba-scorekeeper-backup"
-VERSION = 2
+VERSION = 3
 """2: each started round of a night keeps who sat out and who had left (`NightRound`); a backup
-of version 1 is restored too, those guessed as an upgraded database has them."""
+of version 1 is restored too, those guessed as an upgraded database has them. 3: the club's
+seasons (each night naming its own) and the ratings as kept, with the games they rated; a
+backup of an earlier version has none."""
 
 # Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
 LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
@@ -70,7 +73,17 @@ LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
     NightTable: frozenset({"night_id"}),
     NightRound: frozenset({"night_id"}),
     Seating: frozenset({"round_id"}),
+    # A club's seasons, and the ratings as kept (not recomputed: the same ratings come back).
+    Season: frozenset({"revision"}),
+    Rating: frozenset(),
+    RatedGame: frozenset(),
 }
+CLUB: tuple[tuple[str, type[Any]], ...] = (
+    ("seasons", Season),
+    ("ratings", Rating),
+    ("rated_games", RatedGame),
+)
+"""The club's rows a backup holds after its nights, each list under its name."""
 # The rows each row holds, as the backup nests them.
 CHILDREN: Mapping[type[Any], tuple[tuple[str, type[Any]], ...]] = {
     Game: (("sides", Side), ("hands", Hand)),
@@ -226,9 +239,10 @@ def _nested_nights(nights: _Rows, reads: Mapping[type[Any], _Rows]) -> Iterator[
 
 
 def _others(model: type[Any]) -> list[dict[str, Any]]:
-    """Every house rule, or every merge of players."""
+    """Every house rule, merge of players, season, rating or rated game."""
     columns = columns_of(model)
-    rows = db.session.execute(select(*columns).order_by(model.id)).mappings()
+    order = model.__table__.primary_key.columns
+    rows = db.session.execute(select(*columns).order_by(*order)).mappings()
     return [_data(columns, row) for row in rows]
 
 
@@ -254,6 +268,7 @@ def backup() -> dict[str, Any]:
             "house_rules": _others(HouseRule),
             "player_merges": _others(PlayerMerge),
             "nights": list(nights),
+            **{name: _others(model) for name, model in CLUB},
         }
 
 
@@ -269,4 +284,7 @@ def backup_text() -> Iterator[str]:
         yield f'\n],\n"house_rules": {house_rules},\n"player_merges": {merges},\n"nights": [\n'
         for index, night in enumerate(nights):
             yield ("" if index == 0 else ",\n") + json.dumps(night, ensure_ascii=False)
-        yield "\n]}\n"
+        yield "\n]"
+        for name, model in CLUB:
+            yield f',\n"{name}": {json.dumps(_others(model), ensure_ascii=False)}'
+        yield "}\n"

@@ -24,6 +24,7 @@ from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, St
 from .figures import store_figures
 from .loading import lock_game, with_hands
 from .night_tables import hand_at_table
+from .ratings import rate_game
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,8 @@ def _game_write(game_id: str, *, director: bool) -> Iterator[Game]:
         db.session.expire(game, ["hands"])
         result = replay(with_hands(game))
         store_figures(game, result)
+        if game.over:
+            rate_game(game)
         revision = game.revision
     game_changed(game_id, revision, result)
 
@@ -140,6 +143,8 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
                     raise HandTaken([stored(h) for h in since])
             was = game.revision
             as_kept, result = _append(game, hand, token)
+            if game.over:
+                rate_game(game)
             recorded, revision = Recorded(as_kept.id, len(result.hands)), game.revision
     except IntegrityError:
         # The lock makes this impossible; if it ever happens, the other write won: say so.

@@ -39,6 +39,7 @@ from .engine import engine_game
 from .errors import NotFound
 from .figures import store_figures
 from .games import NewSide, side_rows
+from .ratings import rate_game
 
 
 class NightRefused(ValueError):
@@ -260,6 +261,7 @@ def end_round(
             raise NightRefused("round-not-in-play", "round", round=number)
         stopped = _stop(night, played, counts or {}, seen)
         played.ended_at = now()
+        _rate_round(played)
         _changed(night)
     return stopped
 
@@ -299,6 +301,17 @@ def _stop(
     return stopped
 
 
+def _rate_round(played: NightRound) -> None:
+    """A round's games end with it: each that counts is rated as it stands (a game over
+    before was rated then; `services.ratings`)."""
+    for seat in played.seats:
+        if seat.game_id is None or seat.counting == nights.Counting.NOT_PLAYED.value:
+            continue
+        game = db.session.get(Game, seat.game_id)
+        if game is not None and game.deleted_at is None and game.sides[0].hands:
+            rate_game(game)
+
+
 def end_night(
     night_id: str,
     counts: Mapping[int, nights.Counting] | None = None,
@@ -316,6 +329,7 @@ def end_night(
         if played is not None:
             stopped = _stop(night, played, counts or {}, seen)
             played.ended_at = now()
+            _rate_round(played)
         night.ended_at = now()
         _changed(night)
     return stopped

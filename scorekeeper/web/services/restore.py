@@ -41,7 +41,8 @@ from ..store.models import (
     Side,
     new_game_id,
 )
-from .backup import CHILDREN, FORMAT, PARENT, VERSION, columns_of
+from ..store.seasons import RatedGame, Rating, Season
+from .backup import CHILDREN, CLUB, FORMAT, PARENT, VERSION, columns_of
 from .engine import replay
 from .figures import store_figures
 from .night_restore import NightNotWhole, check_nights
@@ -68,9 +69,14 @@ ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
     # (`nights.recorded_before`), as an upgraded database does.
     NightRound: frozenset({"sitting_out", "absent"}),
     Seating: frozenset(),
+    # Seasons and ratings came with version 3: a backup made before has none at all.
+    Season: frozenset(),
+    Rating: frozenset(),
+    RatedGame: frozenset(),
 }
-READABLE = (1, VERSION)
-"""The backup versions a restore reads: version 1's rounds kept no record of who sat out."""
+READABLE = tuple(range(1, VERSION + 1))
+"""The backup versions a restore reads: version 1's rounds kept no record of who sat out, and
+versions 1 and 2 no seasons or ratings."""
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
 ORDER = {
     Side: "position",
@@ -185,12 +191,25 @@ def _rows(
     return [read(row, f"{key}[{i}]") for i, row in enumerate(rows)]
 
 
+def _check_club(club: list[Any], nights: list[Night], games: list[Game]) -> None:
+    """Each night names a season of the backup, or none; each rated game is a game of it."""
+    seasons = {row.id for row in club if isinstance(row, Season)}
+    for index, night in enumerate(nights):
+        if night.season_id is not None and night.season_id not in seasons:
+            raise BackupError(f"nights[{index}].season_id: no season {night.season_id!r}")
+    game_ids = {game.id for game in games}
+    rated = [row for row in club if isinstance(row, RatedGame)]
+    for index, row in enumerate(rated):
+        if row.game_id not in game_ids:
+            raise BackupError(f"rated_games[{index}].game_id: no game {row.game_id!r}")
+
+
 def read_backup(
     data: object,
-) -> tuple[list[Game], list[HouseRule], list[PlayerMerge], list[Night]]:
+) -> tuple[list[Game], list[HouseRule], list[PlayerMerge], list[Night], list[Any]]:
     """The rows a backup describes, not yet stored, checked by the schema the app writes by,
-    with their copied totals replayed. A backup made before merges (or nights) were kept has
-    none."""
+    with their copied totals replayed. A backup made before merges (or nights, seasons and
+    ratings: the last list) were kept has none."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError(f"This is not a Samba Scorekeeper backup: its format is not {FORMAT!r}.")
     version = data.get("version")
@@ -203,6 +222,7 @@ def read_backup(
         str(key)
         for key in data.keys()
         - {"format", "version", "games", "house_rules", "player_merges", "nights"}
+        - {name for name, _model in CLUB}
     )
     if unknown:
         raise BackupError(f"unknown field {unknown[0]!r}")
@@ -217,7 +237,11 @@ def read_backup(
     nights: list[Night] = _rows(
         data, "nights", lambda row, where: reader.record(Night, row, where), []
     )
-    reader.check([*games, *house_rules, *merges, *nights])
+    club: list[Any] = []
+    for name, model in CLUB:
+        club += _rows(data, name, partial(reader.record, model), [])
+    reader.check([*games, *house_rules, *merges, *nights, *club])
+    _check_club(club, nights, games)
     try:
         check_nights(nights, games, reader.places)
     except NightNotWhole as error:
@@ -236,10 +260,10 @@ def read_backup(
             raise BackupError(f"games[{index}]: cannot be replayed: {problem}") from None
         if updated_at is not None:  # replaying is not a change to the game
             game.updated_at = updated_at
-    return games, house_rules, merges, nights
+    return games, house_rules, merges, nights, club
 
 
-KEPT = (Game, HouseRule, Player, PlayerMerge, Night)
+KEPT = (Game, HouseRule, Player, PlayerMerge, Night, Season, Rating)
 """What a restore must not overwrite or mix with: games (and so their sides, hands and players),
 house rules, merges of players and club nights. The table's PIN, its wrong guesses and its
 signed-in phones are the server's own, not the scores: a new server with a PIN is empty."""
@@ -259,8 +283,8 @@ def _default(column: Any) -> object:
 
 
 TABLES: tuple[type[Any], ...] = (
-    HouseRule, Night, Pair, NightTable, NightRound,
-    Game, Side, Player, Hand, Entry, Correction, PlayerMerge, Seating,
+    HouseRule, Season, Night, Pair, NightTable, NightRound,
+    Game, Side, Player, Hand, Entry, Correction, PlayerMerge, Seating, Rating, RatedGame,
 )  # fmt: skip
 """The tables a backup fills, each before the ones that name its rows (a night before the games
 marked with it, a seat after the game it names)."""
@@ -281,7 +305,7 @@ class _Writer:
             values[column.key] = _default(column) if value is None else value
         if parent is not None:
             values[PARENT[model]] = parent["id"]
-        if values["id"] is None:  # a row the file gave no id: the next after the largest given
+        if values.get("id", 0) is None:  # the file gave it no id: the next after the largest given
             values["id"] = next(self.next_id[model])
         self.rows.setdefault(model, []).append(values)
         for name, _child in CHILDREN.get(model, ()):
@@ -294,7 +318,7 @@ class _Writer:
 
         def visit(record: Any) -> None:
             model = type(record)
-            if isinstance(record.id, int):
+            if isinstance(getattr(record, "id", None), int):
                 largest[model] = max(largest.get(model, 0), record.id)
             for name, _child in CHILDREN.get(model, ()):
                 for child in getattr(record, name):
@@ -334,11 +358,11 @@ def _sequences_past_largest_ids() -> None:
 
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
-    games, house_rules, merges, nights = read_backup(data)
+    games, house_rules, merges, nights, club = read_backup(data)
     writer = _Writer()
-    writer.number([*house_rules, *nights, *games, *merges])
-    for record in (*house_rules, *nights, *games, *merges):
-        if isinstance(record, Game | Night) and record.id is None:
+    writer.number([*house_rules, *nights, *games, *merges, *club])
+    for record in (*house_rules, *nights, *games, *merges, *club):
+        if isinstance(record, Game | Night | Season) and record.id is None:
             record.id = new_game_id()
         writer.add(record)
     try:

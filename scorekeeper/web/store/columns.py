@@ -42,12 +42,15 @@ from .models import (
     Side,
     TableSetting,
 )
+from .seasons import POOL_LENGTH, RatedGame, Rating, Season
 
 NIGHT_PAIRS = 200
 """Pairs in one night: a hundred tables, more than any club room holds."""
 NIGHT_ROUNDS = 199
 ROUND_HANDS = 50
 ROUND_MINUTES = 600
+SEASON_NIGHTS = 1000
+"""The most nights a season counts (its best N and its minimum): a club's twenty years."""
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 """A game id goes into URLs as it is: the letters `new_game_id` uses."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]+")
@@ -239,6 +242,14 @@ def _pair_numbers(value: object) -> None:
 PAIR_NUMBERS = _pair_numbers
 
 
+def _rating_figure(value: object) -> None:
+    """A rating's middle or spread: a finite number of a sane size (a float column)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise SchemaError("", f"expected a number, got {_show(value)}")
+    if not -1e6 < value < 1e6:
+        raise SchemaError("", f"expected a number between -1,000,000 and 1,000,000, got {value}")
+
+
 def _counting(value: object) -> None:
     """What an unfinished game counts as (`nights.Counting`), or None."""
     if value is not None:
@@ -352,7 +363,30 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "follow_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
         "token": text(TOKEN_LENGTH, TOKEN, empty=False, none=True),
         "deleted_at": when(none=True),
+        "season_id": text(24, GAME_ID, none=True),
     },
+    Season: {
+        "id": text(24, GAME_ID),
+        "name": text(NAME_LENGTH, empty=False),
+        "measure": one_of(m.value for m in nights.Measure),
+        "best": whole(1, SEASON_NIGHTS, none=True),
+        "minimum": whole(1, SEASON_NIGHTS),
+        "planned": whole(1, SEASON_NIGHTS, none=True),
+        "created_at": when(),
+        "revision": text(REVISION_LENGTH),
+        "follow_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
+        "token": text(TOKEN_LENGTH, TOKEN, empty=False, none=True),
+    },
+    Rating: {
+        "id": ROW_ID,
+        "pool": text(POOL_LENGTH, empty=False),
+        "first": text(KEY_LENGTH, empty=False),
+        "second": text(KEY_LENGTH),
+        "mu": _rating_figure,
+        "sigma": _rating_figure,
+        "games": COUNT,
+    },
+    RatedGame: {"game_id": text(24, GAME_ID), "rated_at": when()},
     Pair: {
         "id": ROW_ID,
         "night_id": text(24, GAME_ID),

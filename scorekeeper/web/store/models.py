@@ -364,6 +364,8 @@ class Night(Model):
     """The one-time token of the form that set it up (a double tap sets up one night)."""
     deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
     """As a game's: with its games, kept for `KEPT_DELETED`, to be brought back."""
+    season_id: Mapped[str | None] = mapped_column(ForeignKey("season.id"), default=None, index=True)
+    """The one season it counts in (`store.seasons.Season`), if any."""
 
     pairs: Mapped[list[Pair]] = relationship(
         back_populates="night", order_by="Pair.number", cascade="all, delete-orphan"

@@ -1,0 +1,245 @@
+"""A club's season: its players and the pairs that stayed together, ranked across its nights
+by the club's rule. Pure, like the nights it adds up.
+
+The reading of each rule (docs/seasons.md says the same for people; the season's page says it
+in a line):
+
+- **What a night gives.** Each night is ranked by its own ranking, from its games as played
+  (`rankings.standings`: a game with no hand counts for nobody, a pair there without a game
+  that counts is credited its average for the round). A player (or a pair) *played* a night
+  when its pair of that night had at least one game that counted; a night it was not at, or
+  only sat out, is not one of its nights: it gives nothing, not a zero.
+- **Points by place** (`Measure.PLACES`): among the pairs that played the night, the first
+  of n pairs scores n, the second n - 1, …, the last 1. Pairs level in the night share their
+  places' points equally (two pairs level in first of 6: (6 + 5) / 2 = 5½ each).
+- **Wins** (`Measure.WINS`): the night's wins of the pair (a draw ½), with its average for each
+  round it was there without a game that counts, as the night counts them.
+- **A pair that left a night early** is placed by that night as it left it (its rounds after
+  it left count nothing, `rankings`): it played the night, its place counts.
+- **A night not finished** counts as it stands, marked in play (`Season.in_play`): the season
+  is live while a night is played; rounds not yet played count nothing.
+- **Best N of M**: each one's N best nights of the season's M add up; with fewer nights
+  played, all of them. M is the nights the season is to have (the director's, or as many as
+  it has); `Rule.check` refuses an N or a minimum larger than M.
+- **Minimum attendance**: one who played fewer nights than the minimum is listed, with its
+  figures, but not placed.
+- **Individually and as pairs**: a player's nights are the nights they played, with whichever
+  partner; a pair's (two players, in either seat) are only the nights they played together.
+- **Ties** in the season: equal figures share a place (1, 1, 3), as in a night.
+- **Refused**: a rule whose best N or minimum is larger than the season's nights
+  (`Rule.check`, when the director sets it), and a player in two pairs of one night.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from fractions import Fraction
+
+from .rankings import Standing
+
+
+class SeasonError(ValueError):
+    """A season that cannot be ranked as given: the message says what and where, `where` which
+    part of the rule (or "nights") it is about."""
+
+    def __init__(self, message: str, where: str = "nights") -> None:
+        super().__init__(message)
+        self.where = where
+
+
+class Measure(Enum):
+    """What each night gives a player (or pair) in a season's rule."""
+
+    PLACES = "places"
+    """Points by place: n for the first of n pairs, down to 1 for the last."""
+    WINS = "wins"
+    """The night's wins (a draw ½), with its averages for the rounds without a game."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The club's rule for ranking a season: what each night gives, how many of the best
+    nights count (None: all), and how many nights one must play to be placed."""
+
+    measure: Measure = Measure.PLACES
+    best: int | None = None
+    minimum: int = 1
+
+    def check(self, nights: int) -> None:
+        """Raise `SeasonError` when the rule cannot rank a season of `nights` nights.
+
+        >>> try:
+        ...     Rule(best=5).check(4)
+        ... except SeasonError as refusal:
+        ...     print(refusal)
+        The best 5 nights cannot count in a season of 4 nights.
+        """
+        if self.best is not None and self.best < 1:
+            raise SeasonError("The best nights that count must be at least 1.", "best")
+        if self.best is not None and self.best > nights:
+            raise SeasonError(
+                f"The best {self.best} nights cannot count in a season of {nights} nights.",
+                "best",
+            )
+        if self.minimum < 1:
+            raise SeasonError(
+                "The nights one must play to be ranked must be at least 1.", "minimum"
+            )
+        if self.minimum > nights:
+            raise SeasonError(
+                f"Nobody can play {self.minimum} nights in a season of {nights} nights.",
+                "minimum",
+            )
+
+
+@dataclass(frozen=True)
+class Night:
+    """One night of a season as the season reads it: its pairs' players (by player key, a
+    merged player under the key it was merged into), its standings as played, and whether it
+    is over."""
+
+    id: str
+    pairs: Mapping[int, tuple[str, str]]
+    standings: Sequence[Standing]
+    finished: bool = True
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    """One player (`who` has one key) or one pair (two, sorted) in the season: its place (None
+    when it played fewer nights than the minimum), the nights it played, each night's figure,
+    the nights among them that count (the best N), and `figure`, their sum, what it is ranked
+    by."""
+
+    who: tuple[str, ...]
+    place: int | None
+    figure: Fraction
+    by_night: Mapping[str, Fraction] = field(default_factory=dict)
+    counted: tuple[str, ...] = ()
+
+    @property
+    def nights(self) -> int:
+        return len(self.by_night)
+
+
+@dataclass(frozen=True)
+class Season:
+    """A season ranked: its players, its pairs, and the nights counted as they stand."""
+
+    players: list[SeasonStanding]
+    pairs: list[SeasonStanding]
+    in_play: tuple[str, ...] = ()
+
+
+def played(standing: Standing) -> bool:
+    """Whether a pair played its night: at least one of its games counted."""
+    return standing.games > 0
+
+
+def night_figures(standings: Sequence[Standing], measure: Measure) -> dict[int, Fraction]:
+    """What a night gives each pair that played it (pairs that did not are left out).
+
+    Six pairs, pairs 1 and 2 level in first place: they share 6 and 5.
+
+    >>> from scorekeeper.nights import Score
+    >>> won = {1: Score(10, 0, 2)}
+    >>> night = [Standing(p, place, 0, 0, 0, won) for p, place in
+    ...          [(1, 1), (2, 1), (3, 3), (4, 4), (5, 5), (6, 6)]]
+    >>> {pair: str(points) for pair, points in night_figures(night, Measure.PLACES).items()}
+    {1: '11/2', 2: '11/2', 3: '4', 4: '3', 5: '2', 6: '1'}
+    """
+    there = [standing for standing in standings if played(standing)]
+    if measure is Measure.WINS:
+        return {standing.pair: _wins(standing) for standing in there}
+    places = [standing.place for standing in there]
+    figures = {}
+    for standing in there:
+        ahead = sum(1 for place in places if place < standing.place)
+        level = places.count(standing.place)
+        top = len(there) - ahead
+        figures[standing.pair] = Fraction(sum(range(top - level + 1, top + 1)), level)
+    return figures
+
+
+def _wins(standing: Standing) -> Fraction:
+    """The pair's wins with its average for each round credited, as its night counts them."""
+    rounds = standing.games + len(standing.credited)
+    return Fraction(standing.half_wins * rounds, 2 * standing.games)
+
+
+def _who(night: Night) -> dict[int, tuple[str, str]]:
+    """The night's pairs, checked: no player twice in one night."""
+    seen: dict[str, int] = {}
+    for number, players in sorted(night.pairs.items()):
+        for key in players:
+            if key in seen:
+                raise SeasonError(
+                    f"{key} plays in pair {seen[key]} and pair {number} of night {night.id}."
+                )
+            seen[key] = number
+    return dict(night.pairs)
+
+
+def rank(nights: Iterable[Night], rule: Rule) -> Season:
+    """The season's players and pairs, placed by `rule` over `nights` (the module says how).
+    The rule is checked when it is set (`Rule.check`): a season that has since lost a night
+    counts the best N of those left, or all of them when fewer.
+
+    Two nights of four pairs: Ana plays with Beto, then with Carla.
+
+    >>> from scorekeeper.nights import Score
+    >>> def night(id, order, pairs):
+    ...     won = {1: Score(1, 0, 2)}
+    ...     standings = [Standing(pair, place, 0, 0, 0, won) for place, pair in
+    ...                  enumerate(order, 1)]
+    ...     return Night(id, pairs, standings)
+    >>> first = night("n1", [1, 2, 3, 4], {1: ("ana", "beto"), 2: ("carla", "dani"),
+    ...     3: ("eva", "fede"), 4: ("gus", "hugo")})
+    >>> second = night("n2", [2, 1, 3, 4], {1: ("beto", "dani"), 2: ("ana", "carla"),
+    ...     3: ("eva", "fede"), 4: ("gus", "hugo")})
+    >>> season = rank([first, second], Rule(Measure.PLACES))
+    >>> [(s.place, s.who, str(s.figure)) for s in season.players[:4]]
+    [(1, ('ana',), '8'), (2, ('beto',), '7'), (2, ('carla',), '7'), (4, ('dani',), '6')]
+    >>> [(s.place, s.who, s.nights) for s in season.pairs[:2]]
+    [(1, ('ana', 'beto'), 1), (1, ('ana', 'carla'), 1)]
+    >>> [(s.who, str(s.figure)) for s in season.pairs if s.nights == 2]
+    [(('eva', 'fede'), '4'), (('gus', 'hugo'), '2')]
+    """
+    nights = list(nights)
+    players: dict[tuple[str, ...], dict[str, Fraction]] = {}
+    pairs: dict[tuple[str, ...], dict[str, Fraction]] = {}
+    for night in nights:
+        who = _who(night)
+        for number, figure in night_figures(night.standings, rule.measure).items():
+            if number not in who:
+                raise SeasonError(f"Pair {number} of night {night.id} has no players.")
+            for key in who[number]:
+                players.setdefault((key,), {})[night.id] = figure
+            pairs.setdefault(tuple(sorted(who[number])), {})[night.id] = figure
+    in_play = tuple(night.id for night in nights if not night.finished)
+    return Season(_placed(players, rule), _placed(pairs, rule), in_play)
+
+
+def _placed(
+    figures: Mapping[tuple[str, ...], Mapping[str, Fraction]], rule: Rule
+) -> list[SeasonStanding]:
+    """Each one's best nights summed, placed (those under the minimum last, unplaced)."""
+    rows = []
+    for who, by_night in figures.items():
+        best = sorted(by_night, key=lambda night: -by_night[night])[: rule.best]
+        figure = sum((by_night[night] for night in best), Fraction(0))
+        rows.append(SeasonStanding(who, None, figure, dict(by_night), tuple(best)))
+    ranked = sorted(
+        (row for row in rows if row.nights >= rule.minimum), key=lambda r: (-r.figure, r.who)
+    )
+    unranked = sorted(
+        (row for row in rows if row.nights < rule.minimum), key=lambda r: (-r.figure, r.who)
+    )
+    placed: list[SeasonStanding] = []
+    for index, row in enumerate(ranked):
+        level = index > 0 and ranked[index - 1].figure == row.figure
+        place = placed[index - 1].place if level else index + 1
+        placed.append(replace(row, place=place))
+    return [*placed, *unranked]

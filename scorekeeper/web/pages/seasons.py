@@ -1,0 +1,171 @@
+"""A club's seasons: set one up, change it or delete it (behind the table's PIN), and its
+standings, open to its link (on its page with a QR code for the room), as a page and as CSV.
+
+A season's standings are read from its nights as they stand (`presenters.seasons`), so they
+follow the nights as they are played."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ..forms.season import SeasonFields, season_form
+from ..http.access import Access, needs
+from ..http.csrf import form_view
+from ..presenters import seasons as presenters
+from ..presenters.qr import qr_svg
+from ..services import seasons as service
+from ..services.errors import NotFound
+from ..services.seasons import SeasonRefused
+from ..store import queries
+from ..store.seasons import Season
+
+bp = Blueprint("seasons", __name__)
+
+
+def _refusal(refused: SeasonRefused) -> str:
+    """What a refused season says, next to the field it is about."""
+    values = refused.values
+    if refused.code == "best-too-many":
+        return _(
+            "The best %(count)s nights cannot count in a season of %(nights)s nights.", **values
+        )
+    if refused.code == "minimum-too-many":
+        return _("Nobody can play %(count)s nights in a season of %(nights)s nights.", **values)
+    if refused.code == "night-in-another-season":
+        return _(
+            "%(night)s already counts in the season %(season)s: a night counts in one season.",
+            **values,
+        )
+    return _("A night chosen is no longer there: choose again.")
+
+
+def _choices() -> list[tuple[str, str]]:
+    """Every night there, newest first, each saying the season it counts in, if any."""
+    live, _deleted = queries.nights_listed()
+    names = service.season_names()
+    return [
+        (
+            night.id,
+            night.name
+            if night.season_id is None
+            else _("%(night)s (in %(season)s)", night=night.name, season=names[night.season_id]),
+        )
+        for night in live
+    ]
+
+
+def _saved(form: SeasonFields, season_id: str | None) -> str | None:
+    """The season written as the form says; None (the refusal next to its field) if refused."""
+    try:
+        if season_id is None:
+            return service.set_up_season(form.plan(), form.one_time_token() or "")
+        service.change_season(season_id, form.plan())
+    except SeasonRefused as refused:
+        field = {"best": form.best, "minimum": form.minimum}.get(refused.field, form.nights)
+        field.errors = [*field.errors, _refusal(refused)]
+        return None
+    return season_id
+
+
+@bp.get("/seasons")
+@needs(Access.PIN)
+def index() -> str:
+    return render_template("seasons/index.html", seasons=service.seasons_listed())
+
+
+@bp.route("/seasons/new", methods=["GET", "POST"])
+@form_view
+@needs(Access.PIN)
+def new() -> str | Response | tuple[str, int]:
+    form = season_form(_choices())
+    if form.validate_on_submit() and (season_id := _saved(form, None)) is not None:
+        return redirect(url_for("seasons.edit", season_id=season_id))
+    page = render_template("seasons/edit.html", form=form, season=None)
+    return page, (422 if form.is_submitted() else 200)
+
+
+@dataclass(frozen=True)
+class _AsSet:
+    """A season as its form shows it before it is changed."""
+
+    name: str
+    measure: str
+    best: int | None
+    minimum: int
+    planned: int | None
+    nights: list[str]
+
+
+def _season(season_id: str) -> Season:
+    try:
+        return service.season_of(season_id)
+    except NotFound:
+        abort(404)
+
+
+@bp.route("/seasons/<season_id>/edit", methods=["GET", "POST"])
+@form_view
+@needs(Access.PIN)
+def edit(season_id: str) -> str | Response | tuple[str, int]:
+    season = _season(season_id)
+    ids = [night.id for night in service.season_nights(season.id)]
+    shown = _AsSet(season.name, season.measure, season.best, season.minimum, season.planned, ids)
+    form = season_form(_choices(), obj=shown)
+    if form.validate_on_submit() and _saved(form, season.id) is not None:
+        flash(_("The season is saved."))
+        return redirect(url_for("seasons.edit", season_id=season.id))
+    url = url_for("seasons.standings", season_token=season.follow_token, _external=True)
+    page = render_template("seasons/edit.html", form=form, season=season, url=url, qr=qr_svg(url))
+    return page, (422 if form.is_submitted() else 200)
+
+
+@bp.post("/seasons/<season_id>/delete")
+@needs(Access.PIN)
+def delete(season_id: str) -> Response:
+    if service.delete_season(season_id):
+        flash(_("The season was deleted; its nights are kept."))
+    return redirect(url_for("seasons.index"))
+
+
+def _by_token(season_token: str) -> Season:
+    season = service.season_by_link(season_token)
+    if season is None:
+        abort(404)
+    return season
+
+
+@bp.get("/season/<season_token>")
+@needs(Access.PUBLIC)
+def standings(season_token: str) -> str:
+    """The season's standings for the room's screen and the phones, with its link and QR."""
+    season = _by_token(season_token)
+    url = url_for("seasons.standings", season_token=season_token, _external=True)
+    shown = presenters.season_standings(season)
+    return render_template(
+        "seasons/standings.html", shown=shown, token=season_token, url=url, qr=qr_svg(url)
+    )
+
+
+@bp.get("/season/<season_token>/results.csv")
+@needs(Access.PUBLIC)
+def results_csv(season_token: str) -> Response:
+    shown = presenters.season_standings(_by_token(season_token))
+    headings = [_("Place"), _("Player"), _("Nights"), _("Season")]
+    body = presenters.results_csv(shown, headings, _("not ranked"))
+    response = Response(body, mimetype="text/csv")
+    response.headers["Content-Disposition"] = "attachment; filename=season.csv"
+    return response
+
+
+@bp.get("/season/<season_token>/results.txt")
+@needs(Access.PUBLIC)
+def results_text(season_token: str) -> Response:
+    """The season's standings as a text to send: the rule, the players and the pairs."""
+    shown = presenters.season_standings(_by_token(season_token))
+    response = Response(render_template("seasons/results.txt", shown=shown), mimetype="text/plain")
+    response.headers["Content-Disposition"] = "attachment; filename=season.txt"
+    return response

@@ -1,0 +1,132 @@
+"""What the database keeps of a club's seasons and ratings: a season's name and rule (its
+nights name it, `Night.season_id`), and each player's and pair's rating, updated as each game
+ends (`services.ratings`) and never recomputed when a page is drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import ForeignKey, String, UniqueConstraint, select
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+from .models import (
+    KEY_LENGTH,
+    NAME_LENGTH,
+    REVISION_LENGTH,
+    SHARE_TOKEN_LENGTH,
+    TOKEN_LENGTH,
+    Game,
+    Night,
+    NightRound,
+    Pair,
+    Player,
+    Seating,
+    Side,
+    new_game_id,
+    new_revision,
+    new_share_token,
+    now,
+    player_key,
+)
+
+if TYPE_CHECKING:
+    from ..extensions import Base as Model
+else:
+    Model = db.Model
+
+POOL_LENGTH = 20
+ALL_SYSTEMS = "all"
+"""The pool of ratings that counts every system's games together; each system also has its own
+pool, named by its id, so the club's choice of pool is a matter of which one a page reads."""
+
+
+class Season(Model):
+    """A club's season: its name and the rule that ranks it (`nights.seasons.Rule`): what each
+    night gives (`measure`), how many best nights count (`best`, None: all) and how many one
+    must play to be placed (`minimum`). Its nights name it; deleting it keeps them."""
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_game_id)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    measure: Mapped[str] = mapped_column(String(20))
+    best: Mapped[int | None] = mapped_column(default=None)
+    minimum: Mapped[int] = mapped_column(default=1)
+    planned: Mapped[int | None] = mapped_column(default=None)
+    """The nights the season is to have (the M of best N of M); None: as many as it has."""
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    revision: Mapped[str] = mapped_column(String(REVISION_LENGTH), default=new_revision)
+    """A new value when the director changes the season (its rule, its nights)."""
+    follow_token: Mapped[str] = mapped_column(
+        String(SHARE_TOKEN_LENGTH), default=new_share_token, unique=True
+    )
+    """The standings' link: whoever has it may watch."""
+    token: Mapped[str | None] = mapped_column(String(TOKEN_LENGTH), default=None, unique=True)
+    """The one-time token of the form that set it up (a double tap sets up one season)."""
+
+
+class Rating(Model):
+    """One player's rating (`second` empty) or one standing pair's (its two keys, sorted), in
+    one pool (`ALL_SYSTEMS` or a system's id): `nights.ratings.Rating` as kept."""
+
+    __table_args__ = (UniqueConstraint("pool", "first", "second"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    pool: Mapped[str] = mapped_column(String(POOL_LENGTH))
+    first: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    second: Mapped[str] = mapped_column(String(KEY_LENGTH), default="")
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    games: Mapped[int] = mapped_column(default=0)
+
+
+class RatedGame(Model):
+    """A game whose end has been rated: a game is rated once, when it first ends."""
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), primary_key=True)
+    rated_at: Mapped[datetime] = mapped_column(default=now)
+
+
+def pair_players(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, str]]]:
+    """Each night's pairs' players by key, as their games' rows name them now (so a player
+    merged or renamed in the history is so here too); a pair without a game, by its names."""
+    named: dict[str, dict[int, dict[int, str]]] = {night: {} for night in night_ids}
+    for night_id, number, first, second in db.session.execute(
+        select(Pair.night_id, Pair.number, Pair.first, Pair.second).where(
+            Pair.night_id.in_(night_ids)
+        )
+    ):
+        named[night_id][number] = {0: player_key(first), 1: player_key(second)}
+    rows = db.session.execute(
+        select(NightRound.night_id, Seating.ns, Seating.ew, Side.position, Player.position,
+               Player.key)
+        .join(Seating, Seating.round_id == NightRound.id)
+        .join(Side, Side.game_id == Seating.game_id)
+        .join(Player, Player.side_id == Side.id)
+        .where(NightRound.night_id.in_(night_ids))
+    )  # fmt: skip
+    for night_id, ns, ew, side, seat, key in rows:
+        pair = named[night_id].get(ns if side == 0 else ew)
+        if pair is not None and key:
+            pair[seat] = key
+    return {
+        night: {number: (keys[0], keys[1]) for number, keys in pairs.items()}
+        for night, pairs in named.items()
+    }
+
+
+def nights_of(key: str) -> list[Night]:
+    """The nights (not deleted) a player played a game of, in the order they were set up."""
+    played = (
+        select(Game.night_id)
+        .join(Side, Side.game_id == Game.id)
+        .join(Player, Player.side_id == Side.id)
+        .where(Player.key == key, Game.night_id.is_not(None))
+    )
+    query = (
+        select(Night)
+        .where(Night.id.in_(played), Night.deleted_at.is_(None))
+        .order_by(Night.created_at, Night.id)
+    )
+    return list(db.session.scalars(query))

@@ -1,0 +1,153 @@
+"""A season's pages (issue 38): the director sets it up and changes it, its standings have
+their own link and QR, its results come as CSV in the page's language, and a refusal says what
+was wrong next to it, with everything typed still there."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import Night
+from scorekeeper.web.store.seasons import Season
+
+from .test_seasons import FIRST, SECOND, play_night, seated
+
+
+def season_form(client: FlaskClient, **fields: object) -> dict[str, object]:
+    page = client.get("/seasons/new").text
+    token = re.search(r'name="token" type="hidden" value="([^"]+)"', page)
+    assert token
+    return {"name": "Spring", "measure": "places", "minimum": "1", "token": token[1], **fields}
+
+
+def set_up_season(client: FlaskClient, *nights: str, **fields: object) -> str:
+    response = client.post("/seasons/new", data=season_form(client, nights=list(nights), **fields))
+    assert response.status_code == 302, response.text
+    return response.headers["Location"].split("/")[2]
+
+
+def standings_url(client: FlaskClient, season_id: str) -> str:
+    found = re.search(
+        r'id="season-standings" href="http://[^/]+([^"]+)"',
+        client.get(f"/seasons/{season_id}/edit").text,
+    )
+    assert found
+    return found[1]
+
+
+def test_a_season_set_up_on_its_page_shows_its_standings_with_link_and_qr(
+    client: FlaskClient,
+) -> None:
+    first, second = play_night(client, FIRST, "First"), play_night(client, SECOND, "Second")
+    season_id = set_up_season(client, first, second)
+    url = standings_url(client, season_id)
+    page = client.get(url).text
+    assert "Ranked by points by place" in page and "<svg" in page
+    rows = re.findall(r'<tr data-player="([^"]+)" data-place="(\d*)" data-figure="([^"]+)" '
+                      r'data-nights="(\d+)"', page)  # fmt: skip
+    assert len(rows) == 8 and {nights for *_, nights in rows} == {"2"}
+    assert re.search(r'<tr data-pair="eva\|fede" [^>]*data-nights="2"', page)
+    assert '<a href="/players/ana">Ana</a>' in page  # each player's page, from the season
+    listed = client.get("/seasons").text
+    assert "Spring" in listed and url in listed
+
+
+def test_the_results_come_as_csv_in_the_pages_language(client: FlaskClient) -> None:
+    first = play_night(client, FIRST, "First")
+    season_id = set_up_season(client, first)
+    url = standings_url(client, season_id)
+    english = list(csv.reader(io.StringIO(client.get(f"{url}/results.csv").text)))
+    assert english[0] == ["Place", "Player", "Nights", "Season", "First"]
+    assert len(english) == 9 and {row[2] for row in english[1:]} == {"1"}
+    spanish = client.get(f"{url}/results.csv", headers={"Accept-Language": "es"}).text
+    assert spanish.splitlines()[0] == "Puesto,Jugador,Noches,Temporada,First"
+
+
+def test_a_refused_season_says_why_next_to_the_field_and_keeps_what_was_typed(
+    client: FlaskClient, app: Flask
+) -> None:
+    first = play_night(client, FIRST, "First")
+    set_up_season(client, first, name="Spring")
+    response = client.post(
+        "/seasons/new", data=season_form(client, name="Summer", best="3", nights=[first])
+    )
+    assert response.status_code == 422
+    assert "The best 3 nights cannot count in a season of 1 nights." in response.text
+    assert 'value="Summer"' in response.text and 'value="3"' in response.text
+    response = client.post("/seasons/new", data=season_form(client, name="Summer", nights=[first]))
+    assert response.status_code == 422
+    assert "First already counts in the season Spring" in response.text
+    with app.app_context():
+        assert db.session.scalars(select(Season.name)).all() == ["Spring"]
+
+
+def test_a_season_changed_and_deleted_keeps_its_nights(client: FlaskClient, app: Flask) -> None:
+    first, second = play_night(client, FIRST, "First"), play_night(client, SECOND, "Second")
+    season_id = set_up_season(client, first)
+    changed = season_form(client, name="Spring", measure="wins", nights=[first, second])
+    assert client.post(f"/seasons/{season_id}/edit", data=changed).status_code == 302
+    page = client.get(standings_url(client, season_id)).text
+    assert "Ranked by wins" in page and "Second" in page
+    assert client.post(f"/seasons/{season_id}/delete").status_code == 302
+    with app.app_context():
+        assert db.session.scalars(select(Season)).all() == []
+        assert {n.season_id for n in db.session.scalars(select(Night))} == {None}
+    assert client.get(f"/seasons/{season_id}/edit").status_code == 404
+
+
+def test_a_players_page_shows_their_rating_with_its_spread_and_how_it_is_computed(
+    client: FlaskClient,
+) -> None:
+    assert 'id="rating"' not in client.get("/players/ana").text  # no game yet: no page at all
+    play_night(client, FIRST, "First")
+    page = client.get("/players/ana").text
+    found = re.search(r'id="rating" data-mu="([^"]+)" data-sigma="([^"]+)" data-games="1"', page)
+    assert found
+    mu, sigma = float(found[1]), float(found[2])
+    shown = re.search(r"Rating ([\d.]+) ± ([\d.]+)", page)
+    assert shown and "OpenSkill" in page
+    assert abs(float(shown[1]) - mu) < 0.05 and abs(float(shown[2]) - 3 * sigma) < 0.05
+    spanish = client.get("/players/ana", headers={"Accept-Language": "es"}).text
+    assert "Valoración" in spanish and "de 1 partida valorada" in spanish
+    assert 'id="rating"' in client.get("/players/ana?system=classic").text
+    assert 'id="rating"' not in client.get("/players/ana?system=denexa").text
+
+
+def test_a_players_page_lists_every_night_they_played_with_partner_and_place(
+    client: FlaskClient, app: Flask
+) -> None:
+    first, second = play_night(client, FIRST, "First"), play_night(client, SECOND, "Second")
+    page = client.get("/players/ana").text
+    rows = re.findall(r'<tr data-night="([^"]+)" data-place="(\d+)" data-partner="([^"]+)"', page)
+    assert [(night, partner) for night, _place, partner in rows] == [
+        (first, "beto"),
+        (second, "carla"),
+    ]
+    with app.app_context():
+        winners = {
+            night: {seats[1][0], seats[2][1]}
+            for night, seats in ((n, seated(app, n)) for n in (first, second))
+        }
+    ana_pair = {first: 1, second: 1}  # Ana is pair 1 both nights
+    for night, place, _partner in rows:
+        assert (place == "1") is (ana_pair[night] in winners[night])
+    assert "Noche" in client.get("/players/ana", headers={"Accept-Language": "es"}).text
+
+
+def test_the_results_come_as_text_in_english_and_spanish(client: FlaskClient) -> None:
+    first = play_night(client, FIRST, "First")
+    url = standings_url(client, set_up_season(client, first))
+    english = client.get(f"{url}/results.txt")
+    assert english.headers["Content-Disposition"] == "attachment; filename=season.txt"
+    lines = english.text.splitlines()
+    assert lines[0] == "Spring" and lines[1].startswith("Ranked by points by place")
+    assert re.search(r"^1\. Ana: 3\.5 — 1 night$", english.text, re.M)
+    spanish = client.get(f"{url}/results.txt", headers={"Accept-Language": "es"}).text
+    assert "Parejas que siguieron juntas" in spanish
+    assert re.search(r"^1\. Ana: 3,5 — 1 noche$", spanish, re.M)
