@@ -16,7 +16,7 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.store.models import Night
 from scorekeeper.web.store.seasons import Season
 
-from .test_seasons import FIRST, SECOND, play_night, seated
+from .nights import FIRST, SECOND, play_night, seated
 
 
 def season_form(client: FlaskClient, **fields: object) -> dict[str, object]:
