@@ -197,7 +197,7 @@ def test_a_backup_restores_the_seasons_their_standings_and_the_same_ratings(
         season_id = service.set_up_season(plan(*two_nights, rule=Rule(best=1, minimum=2)), "t")
         shown = season_standings(service.season_of(season_id))
     data = json.loads(json.dumps(backup_of(app)))
-    assert data["version"] == 3 and [s["name"] for s in data["seasons"]] == ["Spring"]
+    assert data["version"] == 4 and [s["name"] for s in data["seasons"]] == ["Spring"]
     restored = built_app(TEST_CONFIG)
     with restored.app_context():
         restore(data)
@@ -256,7 +256,7 @@ def test_a_backup_of_version_2_restores_without_seasons_or_ratings(
     app: Flask, two_nights: tuple[str, str]
 ) -> None:
     data = json.loads(json.dumps(backup_of(app)))
-    for name in ("seasons", "ratings", "rated_games"):
+    for name in ("seasons", "ratings", "rated_games", "rating_steps"):
         del data[name]
     for night in data["nights"]:
         del night["season_id"]
@@ -266,3 +266,23 @@ def test_a_backup_of_version_2_restores_without_seasons_or_ratings(
         assert restore(data) == 4  # two tables a night
         assert db.session.scalar(select(func.count()).select_from(Rating)) == 0
         assert {n.season_id for n in db.session.scalars(select(Night))} == {None}
+
+
+def test_a_backup_of_version_3_gives_its_rated_games_their_order_and_totals(
+    app: Flask, two_nights: tuple[str, str]
+) -> None:
+    data = json.loads(json.dumps(backup_of(app)))
+    kept = {row["game_id"]: (row["sequence"], row["totals"]) for row in data["rated_games"]}
+    del data["rating_steps"]
+    for row in data["rated_games"]:
+        del row["sequence"], row["totals"]
+    data["version"] = 3
+    restored = built_app(TEST_CONFIG)
+    with restored.app_context():
+        restore(data)
+        told = {r.game_id: (r.sequence, r.totals) for r in db.session.scalars(select(RatedGame))}
+    # The same totals, and the same order where the games were rated apart in time.
+    assert {game: totals for game, (_, totals) in told.items()} == {
+        game: totals for game, (_, totals) in kept.items()
+    }
+    assert sorted(told, key=lambda g: told[g][0]) == sorted(kept, key=lambda g: kept[g][0])

@@ -45,14 +45,16 @@ from ..store.models import (
     Seating,
     Side,
 )
-from ..store.seasons import RatedGame, Rating, Season
+from ..store.seasons import RatedGame, Rating, RatingStep, Season
 
 FORMAT = "samba-scorekeeper-backup"
-VERSION = 3
+VERSION = 4
 """2: each started round of a night keeps who sat out and who had left (`NightRound`); a backup
 of version 1 is restored too, those guessed as an upgraded database has them. 3: the club's
 seasons (each night naming its own) and the ratings as kept, with the games they rated; a
-backup of an earlier version has none."""
+backup of an earlier version has none. 4: each rated game's place in the order and its totals
+as rated, and what it did to each rating (`rating_steps`); a rated game of version 3 takes its
+place by when it was rated and its sides' totals, and has no steps."""
 
 # Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
 LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
@@ -77,11 +79,13 @@ LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
     Season: frozenset({"revision"}),
     Rating: frozenset(),
     RatedGame: frozenset(),
+    RatingStep: frozenset(),
 }
 CLUB: tuple[tuple[str, type[Any]], ...] = (
     ("seasons", Season),
     ("ratings", Rating),
     ("rated_games", RatedGame),
+    ("rating_steps", RatingStep),
 )
 """The club's rows a backup holds after its nights, each list under its name."""
 # The rows each row holds, as the backup nests them.

@@ -19,6 +19,7 @@ from ..store.models import (
 from . import push
 from .errors import MergeNotUndone, NotFound, PlayerRefused
 from .figures import store_teams
+from .ratings import rerate
 
 
 def _known(key: str) -> bool:
@@ -70,6 +71,8 @@ def rename_player(key: str, new_name: str) -> tuple[str, bool]:
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
         store_teams(select(Player.side_id).where(Player.key == new_key))
+        if new_key != key:
+            rerate({key, new_key})
     return new_key, merged
 
 
@@ -86,6 +89,7 @@ def merge_players(key: str, into: str) -> None:
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(key=into))
         store_teams(select(Player.side_id).where(Player.key == into))
+        rerate({key, into})
 
 
 def undo_merge(merge_id: int) -> str:
@@ -114,5 +118,6 @@ def undo_merge(merge_id: int) -> str:
             row.key, row.name = merge.key, names[row.id]
         store_teams(select(Player.side_id).where(Player.id.in_(merge.players)))
         merge.undone_at = now()
+        rerate({merge.key, merge.into})
         key = merge.key
     return key

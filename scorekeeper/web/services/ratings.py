@@ -3,42 +3,65 @@ ends it) and kept, so that no page recomputes one (the model: `nights.ratings`).
 
 A game is rated once, when it first ends: a home game when it is over; a night's game when it
 is over or when its round ends, as it stands, unless it counts as not played. Only games whose
-every side names its players are rated, each player in two pools: every system together
-(`ALL_SYSTEMS`) and the game's own system; and, when every side is two named players, each
-pair as one. A game corrected or deleted after it was rated keeps the rating it gave.
+every side names its players (no one on two sides) are rated, each player in two pools: every
+system together (`ALL_SYSTEMS`) and the game's own system; and, when every side is two named
+players, each pair as one. A game corrected or deleted after it was rated keeps the rating it
+gave: its totals as rated are kept with it (`RatedGame.totals`), and what it did to each
+rating (`RatingStep`, which the player's chart draws).
+
+A write that changes who played a game (a rename that merges two players, a merge, a merge
+undone) replays the ratings of every pool its games are in, from the first rated game, in the
+order they were rated, with each game's players as they are now (`rerate`): the merged player's
+rating is then what their games give, as if they had always been one. It is the only time
+ratings are recomputed, and it is a write, never a page view.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import delete, func, insert, or_, select, tuple_
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from ...nights import ratings
 from ..extensions import db
-from ..store.models import Game
-from ..store.seasons import ALL_SYSTEMS, RatedGame, Rating
+from ..store.models import Game, Player, Side
+from ..store.seasons import ALL_SYSTEMS, RatedGame, Rating, RatingStep
 
 Who = tuple[str, str]
 """A player's key and "", or a pair's two keys, sorted: a rating's row."""
+Rated = list[tuple[str, list[list[Who]]]]
+"""What one game rates: each pool with the game's sides, each side a list of whos."""
 
 
-def _sides(game: Game) -> list[list[str]] | None:
-    """Each side's named players' keys, or None if a side names none."""
-    sides = [[player.key for player in side.players if player.key] for side in game.sides]
-    return sides if all(sides) and len(sides) >= 2 else None
+def _sides_of(keys: Sequence[Sequence[str]]) -> list[list[str]] | None:
+    """Each side's named players' keys, each once; None if a side names none or one player is
+    on two sides (after a merge of two players who played each other)."""
+    sides = [sorted({key for key in side if key}) for side in keys]
+    named = [key for side in sides for key in side]
+    if len(sides) < 2 or not all(sides) or len(named) != len(set(named)):
+        return None
+    return sides
 
 
-def _rows(pools: Sequence[str], who: Iterable[Who]) -> dict[tuple[str, Who], Rating]:
+def _rated(system_id: str, sides: list[list[str]]) -> Rated:
+    """What a game rates: its players in both pools, and its pairs when each side is two."""
+    pools = (ALL_SYSTEMS, system_id)
+    rated: Rated = [(pool, [[(key, "") for key in side] for side in sides]) for pool in pools]
+    if all(len(side) == 2 for side in sides):
+        rated += [(pool, [[(side[0], side[1])] for side in sides]) for pool in pools]
+    return rated
+
+
+def _rows(pools: Iterable[str], who: Iterable[Who]) -> dict[tuple[str, Who], Rating]:
     """The rating rows of `who` in `pools`, made where missing and locked, in one order."""
     keys = sorted({(pool, one) for pool in pools for one in who})
     values = [{"pool": p, "first": a, "second": b, "mu": ratings.MODEL.mu,
                "sigma": ratings.MODEL.sigma, "games": 0} for p, (a, b) in keys]  # fmt: skip
-    insert = postgresql_insert if db.engine.dialect.name == "postgresql" else sqlite_insert
+    upsert = postgresql_insert if db.engine.dialect.name == "postgresql" else sqlite_insert
     # Two games ending at once with a new player: one makes the row, the other finds it.
-    db.session.execute(insert(Rating).values(values).on_conflict_do_nothing())
+    db.session.execute(upsert(Rating).values(values).on_conflict_do_nothing())
     found = db.session.scalars(
         select(Rating)
         .where(
@@ -51,34 +74,111 @@ def _rows(pools: Sequence[str], who: Iterable[Who]) -> dict[tuple[str, Who], Rat
     return {(row.pool, (row.first, row.second)): row for row in found}
 
 
-def _rate(pools: Sequence[str], sides: list[list[Who]], totals: Sequence[int]) -> None:
-    rows = _rows(pools, [one for side in sides for one in side])
-    for pool in pools:
-        before = [
-            [ratings.Rating(r.mu, r.sigma, r.games) for r in (rows[pool, one] for one in side)]
-            for side in sides
-        ]
-        for side, after in zip(sides, ratings.rate(before, totals), strict=True):
-            for one, rating in zip(side, after, strict=True):
-                row = rows[pool, one]
-                row.mu, row.sigma, row.games = rating.mu, rating.sigma, rating.games
+def _step(
+    game_id: str, pool: str, one: Who, before: ratings.Rating, after: ratings.Rating
+) -> dict[str, object]:
+    return {"game_id": game_id, "pool": pool, "first": one[0], "second": one[1],
+            "mu_before": before.mu, "sigma_before": before.sigma, "mu": after.mu,
+            "sigma": after.sigma, "games": after.games}  # fmt: skip
+
+
+def _play(
+    game_id: str, rated: Rated, totals: Sequence[int], now: dict[tuple[str, Who], ratings.Rating]
+) -> list[dict[str, object]]:
+    """Rate one game on the ratings `now` (changed in place); the steps it made."""
+    steps = []
+    for pool, sides in rated:
+        before = [[now.get((pool, one), ratings.Rating()) for one in side] for side in sides]
+        after = ratings.rate(before, totals)
+        for side, olds, news in zip(sides, before, after, strict=True):
+            for one, old, new in zip(side, olds, news, strict=True):
+                now[pool, one] = new
+                steps.append(_step(game_id, pool, one, old, new))
+    return steps
 
 
 def rate_game(game: Game) -> bool:
     """Rate a game that has ended, inside the write that ended it, unless it was rated before
     or a side names no player. Whether it was rated now."""
-    sides = _sides(game)
+    sides = _sides_of([[player.key for player in side.players] for side in game.sides])
     if sides is None or db.session.get(RatedGame, game.id) is not None:
         return False
     totals = [side.total or 0 for side in game.sides]
-    pools = (ALL_SYSTEMS, game.system_id)
-    _rate(pools, [[(key, "") for key in side] for side in sides], totals)
-    if all(len(set(side)) == 2 for side in sides):
-        pairs = [[(min(side), max(side))] for side in sides]
-        _rate(pools, pairs, totals)
-    db.session.add(RatedGame(game_id=game.id))
+    rated = _rated(game.system_id, sides)
+    rows = _rows({pool for pool, _ in rated}, [one for _, s in rated for side in s for one in side])
+    now = {at: ratings.Rating(row.mu, row.sigma, row.games) for at, row in rows.items()}
+    steps = _play(game.id, rated, totals, now)
+    for at, row in rows.items():
+        row.mu, row.sigma, row.games = now[at].mu, now[at].sigma, now[at].games
+    # After the rows are locked: a game sharing a player with this one was rated before it.
+    last = db.session.scalar(select(func.max(RatedGame.sequence))) or 0
+    db.session.add(RatedGame(game_id=game.id, sequence=last + 1, totals=totals))
     db.session.flush()
+    db.session.execute(insert(RatingStep), steps)
     return True
+
+
+def rerate(keys: Collection[str]) -> None:
+    """Replay every rated game of the pools the players `keys` are in, in the order they were
+    rated, with each game's players as its rows name them now and its totals as rated, inside
+    the write that changed who they are (a rename, a merge, a merge undone): each rating is then
+    what the games give, and none is left under a key no game has any more."""
+    theirs = or_(Rating.first.in_(keys), Rating.second.in_(keys))
+    games_of = select(Side.game_id).join(Player).where(Player.key.in_(keys))
+    pools = set(db.session.scalars(select(Rating.pool).where(theirs).distinct()))
+    pools |= set(
+        db.session.scalars(
+            select(Game.system_id).join(RatedGame).where(Game.id.in_(games_of)).distinct()
+        )
+    )
+    if not pools:
+        return
+    pools.add(ALL_SYSTEMS)
+    kept = {
+        (row.pool, (row.first, row.second)): row
+        for row in db.session.scalars(
+            select(Rating)
+            .where(Rating.pool.in_(pools))
+            .order_by(Rating.pool, Rating.first, Rating.second)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+    }
+    order = db.session.execute(
+        select(RatedGame.game_id, RatedGame.totals, Game.system_id)
+        .join(Game, Game.id == RatedGame.game_id)
+        .order_by(RatedGame.sequence, RatedGame.game_id)
+    ).all()
+    players: dict[str, dict[int, list[str]]] = {}
+    for game_id, position, key in db.session.execute(
+        select(Side.game_id, Side.position, Player.key)
+        .join(Player, Player.side_id == Side.id)
+        .join(RatedGame, RatedGame.game_id == Side.game_id)
+    ):
+        players.setdefault(game_id, {}).setdefault(position, []).append(key)
+    now: dict[tuple[str, Who], ratings.Rating] = {}
+    steps: list[dict[str, object]] = []
+    for game_id, totals, system_id in order:
+        by_side = players.get(game_id, {})
+        sides = _sides_of([by_side[p] for p in sorted(by_side)])
+        if sides is None or len(sides) != len(totals):
+            continue
+        rated = [(pool, s) for pool, s in _rated(system_id, sides) if pool in pools]
+        steps += _play(game_id, rated, totals, now)
+    db.session.execute(delete(RatingStep).where(RatingStep.pool.in_(pools)))
+    for at, row in kept.items():
+        if at in now:
+            row.mu, row.sigma, row.games = now[at].mu, now[at].sigma, now[at].games
+        else:
+            db.session.delete(row)
+    db.session.flush()
+    new = [{"pool": pool, "first": one[0], "second": one[1], "mu": rating.mu,
+            "sigma": rating.sigma, "games": rating.games}
+           for (pool, one), rating in now.items() if (pool, one) not in kept]  # fmt: skip
+    if new:
+        db.session.execute(insert(Rating), new)
+    if steps:
+        db.session.execute(insert(RatingStep), steps)
 
 
 def rating_of(who: Who, pool: str = ALL_SYSTEMS) -> ratings.Rating | None:

@@ -41,7 +41,7 @@ from ..store.models import (
     Side,
     new_game_id,
 )
-from ..store.seasons import RatedGame, Rating, Season
+from ..store.seasons import RatedGame, Rating, RatingStep, Season
 from .backup import CHILDREN, CLUB, FORMAT, PARENT, VERSION, columns_of
 from .engine import replay
 from .figures import store_figures
@@ -72,11 +72,14 @@ ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
     # Seasons and ratings came with version 3: a backup made before has none at all.
     Season: frozenset(),
     Rating: frozenset(),
-    RatedGame: frozenset(),
+    # Version 4: a rated game's place and totals (those of version 3 are told, `_rated_order`)
+    # and the steps, which a backup of version 3 has none of.
+    RatedGame: frozenset({"sequence", "totals"}),
+    RatingStep: frozenset(),
 }
 READABLE = tuple(range(1, VERSION + 1))
 """The backup versions a restore reads: version 1's rounds kept no record of who sat out, and
-versions 1 and 2 no seasons or ratings."""
+versions 1 and 2 no seasons or ratings, version 3 no rating steps."""
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
 ORDER = {
     Side: "position",
@@ -202,6 +205,23 @@ def _check_club(club: list[Any], nights: list[Night], games: list[Game]) -> None
     for index, row in enumerate(rated):
         if row.game_id not in game_ids:
             raise BackupError(f"rated_games[{index}].game_id: no game {row.game_id!r}")
+    rated_ids = {row.game_id for row in rated}
+    steps = [row for row in club if isinstance(row, RatingStep)]
+    for index, step in enumerate(steps):
+        if step.game_id not in rated_ids:
+            raise BackupError(f"rating_steps[{index}].game_id: no rated game {step.game_id!r}")
+
+
+def _rated_order(club: list[Any], games: list[Game]) -> None:
+    """A rated game of a version 3 backup, which kept neither its place in the order nor its
+    totals, takes them as an upgraded database does: by when it was rated, and its sides'."""
+    untold = [row for row in club if isinstance(row, RatedGame) and row.sequence is None]
+    told = [row.sequence for row in club if isinstance(row, RatedGame) and row.sequence]
+    sides = {game.id: [side.total or 0 for side in game.sides] for game in games}
+    for number, row in enumerate(sorted(untold, key=lambda r: (r.rated_at, r.game_id)), 1):
+        row.sequence = max(told, default=0) + number
+        if row.totals is None:
+            row.totals = sides[row.game_id]
 
 
 def read_backup(
@@ -285,6 +305,7 @@ def _default(column: Any) -> object:
 TABLES: tuple[type[Any], ...] = (
     HouseRule, Season, Night, Pair, NightTable, NightRound,
     Game, Side, Player, Hand, Entry, Correction, PlayerMerge, Seating, Rating, RatedGame,
+    RatingStep,
 )  # fmt: skip
 """The tables a backup fills, each before the ones that name its rows (a night before the games
 marked with it, a seat after the game it names)."""
@@ -359,6 +380,7 @@ def _sequences_past_largest_ids() -> None:
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
     games, house_rules, merges, nights, club = read_backup(data)
+    _rated_order(club, games)
     writer = _Writer()
     writer.number([*house_rules, *nights, *games, *merges, *club])
     for record in (*house_rules, *nights, *games, *merges, *club):

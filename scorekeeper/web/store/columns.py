@@ -42,7 +42,7 @@ from .models import (
     Side,
     TableSetting,
 )
-from .seasons import POOL_LENGTH, RatedGame, Rating, Season
+from .seasons import POOL_LENGTH, RatedGame, Rating, RatingStep, Season
 
 NIGHT_PAIRS = 200
 """Pairs in one night: a hundred tables, more than any club room holds."""
@@ -250,6 +250,10 @@ def _rating_figure(value: object) -> None:
         raise SchemaError("", f"expected a number between -1,000,000 and 1,000,000, got {value}")
 
 
+LARGEST_TOTAL = 2**63 - 1
+"""A side's total as a rated game keeps it: a 64-bit score."""
+
+
 def _counting(value: object) -> None:
     """What an unfinished game counts as (`nights.Counting`), or None."""
     if value is not None:
@@ -386,7 +390,24 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "sigma": _rating_figure,
         "games": COUNT,
     },
-    RatedGame: {"game_id": text(24, GAME_ID), "rated_at": when()},
+    RatedGame: {
+        "game_id": text(24, GAME_ID),
+        "rated_at": when(),
+        "sequence": COUNT,
+        "totals": list_of(whole(-LARGEST_TOTAL, LARGEST_TOTAL)),
+    },
+    RatingStep: {
+        "id": ROW_ID,
+        "game_id": text(24, GAME_ID),
+        "pool": text(POOL_LENGTH, empty=False),
+        "first": text(KEY_LENGTH, empty=False),
+        "second": text(KEY_LENGTH),
+        "mu_before": _rating_figure,
+        "sigma_before": _rating_figure,
+        "mu": _rating_figure,
+        "sigma": _rating_figure,
+        "games": COUNT,
+    },
     Pair: {
         "id": ROW_ID,
         "night_id": text(24, GAME_ID),

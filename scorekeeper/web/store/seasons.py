@@ -8,7 +8,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint, select
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
@@ -82,10 +82,36 @@ class Rating(Model):
 
 
 class RatedGame(Model):
-    """A game whose end has been rated: a game is rated once, when it first ends."""
+    """A game whose end has been rated: a game is rated once, when it first ends, with the
+    sides' totals it ended on (a correction since changes nothing) and its place in the order
+    games were rated (`sequence`), so that the ratings can be replayed when players merge."""
 
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), primary_key=True)
     rated_at: Mapped[datetime] = mapped_column(default=now)
+    sequence: Mapped[int] = mapped_column(default=0, index=True)
+    """Games rated later have a larger one (two games rated at once may share one: they
+    share no player, or the second would have waited for the first's rows)."""
+    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
+    """Each side's total when the game was rated, in the sides' order."""
+
+
+class RatingStep(Model):
+    """What one rated game did to one player's (or pair's) rating in one pool: the rating
+    before and after it, so that a player's page can draw their rating over time."""
+
+    __table_args__ = (UniqueConstraint("game_id", "pool", "first", "second"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("rated_game.game_id"), index=True)
+    pool: Mapped[str] = mapped_column(String(POOL_LENGTH))
+    first: Mapped[str] = mapped_column(String(KEY_LENGTH), index=True)
+    second: Mapped[str] = mapped_column(String(KEY_LENGTH), default="")
+    mu_before: Mapped[float]
+    sigma_before: Mapped[float]
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    games: Mapped[int]
+    """The rated games the rating after it rests on (this one the last)."""
 
 
 def pair_players(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, str]]]:
