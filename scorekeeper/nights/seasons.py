@@ -14,6 +14,13 @@ in a line):
   places' points equally (two pairs level in first of 6: (6 + 5) / 2 = 5½ each).
 - **Wins** (`Measure.WINS`): the night's wins of the pair (a draw ½), with its average for each
   round it was there without a game that counts, as the night counts them.
+- **By rating** (`Measure.RATING`): players by their rating less its ± (`Rating.ordinal`,
+  mu - 3 sigma: the skill we are nearly sure of), pairs by their rating as a pair, as the
+  ratings stand now (every rated game of theirs in the club's pool, in the season or not; one
+  not rated yet has a new player's, whose ordinal is 0). The nights still say who is in the
+  season and how many nights each played (the minimum attendance counts them), and each
+  night's column shows its points by place; a best N is refused: a rating is not a sum of
+  nights.
 - **A pair that left a night early** is placed by that night as it left it (its rounds after
   it left count nothing, `rankings`): it played the night, its place counts.
 - **A night not finished** counts as it stands, marked in play (`Season.in_play`): the season
@@ -38,6 +45,7 @@ from enum import Enum
 from fractions import Fraction
 
 from .rankings import Standing
+from .ratings import Rating
 
 
 class SeasonError(ValueError):
@@ -56,6 +64,8 @@ class Measure(Enum):
     """Points by place: n for the first of n pairs, down to 1 for the last."""
     WINS = "wins"
     """The night's wins (a draw ½), with its averages for the rounds without a game."""
+    RATING = "rating"
+    """Not from the nights: each one's rating less its ± (the nights say who is placed)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,8 @@ class Rule:
         ...     print(refusal)
         The best 5 nights cannot count in a season of 4 nights.
         """
+        if self.measure is Measure.RATING and self.best is not None:
+            raise SeasonError("A season ranked by rating counts no best nights.", "best")
         if self.best is not None and self.best < 1:
             raise SeasonError("The best nights that count must be at least 1.", "best")
         if self.best is not None and self.best > nights:
@@ -182,10 +194,14 @@ def _who(night: Night) -> dict[int, tuple[str, str]]:
     return dict(night.pairs)
 
 
-def rank(nights: Iterable[Night], rule: Rule) -> Season:
-    """The season's players and pairs, placed by `rule` over `nights` (the module says how).
-    The rule is checked when it is set (`Rule.check`): a season that has since lost a night
-    counts the best N of those left, or all of them when fewer.
+def rank(
+    nights: Iterable[Night], rule: Rule, ratings: Mapping[tuple[str, ...], Rating] | None = None
+) -> Season:
+    """The season's players and pairs, placed by `rule` over `nights` (the module says how);
+    by rating, `ratings` are each player's (by `(key,)`) and pair's (two keys, sorted) as
+    they stand: one left out has a new player's. The rule is checked when it is set
+    (`Rule.check`): a season that has since lost a night counts the best N of those left, or
+    all of them when fewer.
 
     Two nights of four pairs: Ana plays with Beto, then with Carla.
 
@@ -210,26 +226,33 @@ def rank(nights: Iterable[Night], rule: Rule) -> Season:
     nights = list(nights)
     players: dict[tuple[str, ...], dict[str, Fraction]] = {}
     pairs: dict[tuple[str, ...], dict[str, Fraction]] = {}
+    measure = Measure.PLACES if rule.measure is Measure.RATING else rule.measure
     for night in nights:
         who = _who(night)
-        for number, figure in night_figures(night.standings, rule.measure).items():
+        for number, figure in night_figures(night.standings, measure).items():
             if number not in who:
                 raise SeasonError(f"Pair {number} of night {night.id} has no players.")
             for key in who[number]:
                 players.setdefault((key,), {})[night.id] = figure
             pairs.setdefault(tuple(sorted(who[number])), {})[night.id] = figure
     in_play = tuple(night.id for night in nights if not night.finished)
-    return Season(_placed(players, rule), _placed(pairs, rule), in_play)
+    rated = (ratings or {}) if rule.measure is Measure.RATING else None
+    return Season(_placed(players, rule, rated), _placed(pairs, rule, rated), in_play)
 
 
 def _placed(
-    figures: Mapping[tuple[str, ...], Mapping[str, Fraction]], rule: Rule
+    figures: Mapping[tuple[str, ...], Mapping[str, Fraction]],
+    rule: Rule,
+    ratings: Mapping[tuple[str, ...], Rating] | None,
 ) -> list[SeasonStanding]:
-    """Each one's best nights summed, placed (those under the minimum last, unplaced)."""
+    """Each one's best nights summed (or, by rating, its rating less its ±), placed (those
+    under the minimum last, unplaced)."""
     rows = []
     for who, by_night in figures.items():
         best = sorted(by_night, key=lambda night: -by_night[night])[: rule.best]
         figure = sum((by_night[night] for night in best), Fraction(0))
+        if ratings is not None:
+            figure = Fraction(ratings.get(who, Rating()).ordinal)
         rows.append(SeasonStanding(who, None, figure, dict(by_night), tuple(best)))
     ranked = sorted(
         (row for row in rows if row.nights >= rule.minimum), key=lambda r: (-r.figure, r.who)

@@ -20,6 +20,7 @@ from scorekeeper.nights import (
     rank,
     standings,
 )
+from scorekeeper.nights.ratings import Rating
 from scorekeeper.nights.seasons import Night
 
 FOUR = {1: ("ana", "beto"), 2: ("carla", "dani"), 3: ("eva", "fede"), 4: ("gus", "hugo")}
@@ -166,6 +167,7 @@ def test_equal_figures_share_a_place_in_the_season():
         (Rule(best=0), 2, "The best nights that count must be at least 1."),
         (Rule(minimum=3), 2, "Nobody can play 3 nights in a season of 2 nights."),
         (Rule(minimum=0), 2, "The nights one must play to be ranked must be at least 1."),
+        (Rule(Measure.RATING, best=1), 2, "A season ranked by rating counts no best nights."),
     ],
 )
 def test_a_rule_the_season_cannot_hold_is_refused_with_why(rule, nights, message):
@@ -199,6 +201,37 @@ def test_a_players_figure_is_the_sum_of_its_best_nights(orders, best):
     together = next(row for row in season.pairs if row.who == ("ana", "beto"))
     if best == len(orders):
         assert together.figure == sum(night_figures(n.standings, Measure.PLACES)[1] for n in nights)
+
+
+def test_by_rating_players_rank_by_their_rating_less_its_spread_pairs_by_their_pairs():
+    # Ana's middle is highest but least sure: Beto, surer, is ahead; no rating is a new one's.
+    ratings = {
+        ("ana",): Rating(32, 4, 3),  # 32 - 12 = 20
+        ("beto",): Rating(28, 2, 9),  # 28 - 6 = 22
+        ("carla",): Rating(20, 6, 1),  # 20 - 18 = 2
+        ("ana", "beto"): Rating(30, 1, 5),  # 27
+        ("gus", "hugo"): Rating(35, 2, 5),  # 29
+    }
+    nights = [one_round("n1", (4, 3), (2, 1)), one_round("n2", (1, 3), (2, 4), SWAPPED)]
+    season = rank(nights, Rule(Measure.RATING, minimum=2), ratings)
+    rows = figures(season.players)
+    assert rows[("beto",)] == (1, "22", 2) and rows[("ana",)] == (2, "20", 2)
+    assert rows[("carla",)] == (3, "2", 2)
+    assert rows[("eva",)] == (4, "0", 2)  # never rated: 25 - 3 × 25/3
+    pairs = figures(season.pairs)
+    assert pairs[("gus", "hugo")] == (1, "29", 2)
+    assert pairs[("ana", "beto")] == (None, "27", 1)  # one night together of the two asked
+    # Each night's column still says what the night gave: its points by place.
+    beto = next(row for row in season.players if row.who == ("beto",))
+    assert beto.by_night == night_figures_of(nights, "beto")
+
+
+def night_figures_of(nights, key):
+    found = {}
+    for played in nights:
+        number = next(n for n, keys in played.pairs.items() if key in keys)
+        found[played.id] = night_figures(played.standings, Measure.PLACES)[number]
+    return found
 
 
 def test_docs_seasons_md_describes_every_rule():
