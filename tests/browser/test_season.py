@@ -99,7 +99,7 @@ def places_points(
 
 def mu_of(page: Any, base: str, key: str) -> float:
     page.goto(f"{base}/players/{key}")
-    return float(page.locator("#rating").get_attribute("data-mu") or 0)
+    return float(page.locator("#rating .rating-figure").first.get_attribute("data-mu") or 0)
 
 
 def winners(played: dict[int, tuple[int, int]], pairs: list[tuple[str, str]]) -> set[str]:

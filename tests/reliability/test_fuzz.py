@@ -900,6 +900,10 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
         40,
     ),
     "settings.page": (get("/settings"), 20),
+    "settings.rating_pool": (
+        lambda d, w: Request("POST", "/settings/ratings", form=fuzzed_form(d, w.page("/settings"))),
+        40,
+    ),
     "backup.restore": (restore_form, 160),
     "history.undo": (lambda d, w: Request("POST", f"/merges/{an_id(d, w.merges())}/undo"), 40),
     "health.healthz": (get("/healthz"), 10),

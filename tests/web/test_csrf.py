@@ -223,6 +223,10 @@ def pin_settings_form(client: FlaskClient) -> Typed:
     return Typed("/settings/pin", "", {"new": "1357", "again": "1357"}, "Keep the PIN")
 
 
+def rating_pool_form(client: FlaskClient) -> Typed:
+    return Typed("/settings", "/settings/ratings", {"pool": "apart"}, "Save")
+
+
 def renew_links_button(client: FlaskClient) -> Typed:
     game_id, _ = imported(client)
     return Typed(f"/games/{game_id}/share", f"/games/{game_id}/share/renew", {})
@@ -373,6 +377,7 @@ WITH_A_FORM: dict[str, Callable[[FlaskClient], Typed]] = {
     "game_files.import_file": import_form,  # checks its own token (it also takes JSON)
     "sharing.enter_pin": pin_form,
     "sharing.pin_settings": pin_settings_form,
+    "settings.rating_pool": rating_pool_form,
     "backup.restore": restore_form,
     "nights.new": new_night_form,
     "nights.seating": seating_form,

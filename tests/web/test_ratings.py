@@ -84,3 +84,51 @@ def test_a_rename_moves_the_ratings_and_a_rename_that_merges_merges_them(
     with app.app_context():
         rename_player("rob", "Beto")
     assert ratings_kept(app) == ratings_kept(two_nights_as((FIRST, SECOND)))
+
+
+def test_the_club_chooses_each_system_apart_and_the_pages_say_which(
+    app: Flask, client: FlaskClient
+) -> None:
+    play_night(client, FIRST, "First")  # classic games
+    page = client.get("/players/ana").text
+    assert 'data-pool="all"' in page and "rated together" in page
+    assert '<input checked id="pool-0" name="pool" required type="radio" value="together">' in (
+        client.get("/settings").text
+    )
+    refused = client.post("/settings/ratings", data={"pool": "<b>both</b>"})
+    assert refused.status_code == 422 and "<b>both" not in refused.text
+    assert client.post("/settings/ratings", data={"pool": "apart"}).status_code == 302
+    page = client.get("/players/ana").text
+    assert 'data-pool="classic"' in page and 'data-pool="all"' not in page
+    assert "rated apart" in page
+    spanish = client.get("/players/ana", headers={"Accept-Language": "es"}).text
+    assert "se valoran aparte" in spanish
+    assert 'data-pool="classic"' not in client.get("/players/ana?system=denexa").text
+    with app.app_context():
+        kept = ratings_kept(app)
+    assert client.post("/settings/ratings", data={"pool": "together"}).status_code == 302
+    assert 'data-pool="all"' in client.get("/players/ana").text
+    assert ratings_kept(app) == kept  # a choice of what is read: nothing recomputed
+
+
+def test_a_players_page_charts_their_rating_after_each_rated_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    play_night(client, FIRST, "First")
+    assert 'id="rating-chart-title"' not in client.get("/players/ana").text  # one game: no line
+    play_night(client, SECOND, "Second")
+    page = client.get("/players/ana").text
+    assert 'aria-labelledby="rating-chart-title rating-chart-desc"' in page
+    with app.app_context():
+        steps = db.session.execute(
+            select(RatingStep.mu_before, RatingStep.mu)
+            .join(RatedGame)
+            .where(RatingStep.pool == "all", RatingStep.first == "ana", RatingStep.second == "")
+            .order_by(RatedGame.sequence)
+        ).all()
+    assert len(steps) == 2 and steps[1].mu_before == steps[0].mu  # one game after the other
+    said = f"Rating: {round(steps[0].mu, 1):g}, {round(steps[1].mu, 1):g};"
+    assert said in page  # the chart's values in words, for a screen reader
+    assert page.count('<polyline class="series') == 2  # the rating and the rating less its ±
+    last = ratings_kept(app)["all", "ana", ""]
+    assert last[0] == steps[1].mu  # the chart ends where the rating is

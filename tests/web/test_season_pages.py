@@ -107,16 +107,21 @@ def test_a_players_page_shows_their_rating_with_its_spread_and_how_it_is_compute
     assert 'id="rating"' not in client.get("/players/ana").text  # no game yet: no page at all
     play_night(client, FIRST, "First")
     page = client.get("/players/ana").text
-    found = re.search(r'id="rating" data-mu="([^"]+)" data-sigma="([^"]+)" data-games="1"', page)
+    found = re.search(
+        r'class="rating-figure" data-pool="all" data-mu="([^"]+)" data-sigma="([^"]+)"'
+        r' data-games="1"',
+        page,
+    )
     assert found
     mu, sigma = float(found[1]), float(found[2])
-    shown = re.search(r"Rating ([\d.]+) ± ([\d.]+)", page)
+    shown = re.search(r"<strong>([\d.]+) ± ([\d.]+)</strong>", page)
     assert shown and "OpenSkill" in page
     assert abs(float(shown[1]) - mu) < 0.05 and abs(float(shown[2]) - 3 * sigma) < 0.05
     spanish = client.get("/players/ana", headers={"Accept-Language": "es"}).text
     assert "Valoración" in spanish and "de 1 partida valorada" in spanish
-    assert 'id="rating"' in client.get("/players/ana?system=classic").text
-    assert 'id="rating"' not in client.get("/players/ana?system=denexa").text
+    # The club counts every system together (its choice, by default): one rating, whatever
+    # system the page is about.
+    assert 'data-pool="all"' in client.get("/players/ana?system=denexa").text
 
 
 def test_a_players_page_lists_every_night_they_played_with_partner_and_place(

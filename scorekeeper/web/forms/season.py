@@ -32,6 +32,10 @@ class SeasonFields(FlaskForm):
                 _l("Points by place: the first of n pairs scores n, the last 1"),
             ),
             SelectChoice(nights.Measure.WINS.value, _l("Wins, as each night counts them")),
+            SelectChoice(
+                nights.Measure.RATING.value,
+                _l("Rating: players by their rating less its ±, pairs by their pair's"),
+            ),
         ],
         default=nights.Measure.PLACES.value,
     )

@@ -18,10 +18,11 @@ from ..http.access import Access, needs
 from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import statistics
+from ..presenters.ratings import rating_chart, shown_ratings
 from ..presenters.seasons import player_nights
 from ..services.errors import MergeNotUndone, NotFound, PlayerRefused
 from ..services.players import merge_players, rename_player, undo_merge
-from ..services.ratings import rating_of
+from ..services.ratings import systems_apart
 from ..store import queries, tallies
 from ..store.models import NAME_LENGTH
 from ..store.seasons import ALL_SYSTEMS
@@ -100,20 +101,31 @@ def _player_page(
             abort(404)
         theirs = [tallies.PlayerRow(key, tallies.NO_GAMES)]
     recent = queries.latest_games(key, system)
+    partnerships = statistics.partnership_stats(
+        [row for row in found.partnerships if key in row.keys], found.names
+    )
+    ratings = shown_ratings((key, ""), system)
+    pool = ratings[0].pool if ratings else (system if systems_apart() else "") or ALL_SYSTEMS
+    lines = (_("Rating"), _("Rating less its ±"))
     return render_template(
         "history/player.html",
         system=system,
         player=statistics.player_stats(theirs, found.names)[0],
-        partnerships=statistics.partnership_stats(
-            [row for row in found.partnerships if key in row.keys], found.names
-        ),
+        partnerships=partnerships,
+        pair_ratings={
+            p.keys: shown_ratings((min(p.keys), max(p.keys)), system)
+            for p in partnerships
+            if len(p.keys) == 2
+        },
         games=recent,
         more_games=len(recent) == queries.PAGE_SIZE,
         rename=rename,
         merge=merge,
         merges=queries.merges_into(key),
         systems=rules.SYSTEMS,
-        rating=rating_of((key, ""), system or ALL_SYSTEMS),
+        ratings=ratings,
+        apart=systems_apart(),
+        chart=rating_chart(key, pool, lines),
         nights=player_nights(key),
     ), status
 

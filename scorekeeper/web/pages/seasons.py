@@ -12,6 +12,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from ... import rules
 from ..forms.season import SeasonFields, season_form
 from ..http.access import Access, needs
 from ..http.csrf import form_view
@@ -33,6 +34,8 @@ def _refusal(refused: SeasonRefused) -> str:
         return _(
             "The best %(count)s nights cannot count in a season of %(nights)s nights.", **values
         )
+    if refused.code == "best-by-rating":
+        return _("A season ranked by rating counts every night: leave the best nights empty.")
     if refused.code == "minimum-too-many":
         return _("Nobody can play %(count)s nights in a season of %(nights)s nights.", **values)
     if refused.code == "night-in-another-season":
@@ -146,7 +149,12 @@ def standings(season_token: str) -> str:
     url = url_for("seasons.standings", season_token=season_token, _external=True)
     shown = presenters.season_standings(season)
     return render_template(
-        "seasons/standings.html", shown=shown, token=season_token, url=url, qr=qr_svg(url)
+        "seasons/standings.html",
+        shown=shown,
+        token=season_token,
+        url=url,
+        qr=qr_svg(url),
+        systems=rules.SYSTEMS,
     )
 
 
@@ -166,6 +174,7 @@ def results_csv(season_token: str) -> Response:
 def results_text(season_token: str) -> Response:
     """The season's standings as a text to send: the rule, the players and the pairs."""
     shown = presenters.season_standings(_by_token(season_token))
-    response = Response(render_template("seasons/results.txt", shown=shown), mimetype="text/plain")
+    text = render_template("seasons/results.txt", shown=shown, systems=rules.SYSTEMS)
+    response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = "attachment; filename=season.txt"
     return response

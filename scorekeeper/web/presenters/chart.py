@@ -42,13 +42,14 @@ MOST_TICKS = 8
 """Labels on the score axis, whatever the totals: a 148-pixel axis holds no more."""
 
 
-def nice_scale(low: int, high: int) -> tuple[int, int, int]:
+def nice_scale(low: int, high: int, least: int = 100) -> tuple[int, int, int]:
     """The score axis from `low` to `high`: its ends and the step between labels.
 
-    The step is the smallest "nice number" (1, 2, 2.5 or 5 × 10^k, at least 100) that covers
-    the totals in at most MOST_TICKS labels, so that any total, however large, gives a few ticks.
+    The step is the smallest "nice number" (1, 2, 2.5 or 5 × 10^k, at least `least`: 100 for
+    scores, 1 for ratings) that covers the values in at most MOST_TICKS labels, so that any
+    value, however large, gives a few ticks.
     """
-    magnitude = 100
+    magnitude = least
     while True:
         for step in (magnitude, 2 * magnitude, 5 * magnitude // 2, 5 * magnitude):
             bottom, top = (low // step) * step, -(-high // step) * step

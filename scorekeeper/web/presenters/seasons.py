@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ... import nights
+from ...nights.ratings import Rating
 from ...nights.seasons import Night as SeasonNight
+from ..services.ratings import pool_of, ratings_among
 from ..services.seasons import rule_of, season_nights
 from ..store.models import Night
 from ..store.queries import night_tables
-from ..store.seasons import Season, nights_of, pair_players
+from ..store.seasons import ALL_SYSTEMS, Season, nights_of, pair_players
 from .nights import placed
 
 
@@ -38,6 +41,8 @@ class SeasonRow:
     figure: Fraction
     nights: int
     by_night: list[tuple[Fraction | None, bool]]
+    rating: Rating | None = None
+    """Its rating in the club's pool (a pair's as a pair), None before its first rated game."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,8 @@ class SeasonStandings:
     pairs: list[SeasonRow]
     in_play: list[str]
     """The names of the nights still being played (they count as they stand)."""
+    pool: str = "all"
+    """The ratings' pool the club's choice reads: "all", or the system of most of its nights."""
     problem: str | None = None
     """Why the season cannot be ranked now (a player in two pairs of one night, after a merge
     in the history), in the engine's words; then no one is listed."""
@@ -131,14 +138,28 @@ def _names(nights_read: list[SeasonNight], night_list: list[Night]) -> dict[str,
     return spelled
 
 
+def season_pool(night_list: list[Night]) -> str:
+    """The ratings' pool of a season: every system's, or (each system apart, as the club may
+    choose) the system most of its nights are played in (the first set up of those level)."""
+    systems = Counter(night.system_id for night in night_list)
+    return pool_of(systems.most_common(1)[0][0]) if systems else ALL_SYSTEMS
+
+
 def season_standings(season: Season) -> SeasonStandings:
-    """The season's players and pairs ranked by its rule, from its nights as they stand."""
+    """The season's players and pairs ranked by its rule, from its nights as they stand, each
+    with its rating as kept (the rule by rating ranks by them)."""
     night_list = season_nights(season.id)
     read = read_nights(night_list)
     rule = rule_of(season)
+    pool = season_pool(night_list)
+    keys = {key for night in read for pair in night.pairs.values() for key in pair}
+    rated = ratings_among(keys, pool)
+    by_who: dict[tuple[str, ...], Rating] = {
+        (a,) if not b else (a, b): rating for (a, b), rating in rated.items()
+    }
     problem: str | None = None
     try:
-        ranked = nights.rank(read, rule)
+        ranked = nights.rank(read, rule, by_who)
     except nights.SeasonError as error:
         ranked, problem = nights.Season([], []), str(error)
     spelled = _names(read, night_list)
@@ -155,6 +176,7 @@ def season_standings(season: Season) -> SeasonStandings:
                     (standing.by_night.get(night.id), night.id in standing.counted)
                     for night in night_list
                 ],
+                by_who.get(standing.who),
             )
             for standing in standings
         ]
@@ -166,7 +188,8 @@ def season_standings(season: Season) -> SeasonStandings:
         rows(ranked.players),
         rows(ranked.pairs),
         [n.name for n in night_list if n.id in ranked.in_play],
-        problem,
+        problem=problem,
+        pool=pool,
     )
 
 

@@ -26,7 +26,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from ...nights import ratings
 from ..extensions import db
-from ..store.models import Game, Player, Side
+from ..store.database import writing
+from ..store.models import Game, Player, Side, TableSetting
 from ..store.seasons import ALL_SYSTEMS, RatedGame, Rating, RatingStep
 
 Who = tuple[str, str]
@@ -179,6 +180,55 @@ def rerate(keys: Collection[str]) -> None:
         db.session.execute(insert(Rating), new)
     if steps:
         db.session.execute(insert(RatingStep), steps)
+
+
+POOL_SETTING = "rating-pool"
+"""The club's choice (a table setting): "apart", each system's ratings shown and ranked apart;
+anything else (and no choice), every system counted together."""
+APART = "apart"
+
+
+def systems_apart() -> bool:
+    """Whether the club counts each system apart (the pages then show the system's ratings)."""
+    value = db.session.scalar(select(TableSetting.value).where(TableSetting.key == POOL_SETTING))
+    return value == APART
+
+
+def count_systems_apart(apart: bool) -> None:
+    """The club's choice of pool. Both pools are always kept, so nothing is recomputed: the
+    pages read the other one from now on."""
+    value = APART if apart else ALL_SYSTEMS
+    upsert = postgresql_insert if db.engine.dialect.name == "postgresql" else sqlite_insert
+    with writing():
+        statement = upsert(TableSetting).values(key=POOL_SETTING, value=value)
+        db.session.execute(
+            statement.on_conflict_do_update(index_elements=["key"], set_={"value": value})
+        )
+
+
+def pool_of(system_id: str) -> str:
+    """The pool the club reads for a game (or night, or season) of `system_id`."""
+    return system_id if systems_apart() else ALL_SYSTEMS
+
+
+def system_ratings(who: Who) -> dict[str, ratings.Rating]:
+    """One player's (or pair's) rating in each system they were rated in, by system id."""
+    rows = db.session.scalars(
+        select(Rating)
+        .where(Rating.first == who[0], Rating.second == who[1], Rating.pool != ALL_SYSTEMS)
+        .order_by(Rating.games.desc(), Rating.pool)
+    )
+    return {row.pool: ratings.Rating(row.mu, row.sigma, row.games) for row in rows}
+
+
+def ratings_among(keys: Collection[str], pool: str) -> dict[Who, ratings.Rating]:
+    """The ratings in `pool` of the players `keys` and of the pairs they make (by who)."""
+    rows = db.session.scalars(select(Rating).where(Rating.pool == pool, Rating.first.in_(keys)))
+    return {
+        (row.first, row.second): ratings.Rating(row.mu, row.sigma, row.games)
+        for row in rows
+        if row.second in keys or not row.second
+    }
 
 
 def rating_of(who: Who, pool: str = ALL_SYSTEMS) -> ratings.Rating | None:

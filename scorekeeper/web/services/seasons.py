@@ -82,6 +82,8 @@ def _check_rule(plan: SeasonPlan) -> None:
     refused with the field it is about. A season with neither (set up before its first night,
     its nights to be added as they are played) takes any rule: it is checked once it has."""
     rule, count = plan.rule, max(plan.planned or 0, len(plan.nights))
+    if rule.measure is nights.Measure.RATING and rule.best is not None:
+        raise SeasonRefused("best-by-rating", "best")
     if not count:
         return
     try:
