@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.web.extensions import db
+from scorekeeper.web.services.ratings import rating_of
 from scorekeeper.web.store.models import Night
 from scorekeeper.web.store.seasons import Season
 
@@ -156,3 +157,35 @@ def test_the_results_come_as_text_in_english_and_spanish(client: FlaskClient) ->
     spanish = client.get(f"{url}/results.txt", headers={"Accept-Language": "es"}).text
     assert "Parejas que siguieron juntas" in spanish
     assert re.search(r"^1\. Ana: 3,5 — 1 noche$", spanish, re.M)
+
+
+def test_a_season_ranked_by_rating_places_by_the_ratings_kept_and_shows_pairs_ratings(
+    client: FlaskClient, app: Flask
+) -> None:
+    first, second = play_night(client, FIRST, "First"), play_night(client, SECOND, "Second")
+    refused = client.post(
+        "/seasons/new", data=season_form(client, nights=[first], measure="rating", best="1")
+    )
+    assert refused.status_code == 422
+    assert "A season ranked by rating counts every night" in refused.text
+    assert 'value="1"' in refused.text  # what was typed stays
+    season_id = set_up_season(client, first, second, measure="rating", minimum="2")
+    page = client.get(standings_url(client, season_id)).text
+    assert "Ranked by rating" in page and "every system's games together" in page
+    with app.app_context():
+        ordinals = {
+            name.casefold(): rating_of((name.casefold(), "")) for pair in FIRST for name in pair
+        }
+        eva_fede = rating_of(("eva", "fede"))
+    rows = re.findall(r'data-player="([^"]+)" data-place="(\d*)" data-figure="([^"]+)"', page)
+    assert [key for key, _, _ in rows] == sorted(
+        ordinals,
+        key=lambda k: (-ordinals[k].ordinal, k),  # type: ignore[union-attr]
+    )
+    assert all(place for _, place, _ in rows)  # every player played both nights
+    # Eva and Fede stayed together: their pair's rating, with its ±, ranks them as a pair.
+    pair = re.search(r'data-pair="eva\|fede" data-place="(\d+)".*?data-mu="([^"]+)"', page, re.S)
+    assert pair and eva_fede is not None and float(pair[2]) == eva_fede.mu
+    assert f"{eva_fede.mu:.1f} ± {eva_fede.spread:.1f}" in page
+    # Pairs together one night of the two asked are listed, not placed.
+    assert re.search(r'data-pair="ana\|beto" data-place=""', page)
