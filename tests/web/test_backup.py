@@ -45,7 +45,7 @@ def test_a_backup_restored_into_an_empty_database_is_the_same_database(
     games = games_of_every_kind(app, client, actions)
     first = backup_of(app)
     assert [game["id"] for game in first["games"]] == games
-    assert first["format"] == "samba-scorekeeper-backup" and first["version"] == 3
+    assert first["format"] == "samba-scorekeeper-backup" and first["version"] == 4
 
     restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
@@ -191,8 +191,8 @@ def _duplicate_game(data: dict[str, Any]) -> None:
     ("change", "message"),
     [
         (_set("format", "game-file"), "This is not a Samba Scorekeeper backup"),
-        (_set("version", 4), "Backup version 4: this Samba Scorekeeper restores versions 1 to 3."),
-        (_set("version", 0), "Backup version 0: this Samba Scorekeeper restores versions 1 to 3."),
+        (_set("version", 5), "Backup version 5: this Samba Scorekeeper restores versions 1 to 4."),
+        (_set("version", 0), "Backup version 0: this Samba Scorekeeper restores versions 1 to 4."),
         (_set("games", {}), "games: expected a list"),
         (_set("house_rules", None), "house_rules: expected a list"),
         (_set("games.0", "a game"), "games[0]: expected an object"),
@@ -264,7 +264,7 @@ def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
     data = backup_of(app)
     assert data == {
         "format": "samba-scorekeeper-backup",
-        "version": 3,
+        "version": 4,
         "games": [],
         "house_rules": [],
         "player_merges": [],
@@ -272,6 +272,7 @@ def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
         "seasons": [],
         "ratings": [],
         "rated_games": [],
+        "rating_steps": [],
     }
     empty = another_app(tmp_path, "empty.sqlite3")
     with empty.app_context():

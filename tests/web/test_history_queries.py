@@ -46,9 +46,10 @@ def test_a_history_page_asks_as_much_for_51_games_as_for_21(
     some_games(client, 30)
     with statements(app) as many:
         assert client.get(page).status_code == 200
-    # A player's page also reads the merges into the player, to offer to undo them, their
-    # rating, and the club nights they played (none here).
-    assert len(many) == len(few) <= (9 if page.startswith("/players/") else 6), many
+    # A player's page also reads the merges into the player, to offer to undo them, the club's
+    # choice of ratings' pool, their rating with their partnerships' (one read), their rating's
+    # steps for its chart, and the club nights they played (none here).
+    assert len(many) == len(few) <= (11 if page.startswith("/players/") else 6), many
 
 
 def test_statistics_are_one_statement(app: Flask, client: FlaskClient) -> None:

@@ -104,8 +104,11 @@ def _player_page(
     partnerships = statistics.partnership_stats(
         [row for row in found.partnerships if key in row.keys], found.names
     )
-    ratings = shown_ratings((key, ""), system)
-    pool = ratings[0].pool if ratings else (system if systems_apart() else "") or ALL_SYSTEMS
+    pairs = [(min(p.keys), max(p.keys)) for p in partnerships if len(p.keys) == 2]
+    apart = systems_apart()
+    shown = shown_ratings([(key, ""), *pairs], system, apart)
+    ratings = shown[key, ""]
+    pool = ratings[0].pool if ratings else ALL_SYSTEMS
     lines = (_("Rating"), _("Rating less its ±"))
     return render_template(
         "history/player.html",
@@ -113,9 +116,7 @@ def _player_page(
         player=statistics.player_stats(theirs, found.names)[0],
         partnerships=partnerships,
         pair_ratings={
-            p.keys: shown_ratings((min(p.keys), max(p.keys)), system)
-            for p in partnerships
-            if len(p.keys) == 2
+            p.keys: shown[min(p.keys), max(p.keys)] for p in partnerships if len(p.keys) == 2
         },
         games=recent,
         more_games=len(recent) == queries.PAGE_SIZE,
@@ -124,7 +125,7 @@ def _player_page(
         merges=queries.merges_into(key),
         systems=rules.SYSTEMS,
         ratings=ratings,
-        apart=systems_apart(),
+        apart=apart,
         chart=rating_chart(key, pool, lines),
         nights=player_nights(key),
     ), status

@@ -5,14 +5,12 @@ time as a chart (the running totals' chart, `presenters.chart`, drawn the same w
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
-from sqlalchemy import select
-
 from ...nights.ratings import Rating
-from ..extensions import db
-from ..services.ratings import Who, rating_of, system_ratings, systems_apart
-from ..store.seasons import ALL_SYSTEMS, RatedGame, RatingStep
+from ..services.ratings import Who, rating_steps
+from ..services.ratings import shown_ratings as ratings_shown
 from ..wording import decimal
 from .chart import HEIGHT, LEFT, RIGHT, TOP, WIDTH, Chart, Line, nice_scale
 
@@ -27,30 +25,23 @@ class Shown:
     rating: Rating
 
 
-def shown_ratings(who: Who, system: str = "") -> list[Shown]:
-    """The ratings of a player (or pair) the club's choice reads: every system's together, or
-    each system's apart (only `system`'s when the page is about one)."""
-    if not systems_apart():
-        rating = rating_of(who)
-        return [] if rating is None else [Shown(ALL_SYSTEMS, rating)]
-    found = system_ratings(who)
-    return [Shown(pool, rating) for pool, rating in found.items() if system in ("", pool)]
+def shown_ratings(whos: Collection[Who], system: str, apart: bool) -> dict[Who, list[Shown]]:
+    """The ratings of players (or pairs) the club's choice reads (`services.shown_ratings`)."""
+    found = ratings_shown(whos, system, apart)
+    return {
+        who: [Shown(pool, one) for pool, one in by_pool.items()] for who, by_pool in found.items()
+    }
 
 
 def rating_chart(key: str, pool: str, names: tuple[str, str]) -> Chart | None:
     """A player's rating after each of their rated games in `pool`, and the rating less its ±
     (what ranks), as the chart of a game's running totals draws; None before two games.
     `names` name the two lines in the page's language."""
-    rows = db.session.execute(
-        select(RatingStep.mu_before, RatingStep.sigma_before, RatingStep.mu, RatingStep.sigma)
-        .join(RatedGame, RatedGame.game_id == RatingStep.game_id)
-        .where(RatingStep.pool == pool, RatingStep.first == key, RatingStep.second == "")
-        .order_by(RatedGame.sequence, RatedGame.game_id)
-    ).all()
+    rows = rating_steps(key, pool)
     if len(rows) < 2:
         return None
-    middle = [rows[0].mu_before, *(row.mu for row in rows)]
-    sure = [rows[0].mu_before - 3 * rows[0].sigma_before, *(r.mu - 3 * r.sigma for r in rows)]
+    middle = [rows[0][0], *(mu for _, _, mu, _ in rows)]
+    sure = [rows[0][0] - 3 * rows[0][1], *(mu - 3 * sigma for _, _, mu, sigma in rows)]
     low, high, step = nice_scale(math.floor(min(0, *sure)), math.ceil(max(*middle, *sure)), least=1)
     games = len(rows)
 

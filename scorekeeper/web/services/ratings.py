@@ -211,14 +211,36 @@ def pool_of(system_id: str) -> str:
     return system_id if systems_apart() else ALL_SYSTEMS
 
 
-def system_ratings(who: Who) -> dict[str, ratings.Rating]:
-    """One player's (or pair's) rating in each system they were rated in, by system id."""
+def shown_ratings(
+    whos: Collection[Who], system: str, apart: bool
+) -> dict[Who, dict[str, ratings.Rating]]:
+    """The ratings of players (or pairs) the club's choice reads, each by its pool, in one
+    statement: every system's together, or each system's `apart` (only `system`'s when the
+    page is about one), each one's most played first."""
+    pools = Rating.pool == ALL_SYSTEMS
+    if apart:
+        pools = Rating.pool == system if system else Rating.pool != ALL_SYSTEMS
     rows = db.session.scalars(
         select(Rating)
-        .where(Rating.first == who[0], Rating.second == who[1], Rating.pool != ALL_SYSTEMS)
+        .where(pools, tuple_(Rating.first, Rating.second).in_(list(whos)))
         .order_by(Rating.games.desc(), Rating.pool)
     )
-    return {row.pool: ratings.Rating(row.mu, row.sigma, row.games) for row in rows}
+    found: dict[Who, dict[str, ratings.Rating]] = {who: {} for who in whos}
+    for row in rows:
+        found[row.first, row.second][row.pool] = ratings.Rating(row.mu, row.sigma, row.games)
+    return found
+
+
+def rating_steps(key: str, pool: str) -> list[tuple[float, float, float, float]]:
+    """What each rated game of a player's did to their rating in `pool`, in the order they were
+    rated: the middle and spread before it, and after."""
+    rows = db.session.execute(
+        select(RatingStep.mu_before, RatingStep.sigma_before, RatingStep.mu, RatingStep.sigma)
+        .join(RatedGame, RatedGame.game_id == RatingStep.game_id)
+        .where(RatingStep.pool == pool, RatingStep.first == key, RatingStep.second == "")
+        .order_by(RatedGame.sequence, RatedGame.game_id)
+    )
+    return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 def ratings_among(keys: Collection[str], pool: str) -> dict[Who, ratings.Rating]:
