@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,32 @@ def test_seasons_and_ratings_upgrade_onto_the_nights_and_downgrade(tmp_path: Pat
         upgrade()
         assert {"season", "rating", "rated_game"} <= set(inspect(db.engine).get_table_names())
         assert db.session.scalars(select(Game.id)).all() == [kept]
+
+
+def test_rated_games_get_their_order_and_totals_and_rating_steps_a_table(tmp_path: Path) -> None:
+    """The revision that keeps each rated game's place, totals as rated and steps."""
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'steps.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+        first, second = import_game(GAME), import_game(GAME)
+        totals = db.session.scalars(
+            select(Side.total).where(Side.game_id == first).order_by(Side.position)
+        ).all()
+        db.session.rollback()
+        downgrade(revision="a3f9c1e7d5b2")
+        assert "rating_step" not in inspect(db.engine).get_table_names()
+        with db.engine.begin() as connection:  # rated in this order, before the revision
+            for game_id, at in ((second, "2026-01-01 10:00:00"), (first, "2026-01-01 11:00:00")):
+                connection.execute(
+                    text("INSERT INTO rated_game (game_id, rated_at) VALUES (:id, :at)"),
+                    {"id": game_id, "at": at},
+                )
+        upgrade()
+        rows = db.session.execute(
+            text("SELECT game_id, sequence, totals FROM rated_game ORDER BY sequence")
+        ).all()
+        assert [(row[0], row[1]) for row in rows] == [(second, 1), (first, 2)]
+        assert json.loads(rows[1][2]) == list(totals) and totals[0] != totals[1]
+        assert "rating_step" in inspect(db.engine).get_table_names()
