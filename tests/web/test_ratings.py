@@ -4,13 +4,16 @@ rated game keeps what it did to each rating, which the player's chart draws."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.web.extensions import db
+from scorekeeper.web.services.games import KEPT_DELETED, delete_game, purge_deleted
 from scorekeeper.web.services.players import merge_players, rename_player, undo_merge
-from scorekeeper.web.store.models import PlayerMerge
+from scorekeeper.web.store.models import Game, PlayerMerge, now
 from scorekeeper.web.store.seasons import RatedGame, Rating, RatingStep
 
 from .apps import TEST_CONFIG, built_app
@@ -132,3 +135,19 @@ def test_a_players_page_charts_their_rating_after_each_rated_game(
     assert page.count('<polyline class="series') == 2  # the rating and the rating less its ±
     last = ratings_kept(app)["all", "ana", ""]
     assert last[0] == steps[1].mu  # the chart ends where the rating is
+
+
+def test_a_rated_game_deleted_long_ago_is_purged_and_the_ratings_keep_what_it_gave(
+    app: Flask, client: FlaskClient
+) -> None:
+    play_night(client, FIRST, "First")
+    kept = ratings_kept(app)
+    with app.app_context():
+        game_id = db.session.scalars(select(RatedGame.game_id)).first()
+        assert game_id is not None and delete_game(game_id)
+        purge_deleted(now() + KEPT_DELETED + timedelta(days=1))  # its rated game once held it back
+        assert db.session.get(Game, game_id) is None
+        assert db.session.get(RatedGame, game_id) is None
+        assert db.session.scalars(select(RatingStep.game_id)).all()
+        assert game_id not in db.session.scalars(select(RatingStep.game_id)).all()
+    assert ratings_kept(app) == kept

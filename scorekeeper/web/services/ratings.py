@@ -9,6 +9,9 @@ players, each pair as one. A game corrected or deleted after it was rated keeps 
 gave: its totals as rated are kept with it (`RatedGame.totals`), and what it did to each
 rating (`RatingStep`, which the player's chart draws).
 
+A game purged for good (deleted long ago) takes its record of being rated with it: the ratings
+keep what it gave until a replay, which replays the games there are.
+
 A write that changes who played a game (a rename that merges two players, a merge, a merge
 undone) replays the ratings of every pool its games are in, from the first rated game, in the
 order they were rated, with each game's players as they are now (`rerate`): the merged player's
@@ -180,6 +183,13 @@ def rerate(keys: Collection[str]) -> None:
         db.session.execute(insert(Rating), new)
     if steps:
         db.session.execute(insert(RatingStep), steps)
+
+
+def forget_games(game_ids: Collection[str]) -> None:
+    """Games purged for good (deleted long ago) take their record of being rated with them:
+    the ratings keep what those games gave, until a merge replays the games there still are."""
+    db.session.execute(delete(RatingStep).where(RatingStep.game_id.in_(game_ids)))
+    db.session.execute(delete(RatedGame).where(RatedGame.game_id.in_(game_ids)))
 
 
 POOL_SETTING = "rating-pool"
