@@ -30,6 +30,7 @@ from .engine import engine_game, game_changed, replay_of
 from .errors import GameRefused, NotFound
 from .figures import store_figures
 from .loading import game_with_sides, lock_game
+from .ratings import forget_games
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,7 @@ def purge_deleted(at: datetime | None = None) -> bool:
     with writing():
         expired = select(Game).where(Game.deleted_at < before).with_for_update()
         games = db.session.scalars(expired).all()
+        forget_games([game.id for game in games])
         # A night's seating names its game: the seat stays, its game gone.
         db.session.execute(
             update(Seating)
