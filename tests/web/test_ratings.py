@@ -4,6 +4,7 @@ rated game keeps what it did to each rating, which the player's chart draws."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from flask import Flask
@@ -13,10 +14,11 @@ from sqlalchemy import select
 from scorekeeper.web.extensions import db
 from scorekeeper.web.services.games import KEPT_DELETED, delete_game, purge_deleted
 from scorekeeper.web.services.players import merge_players, rename_player, undo_merge
+from scorekeeper.web.services.restore import restore
 from scorekeeper.web.store.models import Game, PlayerMerge, now
 from scorekeeper.web.store.seasons import RatedGame, Rating, RatingStep
 
-from .apps import TEST_CONFIG, built_app
+from .apps import TEST_CONFIG, backup_of, built_app
 from .nights import FIRST, SECOND, play_night
 
 Kept = dict[tuple[str, str, str], tuple[float, float, int]]
@@ -151,3 +153,24 @@ def test_a_rated_game_deleted_long_ago_is_purged_and_the_ratings_keep_what_it_ga
         assert db.session.scalars(select(RatingStep.game_id)).all()
         assert game_id not in db.session.scalars(select(RatingStep.game_id)).all()
     assert ratings_kept(app) == kept
+
+
+def test_a_backup_restores_the_same_ratings_steps_and_chart(
+    app: Flask, client: FlaskClient
+) -> None:
+    play_night(client, FIRST, "First")
+    play_night(client, renamed(SECOND, "Beto", "Roberto"), "Second")
+    with app.app_context():
+        merge_players("roberto", "beto")
+    restored = built_app(TEST_CONFIG)
+    with restored.app_context():
+        restore(json.loads(json.dumps(backup_of(app))))
+    assert ratings_kept(restored) == ratings_kept(app)
+    assert steps_kept(restored) == steps_kept(app) != []
+    chart = 'aria-labelledby="rating-chart-title'
+    page, again = client.get("/players/beto").text, restored.test_client().get("/players/beto").text
+    assert chart in page
+    assert (
+        page[page.index(chart) :].split("</svg>")[0]
+        == again[again.index(chart) :].split("</svg>")[0]
+    )
