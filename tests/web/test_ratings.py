@@ -47,6 +47,12 @@ def renamed(pairs: list[tuple[str, str]], old: str, new: str) -> list[tuple[str,
     return [tuple(new if name == old else name for name in pair) for pair in pairs]  # type: ignore[misc]
 
 
+def beto_written_two_ways(client: FlaskClient) -> None:
+    """Two nights: Beto was written "Roberto" the second, two players with two ratings."""
+    play_night(client, FIRST, "First")
+    play_night(client, renamed(SECOND, "Beto", "Roberto"), "Second")
+
+
 def two_nights_as(pairs: tuple[list[tuple[str, str]], list[tuple[str, str]]]) -> Flask:
     app = built_app(TEST_CONFIG)
     client = app.test_client()
@@ -58,9 +64,7 @@ def two_nights_as(pairs: tuple[list[tuple[str, str]], list[tuple[str, str]]]) ->
 def test_a_merged_player_is_rated_as_if_they_had_always_been_one(
     app: Flask, client: FlaskClient
 ) -> None:
-    # Beto was written "Roberto" the second night: two players, two ratings.
-    play_night(client, FIRST, "First")
-    play_night(client, renamed(SECOND, "Beto", "Roberto"), "Second")
+    beto_written_two_ways(client)
     apart = ratings_kept(app)
     assert ("all", "roberto", "") in apart
     with app.app_context():
@@ -80,8 +84,7 @@ def test_a_merged_player_is_rated_as_if_they_had_always_been_one(
 def test_a_rename_moves_the_ratings_and_a_rename_that_merges_merges_them(
     app: Flask, client: FlaskClient
 ) -> None:
-    play_night(client, FIRST, "First")
-    play_night(client, renamed(SECOND, "Beto", "Roberto"), "Second")
+    beto_written_two_ways(client)
     with app.app_context():
         rename_player("roberto", "Rob")
     assert ("all", "rob", "") in ratings_kept(app)
@@ -158,8 +161,7 @@ def test_a_rated_game_deleted_long_ago_is_purged_and_the_ratings_keep_what_it_ga
 def test_a_backup_restores_the_same_ratings_steps_and_chart(
     app: Flask, client: FlaskClient
 ) -> None:
-    play_night(client, FIRST, "First")
-    play_night(client, renamed(SECOND, "Beto", "Roberto"), "Second")
+    beto_written_two_ways(client)
     with app.app_context():
         merge_players("roberto", "beto")
     restored = built_app(TEST_CONFIG)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ... import rules
@@ -73,30 +73,45 @@ def running_totals(
     low, high = min(0, *values), max(0, *values)
     if target is not None and high >= 0.6 * target:
         high = max(high, target)
-    low, high, step = nice_scale(low, high)
-    hands = len(result.hands)
+    number = numbers()
+    return drawn(
+        list(zip(sides, series, strict=True)),
+        nice_scale(low, high),
+        number,
+        lambda total: number(int(total)),
+        target,
+    )
+
+
+def drawn(
+    series: Sequence[tuple[str, Sequence[float]]],
+    scale: tuple[int, int, int],
+    label: Callable[[int], str],
+    said: Callable[[float], str],
+    target: int | None = None,
+) -> Chart:
+    """The chart of named series of values, each from its start (x = 0) on, on the value axis
+    `scale` (its ends and step, `nice_scale`): the axis labelled by `label`, the values
+    described in words by `said` (the first, where each series starts, left out)."""
+    low, high, step = scale
+    count = max(len(values) for _, values in series) - 1
 
     def x(index: int) -> float:
-        return round(LEFT + (WIDTH - LEFT - RIGHT) * index / hands, 1)
+        return round(LEFT + (WIDTH - LEFT - RIGHT) * index / count, 1)
 
-    def y(value: int) -> float:
+    def y(value: float) -> float:
         return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low), 1)
 
     lines = [
         Line(
             side=name,
-            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(totals)),
-            last=(x(hands), y(totals[-1])),
+            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
+            last=(x(len(values) - 1), y(values[-1])),
             style=index % 5,
         )
-        for index, (name, totals) in enumerate(zip(sides, series, strict=True))
+        for index, (name, values) in enumerate(series)
     ]
-    every = max(1, -(-hands // 8))
-    number = numbers()
-    description = "; ".join(
-        f"{name}: " + ", ".join(number(v) for v in totals[1:])
-        for name, totals in zip(sides, series, strict=True)
-    )
+    every = max(1, -(-count // 8))
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -106,9 +121,11 @@ def running_totals(
         bottom=HEIGHT - 6,
         lines=lines,
         # A label's baseline 4 below its line centres the digits on it.
-        y_ticks=[(y(v), y(v) + 4, number(v)) for v in range(low, high + 1, step)],
-        x_ticks=[(x(i), str(i)) for i in range(0, hands + 1, every)],
+        y_ticks=[(y(v), y(v) + 4, label(v)) for v in range(low, high + 1, step)],
+        x_ticks=[(x(i), str(i)) for i in range(0, count + 1, every)],
         zero=y(0) if low < 0 else None,
         target=y(target) if target is not None and target <= high else None,
-        description=description,
+        description="; ".join(
+            f"{name}: " + ", ".join(said(v) for v in values[1:]) for name, values in series
+        ),
     )

@@ -12,9 +12,7 @@ from ...nights.ratings import Rating
 from ..services.ratings import Who, rating_steps
 from ..services.ratings import shown_ratings as ratings_shown
 from ..wording import decimal
-from .chart import HEIGHT, LEFT, RIGHT, TOP, WIDTH, Chart, Line, nice_scale
-
-BOTTOM = 22
+from .chart import Chart, drawn, nice_scale
 
 
 @dataclass(frozen=True)
@@ -42,35 +40,5 @@ def rating_chart(key: str, pool: str, names: tuple[str, str]) -> Chart | None:
         return None
     middle = [rows[0][0], *(mu for _, _, mu, _ in rows)]
     sure = [rows[0][0] - 3 * rows[0][1], *(mu - 3 * sigma for _, _, mu, sigma in rows)]
-    low, high, step = nice_scale(math.floor(min(0, *sure)), math.ceil(max(*middle, *sure)), least=1)
-    games = len(rows)
-
-    def x(index: int) -> float:
-        return round(LEFT + (WIDTH - LEFT - RIGHT) * index / games, 1)
-
-    def y(value: float) -> float:
-        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low), 1)
-
-    lines = [
-        Line(name, " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
-             (x(games), y(values[-1])), style)
-        for style, (name, values) in enumerate(zip(names, (middle, sure), strict=True))
-    ]  # fmt: skip
-    every = max(1, -(-games // 8))
-    return Chart(
-        width=WIDTH,
-        height=HEIGHT,
-        left=LEFT,
-        label_x=LEFT - 4,
-        right=WIDTH - RIGHT,
-        bottom=HEIGHT - 6,
-        lines=lines,
-        y_ticks=[(y(v), y(v) + 4, str(v)) for v in range(low, high + 1, step)],
-        x_ticks=[(x(i), str(i)) for i in range(0, games + 1, every)],
-        zero=y(0) if low < 0 else None,
-        target=None,
-        description="; ".join(
-            f"{name}: " + ", ".join(decimal(v, 1) for v in values[1:])
-            for name, values in zip(names, (middle, sure), strict=True)
-        ),
-    )
+    scale = nice_scale(math.floor(min(0, *sure)), math.ceil(max(*middle, *sure)), least=1)
+    return drawn(list(zip(names, (middle, sure), strict=True)), scale, str, lambda v: decimal(v, 1))

@@ -250,6 +250,15 @@ def _rating_figure(value: object) -> None:
         raise SchemaError("", f"expected a number between -1,000,000 and 1,000,000, got {value}")
 
 
+RATED: Mapping[str, Check] = {
+    "pool": text(POOL_LENGTH, empty=False),
+    "first": text(KEY_LENGTH, empty=False),
+    "second": text(KEY_LENGTH),
+    "mu": _rating_figure,
+    "sigma": _rating_figure,
+    "games": COUNT,
+}
+"""A rating's pool, who it is of and its figures, as kept and as each rated game left it."""
 LARGEST_TOTAL = 2**63 - 1
 """A side's total as a rated game keeps it: a 64-bit score."""
 
@@ -381,15 +390,7 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "follow_token": text(SHARE_TOKEN_LENGTH, TOKEN, empty=False),
         "token": text(TOKEN_LENGTH, TOKEN, empty=False, none=True),
     },
-    Rating: {
-        "id": ROW_ID,
-        "pool": text(POOL_LENGTH, empty=False),
-        "first": text(KEY_LENGTH, empty=False),
-        "second": text(KEY_LENGTH),
-        "mu": _rating_figure,
-        "sigma": _rating_figure,
-        "games": COUNT,
-    },
+    Rating: {"id": ROW_ID, **RATED},
     RatedGame: {
         "game_id": text(24, GAME_ID),
         "rated_at": when(),
@@ -399,14 +400,9 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
     RatingStep: {
         "id": ROW_ID,
         "game_id": text(24, GAME_ID),
-        "pool": text(POOL_LENGTH, empty=False),
-        "first": text(KEY_LENGTH, empty=False),
-        "second": text(KEY_LENGTH),
         "mu_before": _rating_figure,
         "sigma_before": _rating_figure,
-        "mu": _rating_figure,
-        "sigma": _rating_figure,
-        "games": COUNT,
+        **RATED,
     },
     Pair: {
         "id": ROW_ID,
