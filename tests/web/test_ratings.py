@@ -11,10 +11,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from scorekeeper.nights import Measure, Rule
 from scorekeeper.web.extensions import db
+from scorekeeper.web.presenters.seasons import season_standings
 from scorekeeper.web.services.games import KEPT_DELETED, delete_game, purge_deleted
 from scorekeeper.web.services.players import merge_players, rename_player, undo_merge
+from scorekeeper.web.services.ratings import ratings_among
 from scorekeeper.web.services.restore import restore
+from scorekeeper.web.services.seasons import SeasonPlan, season_of, set_up_season
 from scorekeeper.web.store.models import Game, PlayerMerge, now
 from scorekeeper.web.store.seasons import RatedGame, Rating, RatingStep
 
@@ -97,7 +101,7 @@ def test_a_rename_moves_the_ratings_and_a_rename_that_merges_merges_them(
 def test_the_club_chooses_each_system_apart_and_the_pages_say_which(
     app: Flask, client: FlaskClient
 ) -> None:
-    play_night(client, FIRST, "First")  # classic games
+    night_id = play_night(client, FIRST, "First")  # classic games
     page = client.get("/players/ana").text
     assert 'data-pool="all"' in page and "rated together" in page
     assert '<input checked id="pool-0" name="pool" required type="radio" value="together">' in (
@@ -112,6 +116,14 @@ def test_the_club_chooses_each_system_apart_and_the_pages_say_which(
     spanish = client.get("/players/ana", headers={"Accept-Language": "es"}).text
     assert "se valoran aparte" in spanish
     assert 'data-pool="classic"' not in client.get("/players/ana?system=denexa").text
+    with app.app_context():  # a season of classic nights reads the classic ratings
+        season_id = set_up_season(SeasonPlan("Spring", Rule(Measure.RATING), (night_id,)), "t")
+        shown = season_standings(season_of(season_id))
+        assert shown.pool == "classic"
+        classic = ratings_among({key for row in shown.players for key in row.who}, "classic")
+        assert {row.who: row.rating for row in shown.players} == {
+            (key,): rating for (key, second), rating in classic.items() if not second
+        }
     with app.app_context():
         kept = ratings_kept(app)
     assert client.post("/settings/ratings", data={"pool": "together"}).status_code == 302
