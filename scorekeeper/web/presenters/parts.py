@@ -31,6 +31,8 @@ from cachetools import LRUCache
 from flask import Flask, current_app, g
 from markupsafe import Markup
 
+from ..wording import one_language
+
 LEVEL = 6
 """How hard an answer is compressed: as gzip does by default."""
 
@@ -186,7 +188,8 @@ def draw(render: Callable[[], str]) -> Kept:
     stack: list[list[Kept]] = g.setdefault(DRAWING, [])
     stack.append([])
     try:
-        text = render()
+        with one_language():
+            text = render()
     finally:
         taken = stack.pop()
     # A visitor's CSRF token (Flask-WTF keeps the one it made in `g`) drawn into what every
