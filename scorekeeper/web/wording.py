@@ -12,11 +12,12 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple, Protocol
 
-from babel import Locale
+from babel import Locale, support
 from babel.numbers import LC_NUMERIC, format_decimal, get_group_symbol
 from flask import url_for
 from flask_babel import get_locale, get_translations, gettext, pgettext
 from markupsafe import Markup
+from wtforms.i18n import messages_path
 
 from .. import rules
 from ..rules import Text
@@ -75,6 +76,19 @@ def one_language() -> Iterator[None]:
         yield
     finally:
         _DRAWING.reset(token)
+
+
+@cache
+def _form_messages(locale: str) -> Translator:
+    return support.Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+def form_messages() -> Translator | None:
+    """WTForms' own messages ("Not a valid integer value.") in the page's language: each
+    language's catalog loaded once a process (Flask-WTF's loads it once a request and looks
+    the language up again at each of the hand form's fifty fields); None outside a request."""
+    found = language().locale
+    return None if found is None else _form_messages(str(found))
 
 
 def locale() -> Locale | None:
