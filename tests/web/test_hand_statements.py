@@ -16,17 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from .apps import statements
-from .helpers import game_of, hidden
-
-HAND = {
-    "ending": "out-0",
-    "sides-0-set_samba": "1",
-    "sides-0-set_natural_canasta": "1",
-    "sides-0-melded_points": "260",
-    "sides-1-set_mixed_canasta": "1",
-    "sides-1-melded_points": "150",
-    "sides-1-hand_points": "2900",
-}
+from .helpers import GOES_OUT, STAYS_IN, game_of, hand_fields, hidden
 
 COUNTS = {
     "save": 10,
@@ -55,7 +45,9 @@ def counted(app: Flask, client: FlaskClient, hands: int) -> dict[str, int]:
     board = f"/games/{game_id}"
     client.get(board)
     form = client.get(f"{board}/hands/new").text
-    sent = {**HAND, "token": hidden(form, "token"), "after": hidden(form, "after")}
+    sent = hand_fields(
+        [GOES_OUT, STAYS_IN], token=hidden(form, "token"), after=hidden(form, "after")
+    )
     counts: dict[str, int] = {}
 
     def ask(kind: str, path: str, status: int = 200, **options: object) -> dict[str, str]:
