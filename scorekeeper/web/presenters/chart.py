@@ -96,16 +96,26 @@ def drawn(
     low, high, step = scale
     count = max(len(values) for _, values in series) - 1
 
+    def across(index: int) -> float:
+        return LEFT + (WIDTH - LEFT - RIGHT) * index / count
+
+    def down(value: float) -> float:
+        return TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low)
+
     def x(index: int) -> float:
-        return round(LEFT + (WIDTH - LEFT - RIGHT) * index / count, 1)
+        return round(across(index), 1)
 
     def y(value: float) -> float:
-        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low), 1)
+        return round(down(value), 1)
+
+    def point(index: int, value: float) -> str:
+        # "x,y" as round(…, 1) writes them, without making the floats (602 points at 300 hands).
+        return f"{across(index):.1f},{down(value):.1f}"
 
     lines = [
         Line(
             side=name,
-            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
+            points=" ".join([point(i, v) for i, v in enumerate(values)]),
             last=(x(len(values) - 1), y(values[-1])),
             style=index % 5,
         )
