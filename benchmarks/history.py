@@ -83,8 +83,7 @@ def _entry(rng: random.Random, went_out: bool, system: str) -> dict[str, Any]:
 
 
 def game_file(rng: random.Random) -> dict[str, Any]:
-    """A game as a club would import it: each hand kept only if it breaks no rule (a hand
-    after the game is won, or one its system refuses, is drawn again or ends the game)."""
+    """A game as a club would import it: 3 to 8 hands (`play`)."""
     system = rng.choice(sorted(rules.SYSTEMS))
     seated = rng.sample(NAMES, 4)
     data: dict[str, Any] = {
@@ -95,7 +94,16 @@ def game_file(rng: random.Random) -> dict[str, Any]:
         ],
         "hands": [],
     }
-    for _hand in range(rng.randint(3, 8)):
+    play(rng, data, rng.randint(3, 8))
+    return data
+
+
+def play(rng: random.Random, data: dict[str, Any], hands: int) -> None:
+    """Up to `hands` hands more on the game file `data`, each kept only if it breaks no rule
+    (a hand after the game is won, or one its system refuses, is drawn again or ends the game).
+    benchmarks/season.py plays a night's games with it too."""
+    system = data["variant"]
+    for _hand in range(hands):
         for _try in range(5):
             out = rng.randrange(3)  # 2: the stock ran out
             entries = [_entry(rng, side == out, system) for side in (0, 1)]
@@ -108,7 +116,6 @@ def game_file(rng: random.Random) -> dict[str, Any]:
                 break
         if result.game_over:
             break
-    return data
 
 
 def game_files(games: int, rng: random.Random) -> Iterator[dict[str, Any]]:
