@@ -13,8 +13,8 @@ from ... import nights
 from ...nights.seasons import Night as SeasonNight
 from ..services.seasons import rule_of, season_nights
 from ..store.models import Night
-from ..store.queries import night_tables
-from ..store.seasons import Season, nights_of, pair_players
+from ..store.queries import nights_tables
+from ..store.seasons import Season, nights_of, pair_players, with_rounds_and_pairs
 from .nights import placed
 
 
@@ -60,12 +60,14 @@ def read_nights(played: list[Night]) -> list[SeasonNight]:
     """Each night as the season reads it: its pairs' players and its standings as played."""
     if not played:
         return []
-    players = pair_players([night.id for night in played])
+    ids = [night.id for night in played]
+    players, tables = pair_players(ids), nights_tables(ids)
+    with_rounds_and_pairs(ids)
     return [
         SeasonNight(
             night.id,
             players[night.id],
-            placed(night, night_tables(night.id), nights.Ranking(night.ranking))[0],
+            placed(night, tables[night.id], nights.Ranking(night.ranking))[0],
             night.ended_at is not None,
         )
         for night in played

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import ForeignKey, String, UniqueConstraint, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, selectinload
 
 from ..extensions import db
 from .models import (
@@ -114,6 +114,19 @@ def pair_players(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, s
         night: {number: (keys[0], keys[1]) for number, keys in pairs.items()}
         for night, pairs in named.items()
     }
+
+
+def with_rounds_and_pairs(night_ids: Collection[str]) -> None:
+    """Load the nights' rounds with their seats, and their pairs, for all of them at once (three
+    statements however many nights), so that reading each night as it was played asks nothing
+    more."""
+    db.session.scalars(
+        select(Night)
+        .where(Night.id.in_(night_ids))
+        .options(
+            selectinload(Night.rounds).selectinload(NightRound.seats), selectinload(Night.pairs)
+        )
+    ).all()
 
 
 def nights_of(key: str) -> list[Night]:
