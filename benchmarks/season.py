@@ -38,17 +38,16 @@ import sys
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from flask_migrate import upgrade
-from sqlalchemy import create_engine, event, func, make_url, select, text
+from sqlalchemy import create_engine, func, make_url, select, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from history import CACHE, NAMES, _app, _pg_args, bare_app, play, timed
+from history import CACHE, NAMES, _app, _pg_args, asked, bare_app, counted, play
 
 from scorekeeper import nights, rules
 from scorekeeper.rules.gamefile import read_hand
@@ -278,28 +277,12 @@ def percentile(values: list[float], share: float) -> float:
 def run(uri: str, label: str, runs: int) -> None:
     """Upgrade the copy to the current schema, then time every page beside the bare app."""
     app = _app(uri)
-    statements = [0]
-    with app.app_context():
-        upgrade()
-
-        @event.listens_for(db.engine, "before_cursor_execute")
-        def count(*_args: object) -> None:
-            statements[0] += 1
-
+    statements = counted(app)
     client, bare = app.test_client(), bare_app().test_client()
     print(f"\n{label}, {runs} requests each")
     print(f"{'page':40} {'p50':>6} {'p99':>6} {'cpu50':>6} {'bare':>5} {'ratio':>6} {'SQL':>5}")
     for what, url in pages(app).items():
-        get: Callable[[str], Any] = client.get
-        get(url)  # the first request of a page warms caches: not what is measured
-        mine, cpu, theirs = [], [], []
-        for _ in range(runs):
-            statements[0] = 0
-            ms, cpu_ms, response = timed(get, url)
-            assert response.status_code == 200, (url, response.status_code)
-            mine.append(ms)
-            cpu.append(cpu_ms)
-            theirs.append(timed(bare.get, f"/bytes/{len(response.data)}")[0])
+        mine, cpu, theirs = asked(client, bare, url, runs, statements)
         p50, bare_ms = statistics.median(mine), statistics.median(theirs)
         print(
             f"{what:40} {p50:6.1f} {percentile(mine, 0.99):6.1f} {statistics.median(cpu):6.1f}"
