@@ -58,6 +58,7 @@ HEADINGS = frozenset(
         C_("heading", "Cards/Players"),
         C_("heading", "Sambas, Super Sambas, and Canastas"),
         C_("heading", "Individual Point Values"),
+        C_("heading", "Going Out = 2,000 points"),
         C_("heading", "A Book Includes"),
         C_("heading", "Red and Black 3’s"),
         C_("heading", "Discards / Discarding"),
@@ -76,8 +77,8 @@ def places(section: str) -> list[tuple[str, str]]:
 
     >>> places("Going Out; Scoring, “In order to go out”")
     [('Going Out', ''), ('Scoring', ', “In order to go out”')]
-    >>> places("“GOING OUT = 2,000 points”")
-    [('', '“GOING OUT = 2,000 points”')]
+    >>> places("“IF THE STOCKPILE IS EMPTY”")
+    [('', '“IF THE STOCKPILE IS EMPTY”')]
     """
     found = []
     for place in section.split("; "):

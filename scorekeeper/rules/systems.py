@@ -510,9 +510,11 @@ SUPER_SAMBA = RuleSystem(
         "deal": "Game Play, “Each player is dealt 2 stacks”",
         "discard-pile": "Picking Up the Discard Pile",
         "melds": "Sambas, Super Sambas, and Canastas; Restrictions",
-        "first-meld": "Game Play, “A game consists of 4 hands”",
+        "first-meld": (
+            "Game Play, “A game consists of 4 hands”; Restrictions, “Red 3’s cannot be counted”"
+        ),
         "sets": "Sambas, Super Sambas, and Canastas",
-        "going-out": "“GOING OUT = 2,000 points”; A Book Includes",
+        "going-out": "Going Out = 2,000 points; A Book Includes",
         "red-threes": "Red and Black 3’s",
         "penalties": "Red and Black 3’s",
         "scoring": "Individual Point Values",
@@ -562,7 +564,8 @@ FOURNIER = RuleSystem(
         "table": "“Pueden participar de dos a seis jugadores”",
         "deal": "“El jugador anterior al”",
         "discard-pile": (
-            "“Hasta que no se hayan extendido”; “También es suficiente, para poder tomar un pozo”"
+            "“Comienza a jugar el”; “Hasta que no se hayan extendido”; "
+            "“También es suficiente, para poder tomar un pozo”"
         ),
         "melds": "“Cualquier combinación podrá iniciarse”",
         "first-meld": "“El valor mínimo de cartas necesario”",

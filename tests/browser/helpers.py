@@ -380,3 +380,20 @@ def set_up_night(
     found = re.search(r"/nights/([^/]+)/seating", director.url)
     assert found, director.url
     return found.group(1)
+
+
+def record(phone: Any, table: int) -> None:
+    """One hand: at odd tables north-south go out, at even ones east-west."""
+    game = phone.url.split("#")[0].split("?")[0]
+    phone.goto(game + "/hands/new")
+    out, other = (0, 1) if table % 2 else (1, 0)
+    phone.locator(f"#ending-{out}").check()
+    phone.locator(f"#sides-{out}-set_samba").fill("1")
+    phone.locator(f"#sides-{out}-set_natural_canasta").fill("2")
+    phone.locator(f"#sides-{out}-melded_points").fill(str(300 + 50 * table))
+    phone.locator(f"#sides-{other}-set_mixed_canasta").fill("1")
+    phone.locator(f"#sides-{other}-melded_points").fill("150")
+    phone.locator(f"#sides-{other}-hand_points").fill("30")
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="Save hand", exact=True).tap()
+    phone.goto(game)  # the scoreboard, which follows the night from here

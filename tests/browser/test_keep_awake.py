@@ -57,9 +57,9 @@ def test_the_switch_starts_off_and_keeps_the_screen_on_once_switched(
     assert not switch.is_checked()
     assert asked(page) == 0
     switch.check()
-    page.wait_for_function("locks.asked === 1")
+    page.wait_for_function("() => locks.asked === 1")
     switch.uncheck()
-    page.wait_for_function("locks.released === 1")
+    page.wait_for_function("() => locks.released === 1")
     page.context.close()
 
 
@@ -68,14 +68,14 @@ def test_the_phone_remembers_the_switch_and_asks_again_when_shown(
 ) -> None:
     page = scoreboard(browser, server, WATCHED_WAKE_LOCK)
     page.get_by_role("switch").check()
-    page.wait_for_function("locks.asked === 1")
+    page.wait_for_function("() => locks.asked === 1")
     page.reload()
     assert page.get_by_role("switch").is_checked()
-    page.wait_for_function("locks.asked === 1")  # a new page: counted afresh
+    page.wait_for_function("() => locks.asked === 1")  # a new page: counted afresh
     # Hidden, the browser drops the lock; shown again, the page asks for it again.
     page.evaluate("locks.held[0].release()")
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    page.wait_for_function("locks.asked === 2")
+    page.wait_for_function("() => locks.asked === 2")
     page.context.close()
 
 
@@ -110,9 +110,9 @@ def test_the_hand_form_keeps_the_screen_on_as_switched_elsewhere_without_the_swi
     switch, and keeps the screen on when this phone switched it on on another page."""
     page = scoreboard(browser, server, WATCHED_WAKE_LOCK)
     page.get_by_role("switch", name="Keep the screen on").check()
-    page.wait_for_function("locks.asked === 1")
+    page.wait_for_function("() => locks.asked === 1")
     page.goto(page.url + "/hands/new")
-    page.wait_for_function("locks.asked === 1")  # asked again on this page, as chosen
+    page.wait_for_function("() => locks.asked === 1")  # asked again on this page, as chosen
     assert not page.get_by_role("switch").is_visible()
     assert not page.locator(".keep-awake-hint").count()
     page.context.close()
@@ -120,11 +120,11 @@ def test_the_hand_form_keeps_the_screen_on_as_switched_elsewhere_without_the_swi
 
 def test_the_table_display_keeps_itself_on(browser: Any, server: str) -> None:
     page = scoreboard(browser, server, WATCHED_WAKE_LOCK, suffix="/display")
-    page.wait_for_function("locks.asked === 1")
+    page.wait_for_function("() => locks.asked === 1")
     assert not page.get_by_role("switch").is_visible()  # nothing to switch: it stays on
     page.evaluate("locks.held[0].release()")
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    page.wait_for_function("locks.asked === 2")
+    page.wait_for_function("() => locks.asked === 2")
     page.context.close()
 
 

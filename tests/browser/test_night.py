@@ -18,7 +18,7 @@ from scorekeeper import nights
 from scorekeeper.web.services.restore import restore
 from tests.web.apps import built_app
 
-from .helpers import axe_violations, new_page, screenshot, served, set_up_night
+from .helpers import axe_violations, new_page, record, screenshot, served, set_up_night
 
 PAIRS = [(f"Ana{n}", f"Ben{n}") for n in range(1, 9)]
 ROUNDS = 3
@@ -48,23 +48,6 @@ def press(director: Any, base: str, night_id: str, name: str) -> None:
     if ends:
         with director.expect_navigation():
             director.get_by_role("button", name=name, exact=True).tap()
-
-
-def record(phone: Any, table: int) -> None:
-    """One hand: at odd tables north-south go out, at even ones east-west."""
-    game = phone.url.split("#")[0].split("?")[0]
-    phone.goto(game + "/hands/new")
-    out, other = (0, 1) if table % 2 else (1, 0)
-    phone.locator(f"#ending-{out}").check()
-    phone.locator(f"#sides-{out}-set_samba").fill("1")
-    phone.locator(f"#sides-{out}-set_natural_canasta").fill("2")
-    phone.locator(f"#sides-{out}-melded_points").fill(str(300 + 50 * table))
-    phone.locator(f"#sides-{other}-set_mixed_canasta").fill("1")
-    phone.locator(f"#sides-{other}-melded_points").fill("150")
-    phone.locator(f"#sides-{other}-hand_points").fill("30")
-    with phone.expect_navigation():
-        phone.get_by_role("button", name="Save hand", exact=True).tap()
-    phone.goto(game)  # the scoreboard, which follows the night from here
 
 
 def standings_rows(page: Any) -> list[tuple[int, int, float, int]]:

@@ -463,3 +463,8 @@ def restored(client: FlaskClient, content: bytes, name: str = "backup.json") -> 
     return client.post(
         "/restore", data=body, content_type=f"multipart/form-data; boundary={boundary}"
     )
+
+
+def without_tokens(page: str) -> str:
+    """A page without what differs per visitor (its CSRF and one-time tokens)."""
+    return re.sub(r'(name="(?:csrf_token|token)"[^>]*value=")[^"]*"', r'\1"', page)

@@ -6,7 +6,6 @@ Two apps on one database are two server processes (on PostgreSQL, when the run i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from .apps import TEST_CONFIG, built_app, database_url, statements
-from .helpers import GOES_OUT, STAYS_IN, Actions, game_of, hidden
+from .helpers import GOES_OUT, STAYS_IN, Actions, game_of, hidden, without_tokens
 
 PAGES = ("", "/follow", "/display", "/hands/new", "/state.json")
 """The pages of a game that follow it, drawn from the game kept."""
@@ -26,11 +25,6 @@ def shared(tmp_path: Path) -> tuple[Flask, Flask]:
     url = database_url(tmp_path, "kept.sqlite3")
     here = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
     return here, built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
-
-
-def without_tokens(page: str) -> str:
-    """A page without what differs per visitor (its CSRF and one-time tokens)."""
-    return re.sub(r'(name="(?:csrf_token|token)"[^>]*value=")[^"]*"', r'\1"', page)
 
 
 def pages(client: FlaskClient, game_id: str) -> dict[str, str]:

@@ -15,8 +15,7 @@ from flask_wtf.csrf import generate_csrf
 from scorekeeper.web.presenters import parts
 
 from .apps import TEST_CONFIG, built_app, database_url
-from .helpers import GOES_OUT, STAYS_IN, Actions, game_of
-from .test_kept_games import without_tokens
+from .helpers import GOES_OUT, STAYS_IN, Actions, game_of, without_tokens
 
 KEPT_PAGES = ["", "?saved=7", "?saved=2", "/follow", "/display", "/hands/new"]
 

@@ -153,7 +153,7 @@ def test_classic_says_it_gives_no_card_values_and_marks_ours_as_a_reading(
     ("system_id", "question_id", "words"),
     [
         ("denexa", "all-six-undeclared", "Our reading: The text pays 1,000 when all six are held"),
-        ("denexa", "black-threes-meld", "when going out (our reading"),
+        ("denexa", "black-threes-meld", "Our reading: Only as the hand finishes, that is, when"),
         ("super-samba", "pile-how-much", "Our reading: You take every card above the topmost wild"),
         ("super-samba", "pile-how", "at least 7 cards to pick up, counting only those above"),
         ("classic", "pile-black-three", "Our reading: The text mentions only in passing"),

@@ -67,6 +67,40 @@ def test_the_comparison_says_what_each_system_does(
     assert fact(get(client, "/rules", language), topic)[system] == shown
 
 
+def marks(page: str, topic: str) -> dict[str, list[str]]:
+    """One row of the comparison: each system's short name → the marks beside its value."""
+    found = re.search(rf'<section class="fact" id="fact-{topic}".*?</section>', page, re.S)
+    assert found is not None, topic
+    pairs = re.findall(r"<dt>(.*?)</dt>\s*<dd[^>]*>(.*?)</dd>", found.group(0), re.S)
+    return {
+        text_of(name): [text_of(m) for m in re.findall(r'<span class="mark">(.*?)</span>', value)]
+        for name, value in pairs
+    }
+
+
+@pytest.mark.parametrize(
+    ("language", "ours", "differs"),
+    [("en", "our reading", "differs"), ("es", "nuestra interpretación", "distinto")],
+)
+def test_the_comparison_marks_a_red_threes_cost_counting_minus_as_ours_where_it_is_a_reading(
+    client: FlaskClient, language: str, ours: str, differs: str
+) -> None:
+    """Black-samba's text says only "negative" (line 310), and fournier's penalty list charges 500
+    beside the honour's 100 (lines 33, 42 and 47): −100 and −500 are our readings there
+    (rules/readings.py and docs/readings.md, `red_three_values`). Classic (line 64) and denexa
+    (line 54) say −100 themselves."""
+    page = get(client, "/rules", language)
+    super_samba = "Super Samba" if language == "en" else "Super samba"
+    assert marks(page, "red-three-minus") == {
+        "Classic" if language == "en" else "Clásica": [],
+        "Denexa": [],
+        "Black Samba" if language == "en" else "Samba negra": [ours],
+        super_samba: [differs],
+        "Fournier": [differs, ours],
+    }
+    assert f"one marked “{ours}”" in text_of(page) or f"uno marcado «{ours}»" in text_of(page)
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_comparison_opens_with_a_jump_list_and_names_systems_shortly(
     client: FlaskClient, language: str
@@ -193,6 +227,17 @@ CORRECTED = [
     # Spanish: partners in the plural (teams of three), one spelling of super samba.
     ("es", "fournier", "going-out", "los compañeros de quien cierra pueden tener cartas"),
     ("es", "super-samba", "sets", "una de ellas super samba"),
+    # D:19: black threes are melded only "at the end of the hand"; that this means going out is
+    # ours, and marked so like every other reading.
+    ("en", "denexa", "melds", "Our reading: Only as the hand finishes, that is, when going out"),
+    ("es", "denexa", "melds", "Nuestra interpretación: Solo cuando la mano termina, es decir"),
+    # S:76: red threes never count toward the first meld (the section cites the line).
+    ("en", "super-samba", "first-meld", "red threes never count toward it"),
+    ("es", "super-samba", "first-meld", "los treses rojos nunca cuentan para ella"),
+    ("en", "super-samba", "first-meld", "never bonuses, and red threes never count toward it"),
+    ("es", "super-samba", "first-meld", "nunca las primas, y los treses rojos tampoco cuentan"),
+    ("en", "super-samba", "first-meld", "Restrictions, “Red 3’s cannot be counted”"),
+    ("es", "super-samba", "first-meld", "«Restricciones» (Restrictions), “Red 3’s cannot be"),
 ]
 
 
@@ -242,12 +287,29 @@ def test_a_sentence_found_wrong_is_said_no_more(
             "denexa",
             "Denexa Games, Samba, Play of the hand, “The player on the dealer’s left”",
         ),
+        # S:27 is a heading, as S:33 beside it: both named as headings, in one casing.
+        ("en", "super-samba", "rule sheet, Going Out = 2,000 points; A Book Includes"),
+        ("es", "super-samba", "«Cerrar = 2.000 puntos» (Going Out = 2,000 points); «El libro"),
+        # F:15 opens what taking the pile the first time needs (F:15-18), F:19 what it needs later.
+        ("en", "fournier", "Samba, “Comienza a jugar el”; “Hasta que no se hayan extendido”; “Tam"),
+        # D:59: a red three left in hand is charged under Penalties, not Scoring.
+        ("en", "denexa", "−500 for each one. Denexa Games, Samba, Penalties"),
     ],
 )
 def test_a_spanish_page_cites_a_section_by_its_spanish_title_and_the_texts_own(
     client: FlaskClient, language: str, system_id: str, cited: str
 ) -> None:
     assert cited in text_of(get(client, f"/rules/{system_id}", language))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_super_samba_names_its_texts_headings_in_one_casing(
+    client: FlaskClient, language: str
+) -> None:
+    """The sheet sets most of its headings in capitals (S:2, S:27, S:71…); the page names them
+    all as rules/headings.py has them. S:77, quoted, is the opening of a line, not a heading."""
+    page = text_of(get(client, "/rules/super-samba", language)).replace("IF THE STOCKPILE IS", "")
+    assert re.findall(r"\b[A-Z]{2,}(?:[ /]+[A-Z]{2,})+\b", page) == []
 
 
 def test_the_scoreboard_says_who_wins_when_two_sides_pass_the_target(

@@ -18,7 +18,7 @@ from scorekeeper.web.store.models import Night
 from scorekeeper.web.store.seasons import Season
 
 from .apps import statements
-from .test_seasons import FIRST, SECOND, play_night, seated
+from .nights import FIRST, SECOND, play_night, seated
 
 
 def season_form(client: FlaskClient, **fields: object) -> dict[str, object]:

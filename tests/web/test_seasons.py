@@ -27,34 +27,7 @@ from scorekeeper.web.store.seasons import RatedGame, Rating, Season
 
 from .apps import TEST_CONFIG, backup_of, built_app
 from .helpers import GOES_OUT, STAYS_IN, Actions
-from .nights import cards, end, end_night, set_up, start, table_game
-
-FIRST = [("Ana", "Beto"), ("Carla", "Dani"), ("Eva", "Fede"), ("Gus", "Hugo")]
-SECOND = [("Ana", "Carla"), ("Beto", "Dani"), ("Eva", "Fede"), ("Gus", "Hugo")]
-"""Ana and Beto change partners for the second night; Eva and Fede stay together."""
-
-
-def play_night(client: FlaskClient, pairs: list[tuple[str, str]], name: str) -> str:
-    """A night of one round of one hand at each of its two tables, north-south going out at
-    table 1 and east-west at table 2, ended."""
-    night_id = set_up(client, pairs, name=name, round_count="1", round_hands="1")
-    start(client, night_id, 1)
-    games = {
-        table: table_game(client, card) or "" for table, card in cards(client, night_id).items()
-    }
-    Actions(client).record_hand(games[1], [GOES_OUT, STAYS_IN])
-    Actions(client).record_hand(games[2], [STAYS_IN, GOES_OUT], ending="out-1")
-    end(client, night_id, 1)
-    end_night(client, night_id)
-    return night_id
-
-
-def seated(app: Flask, night_id: str) -> dict[int, tuple[int, int]]:
-    """Each table's (north-south, east-west) pair numbers in round 1."""
-    with app.app_context():
-        night = db.session.get(Night, night_id)
-        assert night is not None
-        return {seat.table: (seat.ns, seat.ew) for seat in night.rounds[0].seats}
+from .nights import FIRST, SECOND, play_night, seated
 
 
 @pytest.fixture

@@ -226,10 +226,11 @@ def _first_meld(system: rules.RuleSystem) -> str:
 
 @dataclass
 class Fact:
-    """One row of the side-by-side comparison: a value per system, the unusual ones marked."""
+    """One row of the side-by-side comparison: a value per system, the unusual ones marked, and
+    so are those that are our reading of a text (rules/readings.py)."""
 
     topic: str
-    values: list[tuple[Hashable, bool]]  # (value, differs from most systems)
+    values: list[tuple[Hashable, bool, bool]]  # (value, differs from most systems, our reading)
 
 
 def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
@@ -238,10 +239,12 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
     Each value is the engine's own (a number, a table, a choice); rules/_facts.html words it.
     """
 
-    def fact(topic: str, read: Callable[[rules.RuleSystem], Hashable]) -> Fact:
+    def fact(topic: str, read: Callable[[rules.RuleSystem], Hashable], key: str = "") -> Fact:
+        """`key`: the house-rule key of the readings its values may be (readings.py)."""
         values = [read(s) for s in systems]
         usual = Counter(values).most_common(1)[0][0]
-        return Fact(topic, [(v, v != usual) for v in values])
+        ours = [any(r.key == key for r in readings_of(s.id)) for s in systems]
+        return Fact(topic, [(v, v != usual, o) for v, o in zip(values, ours, strict=True)])
 
     def bonus(kind: rules.SetKind) -> Callable[[rules.RuleSystem], int | None]:
         return lambda s: s.set_bonuses[kind] if s.has(kind) else None
@@ -262,7 +265,7 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
         fact("first-meld-from-7000", by_total(7000)),
         fact("first-meld-by-hand", lambda s: s.opening_minimums_by_hand or None),
         fact("red-threes-plus", lambda s: s.red_threes.plus_when.name),
-        fact("red-three-minus", red_three_minus),
+        fact("red-three-minus", red_three_minus, RED_THREE_VALUES),
         fact("red-three-in-hand", red_three_in_hand),
         fact("penalties", lambda s: len(s.penalties) + (red_three_in_hand(s) is not None)),
         fact(
@@ -270,6 +273,11 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
             lambda s: (s.hands_in_game, None) if s.hands_in_game else (None, s.target or 0),
         ),
     ]
+
+
+RED_THREE_VALUES = "red_three_values"
+"""The house-rule key of the readings of what a red three costs counting minus, where a text leaves
+it open (black-samba) or unclear (fournier)."""
 
 
 def red_three_minus(system: rules.RuleSystem) -> int | None:
@@ -351,7 +359,7 @@ def questions(system: rules.RuleSystem) -> list[Question]:
                 "minus_all": red.minus_all_of_them or red.minus_each * count,
                 "count": count,
                 # Where the text leaves what they cost counting minus open (readings.py).
-                "minus_read": any(r.key == "red_three_values" for r in readings_of(system.id)),
+                "minus_read": any(r.key == RED_THREE_VALUES for r in readings_of(system.id)),
             },
         ),
         # What a red three left in hand costs is among each text's penalties.
