@@ -47,8 +47,9 @@ def the_issues_night(client: FlaskClient) -> str:
     return night_id
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def played() -> tuple[Flask, str]:
+    # One per test: on PostgreSQL a test's database copy is taken back when the test ends.
     app = built_app(TEST_CONFIG)
     return app, the_issues_night(app.test_client())
 
