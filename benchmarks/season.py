@@ -165,7 +165,10 @@ def seed(making: Path, count: int, tables: int, hands: int) -> None:
     of it at its last whole tenth night, beside it) if a seed was interrupted."""
     checkpoint = making.with_suffix(".checkpoint")
     if checkpoint.exists():
-        shutil.copyfile(checkpoint, making)
+        # The interrupted seed's write-ahead log would be applied to the copy: a malformed file.
+        for left in (making, *making.parent.glob(f"{making.name}-*")):
+            left.unlink(missing_ok=True)
+        copy_sqlite(checkpoint, making)
     uri = f"sqlite:///{making}"
     with _app(uri).app_context():
         upgrade()
