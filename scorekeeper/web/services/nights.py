@@ -39,7 +39,9 @@ from .engine import engine_game
 from .errors import NotFound
 from .figures import store_figures
 from .games import NewSide, side_rows
+from .outcomes import store_outcomes
 from .ratings import rate_game
+from .rounds import planned, round_as_played
 
 
 class NightRefused(ValueError):
@@ -182,30 +184,6 @@ def start_round(night_id: str, number: int) -> int:
     return len(record.seats)
 
 
-def planned(played: NightRound) -> nights.Round:
-    """A round's seating as the movement (or the director) planned it, every number seated."""
-    return nights.Round(
-        played.number, tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats)
-    )
-
-
-def round_as_played(night: Night, played: NightRound) -> nights.Round:
-    """A round as played, from what it kept when it started (its seats that got a game, who sat
-    out, who had left); a round to come, as it would be played by the pairs here now."""
-    if played.started_at is None:
-        return nights.as_played(
-            planned(played),
-            [pair.number for pair in night.pairs],
-            [pair.number for pair in night.pairs if pair.present],
-        )
-    return nights.Round(
-        played.number,
-        tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats if s.game_id is not None),
-        tuple(played.sitting_out or ()),
-        tuple(played.absent or ()),
-    )
-
-
 def _new_game(night: Night, number: int, table: int, ns: Pair, ew: Pair) -> str:
     """One table's game of one round: an ordinary game, marked with its night."""
     name = f"{night.name} · {number}/{table}"
@@ -263,6 +241,7 @@ def end_round(
         played.ended_at = now()
         _rate_round(played)
         _changed(night)
+        store_outcomes([night.id])
     return stopped
 
 
@@ -332,6 +311,7 @@ def end_night(
             _rate_round(played)
         night.ended_at = now()
         _changed(night)
+        store_outcomes([night.id])
     return stopped
 
 
@@ -340,6 +320,8 @@ def set_ranking(night_id: str, ranking: nights.Ranking) -> None:
         night = _night(night_id)
         night.ranking = ranking.value
         _changed(night)
+        if _in_play(night) is None:
+            store_outcomes([night.id])
 
 
 def _between_rounds(night: Night) -> None:
