@@ -133,21 +133,21 @@ def season_standings(season: Season) -> SeasonStandings:
         ranked, problem = nights.Season([], []), str(error)
     spelled = _names(read)
 
+    ids = [night.id for night in night_list]
+
+    def row(standing: nights.SeasonStanding) -> SeasonRow:
+        counted, figures = set(standing.counted), standing.by_night
+        return SeasonRow(
+            standing.place,
+            standing.who,
+            " & ".join(spelled.get(key, key) for key in standing.who),
+            standing.figure,
+            standing.nights,
+            [(figures.get(night), night in counted) for night in ids],
+        )
+
     def rows(standings: list[nights.SeasonStanding]) -> list[SeasonRow]:
-        return [
-            SeasonRow(
-                standing.place,
-                standing.who,
-                " & ".join(spelled.get(key, key) for key in standing.who),
-                standing.figure,
-                standing.nights,
-                [
-                    (standing.by_night.get(night.id), night.id in standing.counted)
-                    for night in night_list
-                ],
-            )
-            for standing in standings
-        ]
+        return [row(standing) for standing in standings]
 
     return SeasonStandings(
         season.name,
