@@ -18,7 +18,7 @@ from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
-from .wording import cite, decimal, number, say, signed
+from .wording import cite, decimal, decimals, number, say, signed
 
 
 def rules_url() -> str:
@@ -87,4 +87,5 @@ def install(app: Flask) -> None:
         heartbeat=heartbeat,
         page_address=page_address,  # where the language switch brings the phone back
         revision=revision,  # the game's revision a following page shows
+        decimals=decimals,  # a page of thousands of figures writes each value once
     )
