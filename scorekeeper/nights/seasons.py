@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
+from math import lcm
 
 from .rankings import Standing
 
@@ -276,21 +277,29 @@ def rank(nights: Iterable[Night], rule: Rule) -> Season:
 def _placed(
     figures: Mapping[tuple[str, ...], Mapping[str, Fraction]], rule: Rule
 ) -> list[SeasonStanding]:
-    """Each one's best nights summed, placed (those under the minimum last, unplaced)."""
+    """Each one's best nights summed, placed (those under the minimum last, unplaced).
+
+    Added up exactly in whole numbers, each figure scaled by one common denominator: a season
+    of a real club adds up tens of thousands of figures, which as fractions take long."""
+    scale = lcm(1, *(value.denominator for row in figures.values() for value in row.values()))
     rows = []
     for who, by_night in figures.items():
-        best = sorted(by_night, key=lambda night: -by_night[night])[: rule.best]
-        figure = sum((by_night[night] for night in best), Fraction(0))
-        rows.append(SeasonStanding(who, None, figure, dict(by_night), tuple(best)))
+        scaled = {night: value.numerator * (scale // value.denominator)
+                  for night, value in by_night.items()}  # fmt: skip
+        best = sorted(scaled, key=lambda night: -scaled[night])[: rule.best]
+        total = sum(scaled[night] for night in best)
+        rows.append(
+            (total, SeasonStanding(who, None, Fraction(total, scale), by_night, tuple(best)))
+        )
     ranked = sorted(
-        (row for row in rows if row.nights >= rule.minimum), key=lambda r: (-r.figure, r.who)
+        (row for row in rows if row[1].nights >= rule.minimum), key=lambda r: (-r[0], r[1].who)
     )
     unranked = sorted(
-        (row for row in rows if row.nights < rule.minimum), key=lambda r: (-r.figure, r.who)
+        (row for row in rows if row[1].nights < rule.minimum), key=lambda r: (-r[0], r[1].who)
     )
     placed: list[SeasonStanding] = []
-    for index, row in enumerate(ranked):
-        level = index > 0 and ranked[index - 1].figure == row.figure
+    for index, (total, row) in enumerate(ranked):
+        level = index > 0 and ranked[index - 1][0] == total
         place = placed[index - 1].place if level else index + 1
         placed.append(replace(row, place=place))
-    return [*placed, *unranked]
+    return [*placed, *(row for _total, row in unranked)]
