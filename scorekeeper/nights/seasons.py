@@ -24,7 +24,9 @@ in a line):
 - **Minimum attendance**: one who played fewer nights than the minimum is listed, with its
   figures, but not placed.
 - **Individually and as pairs**: a player's nights are the nights they played, with whichever
-  partner; a pair's (two players, in either seat) are only the nights they played together.
+  partner; a pair's (two players, in either seat) are only the nights they played together,
+  and a pair is listed once it *stayed together*: two nights or more (two players who met for
+  one night are in the players' standings; a club of five years has thousands of those).
 - **Ties** in the season: equal figures share a place (1, 1, 3), as in a night.
 - **Refused**: a rule whose best N or minimum is larger than the season's nights
   (`Rule.check`, when the director sets it), and a player in two pairs of one night.
@@ -254,10 +256,8 @@ def rank(nights: Iterable[Night], rule: Rule) -> Season:
     >>> season = rank([first, second], Rule(Measure.PLACES))
     >>> [(s.place, s.who, str(s.figure)) for s in season.players[:4]]
     [(1, ('ana',), '8'), (2, ('beto',), '7'), (2, ('carla',), '7'), (4, ('dani',), '6')]
-    >>> [(s.place, s.who, s.nights) for s in season.pairs[:2]]
-    [(1, ('ana', 'beto'), 1), (1, ('ana', 'carla'), 1)]
-    >>> [(s.who, str(s.figure)) for s in season.pairs if s.nights == 2]
-    [(('eva', 'fede'), '4'), (('gus', 'hugo'), '2')]
+    >>> [(s.place, s.who, str(s.figure), s.nights) for s in season.pairs]
+    [(1, ('eva', 'fede'), '4', 2), (2, ('gus', 'hugo'), '2', 2)]
     """
     nights = list(nights)
     players: dict[tuple[str, ...], dict[str, Fraction]] = {}
@@ -271,7 +271,8 @@ def rank(nights: Iterable[Night], rule: Rule) -> Season:
                 players.setdefault((key,), {})[night.id] = figure
             pairs.setdefault(tuple(sorted(who[number])), {})[night.id] = figure
     in_play = tuple(night.id for night in nights if not night.finished)
-    return Season(_placed(players, rule), _placed(pairs, rule), in_play)
+    together = {who: by_night for who, by_night in pairs.items() if len(by_night) > 1}
+    return Season(_placed(players, rule), _placed(together, rule), in_play)
 
 
 def _placed(
