@@ -76,12 +76,14 @@ def decimals(places: int = 2) -> Callable[[float | Fraction], str]:
     """`decimal`, each value written once in the page's language, for a page that writes
     thousands of figures, few of them different (a season's standings: every night of every
     player and pair). Made for one page: its language does not change while it is drawn."""
-    written: dict[float | Fraction, str] = {}
+    written: dict[tuple[int, int], str] = {}
 
     def write(value: float | Fraction) -> str:
-        if value not in written:
-            written[value] = decimal(value, places)
-        return written[value]
+        # By its ratio: a fraction's hash takes a modular inverse, longer than writing it here.
+        ratio = value.as_integer_ratio()
+        if ratio not in written:
+            written[ratio] = decimal(value, places)
+        return written[ratio]
 
     return write
 
