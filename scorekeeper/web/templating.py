@@ -18,6 +18,7 @@ from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
+from .presenters.seasons import night_cells
 from .wording import cite, decimal, decimals, number, say, signed
 
 
@@ -88,4 +89,5 @@ def install(app: Flask) -> None:
         page_address=page_address,  # where the language switch brings the phone back
         revision=revision,  # the game's revision a following page shows
         decimals=decimals,  # a page of thousands of figures writes each value once
+        night_cells=night_cells,  # a season's row of nights, in one piece
     )

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+
+from markupsafe import Markup, escape
 
 from ... import nights
 from ...nights.seasons import Night as SeasonNight
@@ -158,6 +161,27 @@ def season_standings(season: Season) -> SeasonStandings:
         [n.name for n in night_list if n.id in ranked.in_play],
         problem,
     )
+
+
+def night_cells(
+    by_night: list[tuple[Fraction | None, bool]], written: Callable[[Fraction], str]
+) -> Markup:
+    """A season's row of the standings, its figure of each night as the table's cells: a dash
+    for a night not played, struck through for a night not among those that count. Written
+    here in one piece, each different cell once: a year's season has 20,000 of them, which as
+    a loop of the template took longer than the rest of the page."""
+    cells: dict[tuple[int, int, bool], str] = {}
+    drawn = []
+    for figure, counted in by_night:
+        if figure is None:
+            drawn.append("<td>–</td>")
+            continue
+        key = (figure.numerator, figure.denominator, counted)
+        if key not in cells:
+            text = escape(written(figure))
+            cells[key] = f"<td>{text}</td>" if counted else f"<td><s>{text}</s></td>"
+        drawn.append(cells[key])
+    return Markup("".join(drawn))
 
 
 def _figure(value: Fraction) -> str:
