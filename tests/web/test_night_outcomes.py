@@ -17,6 +17,7 @@ from scorekeeper.web.services import outcomes
 from scorekeeper.web.services import seasons as service
 from scorekeeper.web.services.backup import backup
 from scorekeeper.web.services.hands import delete_hand
+from scorekeeper.web.services.nights import bring_back_night, delete_night, renew_cards
 from scorekeeper.web.services.players import merge_players, rename_player, undo_merge
 from scorekeeper.web.services.restore import restore
 from scorekeeper.web.store.models import Game, Hand, Night, PlayerMerge, Seating
@@ -137,3 +138,16 @@ def test_a_stale_row_is_never_read_the_night_is_worked_out_from_its_tables(
         assert outcomes.refresh_outcomes() == 1
     _assert_kept_right(app, [first])
     assert _season(app, first) == shown
+
+
+def test_a_night_brought_back_or_given_new_cards_after_it_ended_is_kept_at_its_revision(
+    client: FlaskClient, app: Flask
+) -> None:
+    first = play_night(client, FIRST, "First")
+    with app.app_context():
+        renew_cards(first)
+    _assert_kept_right(app, [first])
+    with app.app_context():
+        delete_night(first)
+        bring_back_night(first)
+    _assert_kept_right(app, [first])

@@ -83,7 +83,11 @@ def night_of(night_id: str) -> Night:
 
 
 def _changed(night: Night) -> None:
+    """The night changed by the director: a new revision and, unless a round is being played
+    (the night is worked out live then), what it gave each pair kept at it (`outcomes`)."""
     night.revision = new_revision()
+    if _in_play(night) is None:
+        store_outcomes([night.id])
 
 
 def numbered_round(night: Night, number: int) -> NightRound:
@@ -241,7 +245,6 @@ def end_round(
         played.ended_at = now()
         _rate_round(played)
         _changed(night)
-        store_outcomes([night.id])
     return stopped
 
 
@@ -311,7 +314,6 @@ def end_night(
             _rate_round(played)
         night.ended_at = now()
         _changed(night)
-        store_outcomes([night.id])
     return stopped
 
 
@@ -320,8 +322,6 @@ def set_ranking(night_id: str, ranking: nights.Ranking) -> None:
         night = _night(night_id)
         night.ranking = ranking.value
         _changed(night)
-        if _in_play(night) is None:
-            store_outcomes([night.id])
 
 
 def _between_rounds(night: Night) -> None:
