@@ -249,7 +249,7 @@ def postgres_copy(server: str, sqlite: str, count: int, tables: int, hands: int)
 
 
 def pages(app: Flask) -> dict[str, str]:
-    """What is asked: the season in play's standings (and its CSV), the last whole year's, and
+    """What is asked: the season in play's standings (its CSV and text), the last whole year's, and
     the page (with the rating) of the member who played most, in all systems and in one."""
     with app.app_context():
         listed = seasons.seasons_listed()  # newest first
@@ -264,6 +264,7 @@ def pages(app: Flask) -> dict[str, str]:
     shown = {
         f"standings, {latest.name}": f"/season/{latest.follow_token}",
         f"standings CSV, {latest.name}": f"/season/{latest.follow_token}/results.csv",
+        f"standings text, {latest.name}": f"/season/{latest.follow_token}/results.txt",
         f"player ({most[1]} games), all systems": player,
         f"player, rating in {system}": f"{player}?system={system}",
     }
@@ -289,15 +290,18 @@ def run(uri: str, label: str, runs: int) -> None:
     client, bare = app.test_client(), bare_app().test_client()
     print(f"\n{label}, {runs} requests each")
     print(f"{'page':40} {'p50':>6} {'p99':>6} {'cpu50':>6} {'bare':>5} {'ratio':>6} {'SQL':>5}")
-    for what, url in pages(app).items():
-        mine, cpu, theirs = asked(client, bare, url, runs, statements)
-        p50, bare_ms = statistics.median(mine), statistics.median(theirs)
-        print(
-            f"{what:40} {p50:6.1f} {percentile(mine, 0.99):6.1f} {statistics.median(cpu):6.1f}"
-            f" {bare_ms:5.1f} {p50 / bare_ms:5.0f}× {statements[0]:5d}"
-        )
-    with app.app_context():
-        db.engine.dispose()
+    try:
+        for what, url in pages(app).items():
+            mine, cpu, theirs = asked(client, bare, url, runs, statements)
+            p50, bare_ms = statistics.median(mine), statistics.median(theirs)
+            print(
+                f"{what:40} {p50:6.1f} {percentile(mine, 0.99):6.1f}"
+                f" {statistics.median(cpu):6.1f} {bare_ms:5.1f} {p50 / bare_ms:5.0f}×"
+                f" {statements[0]:5d}"
+            )
+    finally:  # the connections closed even if a page failed: the database is dropped next
+        with app.app_context():
+            db.engine.dispose()
 
 
 def main() -> None:
