@@ -43,6 +43,8 @@ TINY = {
     "pin_guesses.py": ["--seconds", "1", "--threads", "1"],
     "referee_reach.py": ["--systems", "fournier", "--languages", "es"],
     "save_floor.py": ["--runs", "1"],
+    # Two nights of two tables, one hand a round: a season, its standings and a player's page.
+    "season.py": ["2", "--tables", "2", "--hands", "1", "--runs", "2"],
     "slow_clients.py": ["1", "--clients", "5"],
 }
 """Each benchmark's tiniest options."""
@@ -84,6 +86,13 @@ def test_the_history_benchmark_runs_on_postgresql(postgresql_server: str, tmp_pa
         "history.py", *TINY["history.py"], "--postgres", postgresql_server, cache=tmp_path
     )
     assert "PostgreSQL, 12 games" in printed
+
+
+@pytest.mark.slow
+def test_the_season_benchmark_runs_on_postgresql(postgresql_server: str, tmp_path: Path) -> None:
+    # Its club goes into PostgreSQL through the app's backup and restore.
+    printed = run("season.py", *TINY["season.py"], "--postgres", postgresql_server, cache=tmp_path)
+    assert "PostgreSQL, 2 nights of 2 tables (8 games)" in printed
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ from ..store.models import (
 from . import push
 from .errors import MergeNotUndone, NotFound, PlayerRefused
 from .figures import store_teams
+from .outcomes import rekey
 
 
 def _known(key: str) -> bool:
@@ -70,6 +71,7 @@ def rename_player(key: str, new_name: str) -> tuple[str, bool]:
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
         store_teams(select(Player.side_id).where(Player.key == new_key))
+        rekey(select(Player.id).where(Player.key == new_key))
     return new_key, merged
 
 
@@ -86,6 +88,7 @@ def merge_players(key: str, into: str) -> None:
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(key=into))
         store_teams(select(Player.side_id).where(Player.key == into))
+        rekey(select(Player.id).where(Player.key == into))
 
 
 def undo_merge(merge_id: int) -> str:
@@ -113,6 +116,7 @@ def undo_merge(merge_id: int) -> str:
         for row in rows:
             row.key, row.name = merge.key, names[row.id]
         store_teams(select(Player.side_id).where(Player.id.in_(merge.players)))
+        rekey(select(Player.id).where(Player.id.in_(merge.players)))
         merge.undone_at = now()
         key = merge.key
     return key

@@ -8,8 +8,8 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import BigInteger, ForeignKey, Index, String, UniqueConstraint, select
+from sqlalchemy.orm import Mapped, mapped_column, selectinload
 
 from ..extensions import db
 from .models import (
@@ -81,6 +81,33 @@ class Rating(Model):
     games: Mapped[int] = mapped_column(default=0)
 
 
+class NightOutcome(Model):
+    """What a night gave one of its pairs (`nights.Outcome`), kept with the pair's players' keys
+    (as `pair_players` reads them) and the night's revision it was worked out at: a season's
+    standings and a player's nights read these rows, not every night's tables. Rows at another
+    revision than their night's are stale and not read (the night is worked out again);
+    `services.outcomes` writes them when a night's round or the night ends, keeps their keys
+    when players are merged, and a restore works them out again."""
+
+    __table_args__ = (
+        Index("ix_night_outcome_first", "first"),
+        Index("ix_night_outcome_second", "second"),
+    )
+
+    night_id: Mapped[str] = mapped_column(ForeignKey("night.id"), primary_key=True)
+    pair: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    revision: Mapped[str] = mapped_column(String(REVISION_LENGTH))
+    first: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    second: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    place: Mapped[int]
+    pairs: Mapped[int]
+    level: Mapped[int]
+    games: Mapped[int]
+    rounds: Mapped[int]
+    half_wins: Mapped[int]
+    points: Mapped[int] = mapped_column(BigInteger)
+
+
 class RatedGame(Model):
     """A game whose end has been rated: a game is rated once, when it first ends."""
 
@@ -114,6 +141,30 @@ def pair_players(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, s
         night: {number: (keys[0], keys[1]) for number, keys in pairs.items()}
         for night, pairs in named.items()
     }
+
+
+def pair_names(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, str]]]:
+    """Each night's pairs' names by number, as the night spells them (one statement)."""
+    named: dict[str, dict[int, tuple[str, str]]] = {night: {} for night in night_ids}
+    query = select(Pair.night_id, Pair.number, Pair.first, Pair.second)
+    for night_id, number, first, second in db.session.execute(
+        query.where(Pair.night_id.in_(night_ids))
+    ):
+        named[night_id][number] = (first, second)
+    return named
+
+
+def with_rounds_and_pairs(night_ids: Collection[str]) -> None:
+    """Load the nights' rounds with their seats, and their pairs, for all of them at once (three
+    statements however many nights), so that reading each night as it was played asks nothing
+    more."""
+    db.session.scalars(
+        select(Night)
+        .where(Night.id.in_(night_ids))
+        .options(
+            selectinload(Night.rounds).selectinload(NightRound.seats), selectinload(Night.pairs)
+        )
+    ).all()
 
 
 def nights_of(key: str) -> list[Night]:
