@@ -31,23 +31,6 @@ from ..store.seasons import Season
 bp = Blueprint("seasons", __name__)
 
 
-def _refusal(refused: SeasonRefused) -> str:
-    """What a refused season says, next to the field it is about."""
-    values = refused.values
-    if refused.code == "best-too-many":
-        return _(
-            "The best %(count)s nights cannot count in a season of %(nights)s nights.", **values
-        )
-    if refused.code == "minimum-too-many":
-        return _("Nobody can play %(count)s nights in a season of %(nights)s nights.", **values)
-    if refused.code == "night-in-another-season":
-        return _(
-            "%(night)s already counts in the season %(season)s: a night counts in one season.",
-            **values,
-        )
-    return _("A night chosen is no longer there: choose again.")
-
-
 def _choices() -> list[tuple[str, str]]:
     """Every night there, newest first, each saying the season it counts in, if any."""
     live, _deleted = queries.nights_listed()
@@ -71,7 +54,7 @@ def _saved(form: SeasonFields, season_id: str | None) -> str | None:
         service.change_season(season_id, form.plan())
     except SeasonRefused as refused:
         field = {"best": form.best, "minimum": form.minimum}.get(refused.field, form.nights)
-        field.errors = [*field.errors, _refusal(refused)]
+        field.errors = [*field.errors, presenters.refusal_text(refused)]
         return None
     return season_id
 

@@ -9,9 +9,12 @@ import io
 from dataclasses import dataclass
 from fractions import Fraction
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from ... import nights
 from ...nights.seasons import Night as SeasonNight
-from ..services.seasons import rule_of, season_nights
+from ..services.seasons import SeasonRefused, SeasonRoom, rule_of, season_nights
 from ..store.models import Night
 from ..store.queries import night_tables
 from ..store.seasons import Season, nights_of, pair_players
@@ -192,3 +195,56 @@ def results_csv(shown: SeasonStandings, headings: list[str], unranked: str) -> s
             ]
         )
     return out.getvalue()
+
+
+def refusal_text(refused: SeasonRefused) -> str:
+    """What a refused season's write says, next to the field it is about."""
+    values = refused.values
+    if refused.code == "best-too-many":
+        return _(
+            "The best %(count)s nights cannot count in a season of %(nights)s nights.", **values
+        )
+    if refused.code == "minimum-too-many":
+        return _("Nobody can play %(count)s nights in a season of %(nights)s nights.", **values)
+    if refused.code == "night-in-another-season":
+        return _(
+            "%(night)s already counts in the season %(season)s: a night counts in one season.",
+            **values,
+        )
+    if refused.code == "season-full":
+        return ngettext(
+            "%(season)s has its %(num)s night already: give it more nights on its page, or"
+            " choose another season.",
+            "%(season)s has all its %(num)s nights already: give it more nights on its page, or"
+            " choose another season.",
+            values["nights"],
+            season=values["season"],
+        )
+    if refused.code == "no-such-season":
+        return _("That season is no longer there: choose again.")
+    return _("A night chosen is no longer there: choose again.")
+
+
+def season_choice(room: SeasonRoom) -> str:
+    """A season as a night's set-up offers it: its name, and its nights (of how many)."""
+    if room.planned is None:
+        return ngettext(
+            "%(season)s (%(num)s night so far)",
+            "%(season)s (%(num)s nights so far)",
+            room.nights,
+            season=room.name,
+        )
+    if room.full:
+        return ngettext(
+            "%(season)s: full, it has its %(num)s night",
+            "%(season)s: full, it has all its %(num)s nights",
+            room.planned,
+            season=room.name,
+        )
+    return ngettext(
+        "%(season)s (%(count)s of %(num)s night)",
+        "%(season)s (%(count)s of %(num)s nights)",
+        room.planned,
+        season=room.name,
+        count=room.nights,
+    )
