@@ -148,3 +148,28 @@ def test_a_season_deleted_ends_its_stream_and_its_link(streaming: Flask) -> None
     finally:
         stream.close()
     assert director.get(url).status_code == 404
+
+
+def test_a_season_followed_is_read_again_after_a_write_to_its_nights_and_no_other(
+    streaming: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A home game's hand reads no season's revision, even with a season's stream open here:
+    only a write to a night or a season does (one statement)."""
+    monkeypatch.setattr(push, "WATCH_EVERY", 3600.0)
+    director = streaming.test_client()
+    night_id = night_in_play(director, FIRST, "First")
+    _season_id, url = season_of(streaming, night_id)
+    home = Actions(director).new_game()
+    stream = Stream(streaming.test_client(), f"{url}/events")
+    try:
+        assert stream.next_event() is not None
+        with statements(streaming) as seen:
+            Actions(director).record_hand(home, [GOES_OUT, STAYS_IN])
+        assert [s for s in seen if "FROM season" in s] == []
+        table = game_at(director, night_id, 1)
+        with statements(streaming) as seen:
+            Actions(director).record_hand(table, [GOES_OUT, STAYS_IN])
+        assert len([s for s in seen if "FROM season" in s]) == 1
+        assert stream.next_event() is not None
+    finally:
+        stream.close()

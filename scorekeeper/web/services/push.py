@@ -7,9 +7,10 @@ page follows a key through an event stream (`http/stream.py`); this module knows
 HTTP.
 
 A season's revision is made of others (its own and its nights': `store.seasons`), so it is
-never told: a kind so **made** (`Hub.kind(made=True)`) is read again instead, in one statement,
-when a write that noted anything commits in this process while one of its keys is followed
-here (a hand saved at a night's table, a round, a season changed), and by the watcher.
+never told: a kind so **made** (`Hub.kind(made_of=…)`) is read again instead, in one statement,
+when a write that changed a kind it is made of commits in this process while one of its keys
+is followed here (a hand saved at a night's table, a round, a season changed), and by the
+watcher (within a second, in the other processes).
 
 How a change is heard, in each process:
 
@@ -74,8 +75,9 @@ class Hub:
     """The keys followed in one process, and what tells them of a change."""
 
     readers: dict[str, Reader] = field(default_factory=dict)
-    made: set[str] = field(default_factory=set)
-    """The kinds whose revision is made of others' (a season's): read again, never told."""
+    made: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The kinds whose revision is made of others' (a season's: of seasons' and nights'), with
+    the kinds they are made of: read again, never told."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     watched: dict[str, Watched] = field(default_factory=dict)
     access: int = 0
@@ -86,12 +88,12 @@ class Hub:
     threads: list[threading.Thread] = field(default_factory=list)
     """The watcher and the listener, once started."""
 
-    def kind(self, name: str, reader: Reader, *, made: bool = False) -> None:
-        """Register how the watcher reads the revisions of the keys `name:<id>`; `made`: their
-        revision is made of others' and is read again after every write (`look_again`)."""
+    def kind(self, name: str, reader: Reader, *, made_of: Collection[str] = ()) -> None:
+        """Register how the watcher reads the revisions of the keys `name:<id>`; `made_of`: the
+        kinds their revision is made of, whose change has them read again (`look_again`)."""
         self.readers[name] = reader
-        if made:
-            self.made.add(name)
+        if made_of:
+            self.made[name] = frozenset(made_of)
 
     @contextlib.contextmanager
     def watching(self, key: str, revision: str) -> Iterator[None]:
@@ -171,11 +173,13 @@ class Hub:
             for thing in things:
                 self._heard(f"{kind}:{thing}", found.get(thing, GONE))
 
-    def look_again(self) -> None:
-        """After a write: the made kinds' followed keys read again (nothing read when none is
-        followed here)."""
-        if self.made and any(key.partition(":")[0] in self.made for key in self.followed()):
-            self.look(self.made)
+    def look_again(self, changed: Collection[str]) -> None:
+        """After a write that `changed` these keys: the followed keys of the kinds made of
+        theirs read again (nothing read when none is followed here)."""
+        kinds = {key.partition(":")[0] for key in changed}
+        again = {made for made, of in self.made.items() if of & kinds}
+        if again and any(key.partition(":")[0] in again for key in self.followed()):
+            self.look(again)
 
     def start(self, app: Flask) -> None:
         """The watcher, and on PostgreSQL the listener: started with the first follower."""
@@ -334,7 +338,7 @@ def _committed(session: Session) -> None:
             here.tell_everyone()
         else:
             here.tell(key, revision)
-    here.look_again()
+    here.look_again(noted)
 
 
 def _forgotten(session: Session) -> None:
@@ -354,7 +358,7 @@ def init_app(app: Flask) -> None:
     made = Hub()
     made.kind("game", game_revisions)
     made.kind("night", night_revisions)
-    made.kind("season", season_revisions, made=True)
+    made.kind("season", season_revisions, made_of=("season", "night"))
     app.extensions[EXTENSION] = made
     for name, listener in (
         ("after_flush", _followed_changed),
