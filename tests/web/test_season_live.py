@@ -173,3 +173,20 @@ def test_a_season_followed_is_read_again_after_a_write_to_its_nights_and_no_othe
         assert stream.next_event() is not None
     finally:
         stream.close()
+
+
+def test_a_season_of_its_best_night_says_so_in_the_singular_in_both_languages(
+    app: Flask, client: FlaskClient
+) -> None:
+    night_id = night_in_play(client, FIRST, "First")
+    with app.app_context():
+        plan = SeasonPlan("Spring", Rule(best=1), (night_id,))
+        season_id = service.set_up_season(plan, "t")
+        url = f"/season/{service.season_of(season_id).follow_token}"
+    for suffix, language, words in (
+        ("", "en", "The best night of each player counts."),
+        ("/results.txt", "en", "The best night of each player counts."),
+        ("", "es", "Cuenta la mejor noche de cada jugador."),
+        ("/results.txt", "es", "Cuenta la mejor noche de cada jugador."),
+    ):
+        assert words in client.get(url + suffix, headers={"Accept-Language": language}).text
