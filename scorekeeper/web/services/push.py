@@ -9,8 +9,9 @@ HTTP.
 A season's revision is made of others (its own and its nights': `store.seasons`), so it is
 never told: a kind so **made** (`Hub.kind(made_of=…)`) is read again instead, in one statement,
 when a write that changed a kind it is made of commits in this process while one of its keys
-is followed here (a hand saved at a night's table, a round, a season changed), and by the
-watcher (within a second, in the other processes).
+is followed here (a hand saved at a night's table, a round, a season changed); in the other
+processes, by the watcher, at once when PostgreSQL's notice names such a kind, else within a
+second.
 
 How a change is heard, in each process:
 
@@ -85,6 +86,8 @@ class Hub:
     started: bool = False
     stopped: threading.Event = field(default_factory=threading.Event)
     """Set when the app is done (`stop`): its watcher and listener end."""
+    nudged: threading.Event = field(default_factory=threading.Event)
+    """Set when the watcher is to look now (a notice of a kind a followed kind is made of)."""
     threads: list[threading.Thread] = field(default_factory=list)
     """The watcher and the listener, once started."""
 
@@ -159,6 +162,8 @@ class Hub:
             return
         key, _, revision = payload.partition(" ")
         self.tell(key, revision)
+        if self._again([key]):
+            self.nudged.set()  # the watcher reads them: this thread has no app to read with
 
     def look(self, kinds: Collection[str] | None = None) -> None:
         """The watcher's one look: every followed key's revision read (of `kinds`, if given),
@@ -176,10 +181,16 @@ class Hub:
     def look_again(self, changed: Collection[str]) -> None:
         """After a write that `changed` these keys: the followed keys of the kinds made of
         theirs read again (nothing read when none is followed here)."""
+        again = self._again(changed)
+        if again:
+            self.look(again)
+
+    def _again(self, changed: Collection[str]) -> set[str]:
+        """The made kinds followed here that are made of the kinds of the keys `changed`."""
         kinds = {key.partition(":")[0] for key in changed}
         again = {made for made, of in self.made.items() if of & kinds}
-        if again and any(key.partition(":")[0] in again for key in self.followed()):
-            self.look(again)
+        followed = {key.partition(":")[0] for key in self.followed()}
+        return again & followed
 
     def start(self, app: Flask) -> None:
         """The watcher, and on PostgreSQL the listener: started with the first follower."""
@@ -206,8 +217,13 @@ class Hub:
 
 
 def _watch(app: Flask, hub: Hub) -> None:
-    """Once a second, the followed revisions read again: the net under every other way."""
-    while not hub.stopped.wait(WATCH_EVERY):
+    """Once a second, or at once when nudged, the followed revisions read again: the net under
+    every other way."""
+    while True:
+        hub.nudged.wait(WATCH_EVERY)
+        hub.nudged.clear()
+        if hub.stopped.is_set():
+            return
         if not hub.watched:
             continue
         try:
@@ -351,6 +367,7 @@ def stop(app: Flask) -> None:
     found: Hub | None = app.extensions.get(EXTENSION)
     if found is not None:
         found.stopped.set()
+        found.nudged.set()
 
 
 def init_app(app: Flask) -> None:
