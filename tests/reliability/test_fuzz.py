@@ -935,6 +935,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "seasons.edit": (season_edit, 150),
     "seasons.delete": (season_delete, 30),
     "seasons.standings": (by_season_token(""), 40),
+    "seasons.events": (by_season_token("/events"), 40),
     "seasons.results_csv": (by_season_token("/results.csv"), 20),
     "seasons.results_text": (by_season_token("/results.txt"), 20),
 }

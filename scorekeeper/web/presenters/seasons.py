@@ -10,12 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup, escape
 
 from ... import nights
 from ...nights.seasons import Night as SeasonNight
 from ..services import outcomes
-from ..services.seasons import rule_of, season_nights
+from ..services.seasons import SeasonRefused, SeasonRoom, rule_of, season_nights
 from ..store.seasons import Season, nights_of, pair_names
 
 
@@ -174,14 +176,34 @@ def night_cells(
     drawn = []
     for figure, counted in by_night:
         if figure is None:
-            drawn.append("<td>–</td>")
+            drawn.append('<td class="num round">–</td>')
             continue
         key = (figure.numerator, figure.denominator, counted)
         if key not in cells:
-            text = escape(written(figure))
-            cells[key] = f"<td>{text}</td>" if counted else f"<td><s>{text}</s></td>"
+            cells[key] = f'<td class="num round">{_shown(written(figure), counted)}</td>'
         drawn.append(cells[key])
     return Markup("".join(drawn))
+
+
+def night_line(
+    by_night: list[tuple[Fraction | None, bool]],
+    written: Callable[[Fraction], str],
+    labels: list[str],
+) -> Markup:
+    """The same row's nights as a phone shows them under the name: each night played by its
+    label (N1, N2…) and figure, struck through when it does not count; in one piece too."""
+    return Markup(
+        "".join(
+            f" · <span>{escape(label)}&nbsp;{_shown(written(figure), counted)}</span>"
+            for (figure, counted), label in zip(by_night, labels, strict=True)
+            if figure is not None
+        )
+    )
+
+
+def _shown(text: str, counted: bool) -> Markup:
+    """A night's figure, struck through when it is not among the nights that count."""
+    return escape(text) if counted else Markup("<s>%s</s>") % text
 
 
 def _figure(value: Fraction) -> str:
@@ -206,3 +228,56 @@ def results_csv(shown: SeasonStandings, headings: list[str], unranked: str) -> s
             ]
         )
     return out.getvalue()
+
+
+def refusal_text(refused: SeasonRefused) -> str:
+    """What a refused season's write says, next to the field it is about."""
+    values = refused.values
+    if refused.code == "best-too-many":
+        return _(
+            "The best %(count)s nights cannot count in a season of %(nights)s nights.", **values
+        )
+    if refused.code == "minimum-too-many":
+        return _("Nobody can play %(count)s nights in a season of %(nights)s nights.", **values)
+    if refused.code == "night-in-another-season":
+        return _(
+            "%(night)s already counts in the season %(season)s: a night counts in one season.",
+            **values,
+        )
+    if refused.code == "season-full":
+        return ngettext(
+            "%(season)s has its %(num)s night already: give it more nights on its page, or"
+            " choose another season.",
+            "%(season)s has all its %(num)s nights already: give it more nights on its page, or"
+            " choose another season.",
+            values["nights"],
+            season=values["season"],
+        )
+    if refused.code == "no-such-season":
+        return _("That season is no longer there: choose again.")
+    return _("A night chosen is no longer there: choose again.")
+
+
+def season_choice(room: SeasonRoom) -> str:
+    """A season as a night's set-up offers it: its name, and its nights (of how many)."""
+    if room.planned is None:
+        return ngettext(
+            "%(season)s (%(num)s night so far)",
+            "%(season)s (%(num)s nights so far)",
+            room.nights,
+            season=room.name,
+        )
+    if room.full:
+        return ngettext(
+            "%(season)s: full, it has its %(num)s night",
+            "%(season)s: full, it has all its %(num)s nights",
+            room.planned,
+            season=room.name,
+        )
+    return ngettext(
+        "%(season)s (%(count)s of %(num)s night)",
+        "%(season)s (%(count)s of %(num)s nights)",
+        room.planned,
+        season=room.name,
+        count=room.nights,
+    )

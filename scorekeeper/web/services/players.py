@@ -9,6 +9,7 @@ from ..store.database import writing
 from ..store.models import (
     NAME_LENGTH,
     Game,
+    Night,
     Player,
     PlayerMerge,
     Side,
@@ -27,14 +28,29 @@ def _known(key: str) -> bool:
 
 
 def revise_games_of(key: str) -> None:
-    """Give the games a player played a new revision: their pages show the player's name."""
+    """Give the games a player played a new revision: their pages show the player's name; and
+    their nights: a season reads its players from the nights' games (`store.seasons`), so its
+    standings, whose revision is made of its nights', show the name or the merge at once."""
     games = select(Side.game_id).join(Player).where(Player.key == key)
     revision = new_revision()
-    revised = db.session.scalars(
-        update(Game).where(Game.id.in_(games)).values(revision=revision).returning(Game.id)
+    revised = db.session.execute(
+        update(Game)
+        .where(Game.id.in_(games))
+        .values(revision=revision)
+        .returning(Game.id, Game.night_id)
     ).all()
-    for game_id in revised:
+    for game_id, _night in revised:
         push.changed(push.game_key(game_id), revision)
+    night_ids = {night for _game, night in revised if night is not None}
+    if night_ids:
+        db.session.execute(
+            update(Night)
+            .where(Night.id.in_(night_ids))
+            .values(revision=revision)
+            .execution_options(synchronize_session=False)
+        )
+        for night_id in night_ids:
+            push.changed(push.night_key(night_id), revision)
 
 
 def _record_merge(key: str, into: str) -> None:

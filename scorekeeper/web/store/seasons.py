@@ -4,11 +4,12 @@ ends (`services.ratings`) and never recomputed when a page is drawn."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import hashlib
+from collections.abc import Collection, Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import BigInteger, ForeignKey, Index, String, UniqueConstraint, select
+from sqlalchemy import BigInteger, ForeignKey, Index, Select, String, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, mapped_column, selectinload
 
 from ..extensions import db
@@ -64,6 +65,62 @@ class Season(Model):
     """The standings' link: whoever has it may watch."""
     token: Mapped[str | None] = mapped_column(String(TOKEN_LENGTH), default=None, unique=True)
     """The one-time token of the form that set it up (a double tap sets up one season)."""
+
+
+SEASON = Season.__table__
+NIGHT = Night.__table__
+
+
+def season_revision(own: str, nights: Iterable[tuple[str, str]]) -> str:
+    """A season's revision, as its pages (their ETag, their kept drawing) and its followers
+    know it: made of its own (`Season.revision`: the director's changes) and each of its
+    nights' (id, revision): a game saved at one of their tables, a round started or ended, a
+    night changed, added, taken out or deleted all give the season another. The one place it
+    is made; `season_rows` reads what it is made of."""
+    made = hashlib.blake2s(own.encode(), digest_size=8)
+    for night, revision in sorted(nights):
+        made.update(f"|{night}:{revision}".encode())
+    return made.hexdigest()
+
+
+def season_rows(*where: Any, columns: Iterable[Any] = ()) -> Select[Any]:
+    """A season's rows as its revision needs them, one per night of it not deleted (one with
+    no night for a season with none): the season's id, own revision and standings' link,
+    `columns`, and the night's id and revision; for the seasons `where` says."""
+    joined = SEASON.outerjoin(
+        NIGHT, (NIGHT.c.season_id == SEASON.c.id) & NIGHT.c.deleted_at.is_(None)
+    )
+    return (
+        select(
+            SEASON.c.id,
+            SEASON.c.revision,
+            SEASON.c.follow_token,
+            *columns,
+            NIGHT.c.id.label("night"),
+            NIGHT.c.revision.label("night_revision"),
+        )
+        .select_from(joined)
+        .where(*where)
+    )
+
+
+def revisions_of(rows: Iterable[Any]) -> dict[str, str]:
+    """Each season's revision, by id, from its rows (`season_rows`)."""
+    own: dict[str, str] = {}
+    nights: dict[str, list[tuple[str, str]]] = {}
+    for row in rows:
+        own[row.id] = row.revision
+        night_list = nights.setdefault(row.id, [])
+        if row.night is not None:
+            night_list.append((row.night, row.night_revision))
+    return {season: season_revision(own[season], nights[season]) for season in own}
+
+
+def season_revisions(ids: Collection[str]) -> dict[str, str]:
+    """The revision of each season of `ids` that is there, read in one statement outside any
+    transaction (the push's watcher; a kept drawing's key)."""
+    with db.engine.connect() as connection:
+        return revisions_of(connection.execute(season_rows(SEASON.c.id.in_(ids))))
 
 
 class Rating(Model):
