@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from sqlalchemy import Select, delete, insert, or_, select
+from sqlalchemy import Select, delete, insert, or_, select, update
 
 from ... import nights
 from ...nights.seasons import Night as SeasonNight
@@ -170,6 +170,22 @@ def store_outcomes(night_ids: Collection[str]) -> None:
         ]
         if rows:
             db.session.execute(insert(NightOutcome), rows)
+
+
+def carry(night_ids: Collection[str], revision: str) -> None:
+    """Inside a write that gives these nights a new `revision` without changing what they gave
+    (a player renamed or merged: `rekey` then moves the keys): their rows at the revision
+    they had take the new one, so that a season still reads them."""
+    db.session.execute(
+        update(NightOutcome)
+        .where(
+            NightOutcome.night_id.in_(night_ids),
+            NightOutcome.revision
+            == select(Night.revision).where(Night.id == NightOutcome.night_id).scalar_subquery(),
+        )
+        .values(revision=revision)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def rekey(players: Select[int]) -> None:

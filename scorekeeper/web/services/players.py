@@ -20,7 +20,7 @@ from ..store.models import (
 from . import push
 from .errors import MergeNotUndone, NotFound, PlayerRefused
 from .figures import store_teams
-from .outcomes import rekey
+from .outcomes import carry, rekey
 
 
 def _known(key: str) -> bool:
@@ -43,6 +43,7 @@ def revise_games_of(key: str) -> None:
         push.changed(push.game_key(game_id), revision)
     night_ids = {night for _game, night in revised if night is not None}
     if night_ids:
+        carry(night_ids, revision)
         db.session.execute(
             update(Night)
             .where(Night.id.in_(night_ids))
