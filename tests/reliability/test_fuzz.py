@@ -1103,20 +1103,23 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
 }
 
 
-SIDE_FIELD = re.compile(r"^sides-(?P<side>[0-9]+)-(?P<field>.+)$")
+REPEATED = re.compile(r"^(?P<table>[a-z_]+)-(?P<row>[0-9]+)-(?P<field>.+)$")
 
 
 def hostile_values(name: str, fields: list[str]) -> list[str]:
-    """The values a field gets. The hand form repeats each of its fields for every side
-    (`sides-0-melded_points`, `sides-1-melded_points`), read by one form and one engine: each
-    value goes into each of them once, on one side, the sides taking turns, so that every side
-    and every field gets hostile values and the form is not sent each of them twice (half of
-    its fuzzing, the costliest of the suite's forms)."""
-    found = SIDE_FIELD.match(name)
+    """The values a field gets. A form that repeats its fields for each row of a table (the
+    hand form for each side, `sides-0-melded_points`, `sides-1-melded_points`; a house rule's
+    first-meld pairs; a night's pairs) reads every row with one form class: each value goes into
+    each of its fields once, in one row, the rows taking turns, so that every row and every
+    field gets hostile values and the form is not sent each of them once per row (the hand form
+    and the house rules' were the costliest fuzzing of the suite)."""
+    found = REPEATED.match(name)
     if found is None:
         return HOSTILE
-    sides = len({m["side"] for m in map(SIDE_FIELD.match, fields) if m})
-    return HOSTILE[int(found["side"]) :: sides]
+    rows = sorted(
+        {int(m["row"]) for m in map(REPEATED.match, fields) if m and m["table"] == found["table"]}
+    )
+    return HOSTILE[rows.index(int(found["row"])) :: len(rows)]
 
 
 @pytest.mark.parametrize("form", list(FORMS))
