@@ -221,7 +221,7 @@ def test_rated_games_get_their_order_and_totals_and_rating_steps_a_table(tmp_pat
             select(Side.total).where(Side.game_id == first).order_by(Side.position)
         ).all()
         db.session.rollback()
-        downgrade(revision="a3f9c1e7d5b2")
+        downgrade(revision="69b386fcde31")
         assert "rating_step" not in inspect(db.engine).get_table_names()
         with db.engine.begin() as connection:  # rated in this order, before the revision
             for game_id, at in ((second, "2026-01-01 10:00:00"), (first, "2026-01-01 11:00:00")):

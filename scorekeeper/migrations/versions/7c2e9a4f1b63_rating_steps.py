@@ -8,7 +8,7 @@ rated) and their sides' totals as kept; what they did to each rating was not kep
 begins with the games rated since (a merge of players replays them all and fills it in).
 
 Revision ID: 7c2e9a4f1b63
-Revises: a3f9c1e7d5b2
+Revises: 69b386fcde31
 Create Date: 2026-12-06 10:00:00
 
 """
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "7c2e9a4f1b63"
-down_revision = "a3f9c1e7d5b2"
+down_revision = "69b386fcde31"
 branch_labels = None
 depends_on = None
 
