@@ -39,8 +39,8 @@ Value = TypeVar("Value")
 FOLLOWED_FOR = 15 * 60.0
 """Seconds a game stays followed after anything of it was last asked for or kept: longer than a
 table takes over a hand, a break, or a phone put away between rounds."""
-GAMES = 3000
-"""The most games kept at once, per process and per thing kept: three times a big club night."""
+GAMES = 2000
+"""The most games kept at once, per process and per thing kept: twice a big club night."""
 FOLLOWS = "scorekeeper.keeping.follows"
 
 
