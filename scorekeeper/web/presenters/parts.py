@@ -205,3 +205,4 @@ def kept_page(key: Key, render: Callable[[], str]) -> Kept:
 
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Parts()
+    keeping.kept_by(app, app.extensions[EXTENSION].kept)

@@ -12,7 +12,7 @@ from ... import rules
 from ...rules.fields import ENTRY_FIELDS, entry_of
 from ..store.models import Entry, Game, Hand
 from ..store.reads import GameLike
-from .keeping import Keeping
+from .keeping import PROCESS, Keeping
 from .loading import with_hands
 from .push import game_key
 
@@ -77,6 +77,7 @@ pages it wakes overlap."""
 REPLAYS: Keeping[tuple[str, str], rules.GameResult] = Keeping(REPLAYS_A_GAME)
 """The cached replays, under (game id, revision), of the games followed (`services/keeping.py`):
 a revision is never reused, so a cached replay is right in every process and after a restore."""
+PROCESS.append(REPLAYS)
 
 
 def replay_of(game: Game) -> rules.GameResult:

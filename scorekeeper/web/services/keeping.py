@@ -25,13 +25,12 @@ before and after its tables are followed) and said in the README.
 from __future__ import annotations
 
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
-from flask import g, has_request_context
+from flask import Flask, current_app, g, has_request_context
 
 Key = TypeVar("Key", bound=Hashable)
 Value = TypeVar("Value")
@@ -42,14 +41,22 @@ table takes over a hand, a break, or a phone put away between rounds."""
 GAMES = 2000
 """The most games kept at once, per process and per thing kept: twice a big club night."""
 FOLLOWS = "scorekeeper.keeping.follows"
+EXTENSION = "scorekeeper.keeping"
+PROCESS: list[Keeping[Any, Any]] = []
+"""What the process keeps for every app (the replays), told by `following` with the app's own."""
 
 
 def following(whose: Hashable) -> None:
     """What this request follows (the door's game or night): followed now in all that is kept,
     and whose the entries kept in this request are."""
     g.setdefault(FOLLOWS, whose)
-    for keeps in list(_EVERY):
+    for keeps in (*current_app.extensions.get(EXTENSION, ()), *PROCESS):
         keeps.follow(whose)
+
+
+def kept_by(app: Flask, keeps: Keeping[Any, Any]) -> None:
+    """`keeps` is the app's own (its parts, its games): told by `following` of its requests."""
+    app.extensions.setdefault(EXTENSION, []).append(keeps)
 
 
 def whose() -> Hashable:
@@ -93,7 +100,6 @@ class Keeping(Generic[Key, Value]):
         self.misses = 0
         self.let_go = 0
         """Entries let go so far: with their game, or as the oldest of a game past `entries`."""
-        _EVERY.add(self)
 
     def get(self, key: Key, *, again: bool = False) -> Value | None:
         """The entry kept under `key`, if any: its game is followed now. `again`: asked again
@@ -175,8 +181,3 @@ class Keeping(Generic[Key, Value]):
         self.let_go += 1
         if not followed.entries:
             del self._games[whose]
-
-
-_EVERY: weakref.WeakSet[Keeping[Any, Any]] = weakref.WeakSet()
-"""Everything kept in this process (each app's parts and games, the replays), told together
-when a game is followed."""

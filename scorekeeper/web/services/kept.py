@@ -24,7 +24,7 @@ from ... import rules
 from ..store.reads import GameRead, HandRead, read_game, read_hands
 from .engine import REPLAYS, system_of
 from .errors import NotFound
-from .keeping import Keeping
+from .keeping import Keeping, kept_by
 from .push import game_key
 
 
@@ -75,6 +75,7 @@ def _kept() -> Kept:
 
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Kept()
+    kept_by(app, app.extensions[EXTENSION].games)
 
 
 def game_at(game_id: str, revision: str, last: int, begin: Callable[[], None]) -> KeptGame:
