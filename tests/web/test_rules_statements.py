@@ -101,6 +101,22 @@ def test_the_comparison_marks_a_red_threes_cost_counting_minus_as_ours_where_it_
     assert f"one marked “{ours}”" in text_of(page) or f"uno marcado «{ours}»" in text_of(page)
 
 
+def test_the_comparison_marks_as_ours_each_value_another_reading_would_change(
+    client: FlaskClient,
+) -> None:
+    """Denexa's samba at 500 (RULES.md: taken literally) and classic's first meld of 50 below
+    zero (its table starts "up to 1,495") are our readings; super-samba's samba is not, though it
+    has a reading about its sets' values (whether their cards count on top), which leaves a
+    samba's 2,000 as it is."""
+    page = get(client, "/rules", "en")
+    assert marks(page, "samba") == {
+        "Classic": [], "Denexa": ["differs", "our reading"], "Black Samba": [],
+        "Super Samba": ["differs"], "Fournier": [],
+    }  # fmt: skip
+    assert marks(page, "first-meld-below-0")["Classic"] == ["differs", "our reading"]
+    assert marks(page, "first-meld-below-0")["Fournier"] == []
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_comparison_opens_with_a_jump_list_and_names_systems_shortly(
     client: FlaskClient, language: str

@@ -240,10 +240,15 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
     """
 
     def fact(topic: str, read: Callable[[rules.RuleSystem], Hashable], key: str = "") -> Fact:
-        """`key`: the house-rule key of the readings its values may be (readings.py)."""
+        """A value is our reading where one of its system's readings, read the other way,
+        would change it; `key`: a house-rule key whose readings mark it in any case (where the
+        other reading keeps this value but the text still does not give it)."""
         values = [read(s) for s in systems]
         usual = Counter(values).most_common(1)[0][0]
-        ours = [any(r.key == key for r in readings_of(s.id)) for s in systems]
+        ours = [
+            any(r.key == key or read(read_otherwise(s, r)) != value for r in readings_of(s.id))
+            for s, value in zip(systems, values, strict=True)
+        ]
         return Fact(topic, [(v, v != usual, o) for v, o in zip(values, ours, strict=True)])
 
     def bonus(kind: rules.SetKind) -> Callable[[rules.RuleSystem], int | None]:
@@ -273,6 +278,12 @@ def comparison(systems: list[rules.RuleSystem]) -> list[Fact]:
             lambda s: (s.hands_in_game, None) if s.hands_in_game else (None, s.target or 0),
         ),
     ]
+
+
+def read_otherwise(system: rules.RuleSystem, reading: Reading) -> rules.RuleSystem:
+    """The system as a table playing the other reading has it (its house rule)."""
+    house, _ = rules.read_house_rules({reading.key: reading.other}, system)
+    return rules.with_house_rules(system, house)
 
 
 RED_THREE_VALUES = "red_three_values"
