@@ -9,7 +9,7 @@ unchanged game costs a 304. The fifth phone records a hand every `--hand-every` 
 random from half of it to all of it (a real table's one to two minutes, compressed), through the
 real form: it GETs the hand form, POSTs the hand with the form's CSRF and one-time tokens, and
 follows the redirect to the scoreboard. Every phone keeps its own cookies and one HTTP/1.1
-connection for pages (a stream has one of its own). The phones are asyncio tasks on raw sockets
+connection for pages (a stream has one of its own), from an address of its own on loopback. The phones are asyncio tasks on raw sockets
 in this one process, so that the client costs little next to the server; its CPU is printed
 beside the server's, the database's and the proxy's, read from /proc, so a busy client shows.
 
@@ -37,6 +37,7 @@ import argparse
 import asyncio
 import contextlib
 import gzip
+import itertools
 import json
 import os
 import random
@@ -111,11 +112,22 @@ class Answer:
         return body.decode()
 
 
+def loopback(number: int) -> str:
+    """The `number`th phone's address of its own on loopback (127.0.0.0/8 is all this machine's):
+    a club's phones each have one, and the app holds at most a quarter of its streams for one
+    address, so phones sharing 127.0.0.1 would mostly poll."""
+    return f"127.{1 + number // 62500}.{number // 250 % 250}.{number % 250 + 1}"
+
+
 class Phone:
-    """One browser: its cookies and one HTTP/1.1 connection, opened again when it was closed."""
+    """One browser: its cookies and one HTTP/1.1 connection, opened again when it was closed,
+    from an address of its own."""
+
+    made = itertools.count()
 
     def __init__(self, port: int) -> None:
         self.port = port
+        self.address = loopback(next(Phone.made))
         self.cookies: dict[str, str] = {}
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -160,7 +172,9 @@ class Phone:
 
     async def _once(self, request: bytes, method: str) -> Answer:
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1", self.port, local_addr=(self.address, 0)
+            )
         reader, writer = self.reader, self.writer
         assert reader is not None
         writer.write(request)
@@ -314,7 +328,8 @@ async def stream(
     await asyncio.sleep(random.uniform(0, every))
     follower = Follower(phone, table, figures, streaming=True)
     await follower.look()
-    await hold_stream(port, f"{table.path}/events", follower, figures, every, until)
+    path = f"{table.path}/events"
+    await hold_stream(port, path, follower, figures, every, until, phone.address)
 
 
 class Looker(Protocol):
@@ -327,7 +342,13 @@ class Looker(Protocol):
 
 
 async def hold_stream(
-    port: int, path: str, follower: Looker, figures: Figures, every: float, until: float
+    port: int,
+    path: str,
+    follower: Looker,
+    figures: Figures,
+    every: float,
+    until: float,
+    address: str = "127.0.0.1",
 ) -> None:
     """The event stream at `path`, held as static/js/follow.js holds it: opened again when its
     lifetime ends, `follower` looking again at each revision named, and polling every `every`
@@ -337,7 +358,9 @@ async def hold_stream(
         writer = None
         began = time.perf_counter()
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(address, 0)
+            )
             writer.write(
                 f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                 "Accept: text/event-stream\r\n\r\n".encode()
@@ -706,6 +729,8 @@ def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Set
         env = {
             **app_env(folder, url, options),
             "SCOREKEEPER_STREAMS": str(options.streams or streams[options.worker_class]),
+            # Behind nginx, as the README sets it: each phone's own address, from X-Forwarded-For.
+            "SCOREKEEPER_PROXY_FIX": "0" if options.no_proxy else "1",
         }
         port = free_port()
         command = [binary, "-w", str(options.workers), "-b", f"127.0.0.1:{port}"]
