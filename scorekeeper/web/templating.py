@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from flask import Flask, url_for
-from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 
 from .. import rules
@@ -18,7 +17,7 @@ from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
-from .wording import cite, decimal, number, say, signed
+from .wording import cite, decimal, language, locale, number, say, signed, translated
 
 
 def rules_url() -> str:
@@ -75,9 +74,18 @@ def install(app: Flask) -> None:
     # processor, as Flask-WTF gives its own (one registered later wins).
     app.context_processor(lambda: {"csrf_token": csrf_token})
     app.jinja_env.filters.update(number=number, decimal=decimal, signed=signed, say=say, cite=cite)
+    # In place of Flask-Babel's, which look the language up at each sentence: in a drawing,
+    # the language looked up once for it (wording.one_language).
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=translated,
+        ngettext=lambda s, p, n: language().translations.ungettext(s, p, n),
+        pgettext=lambda c, s: language().translations.upgettext(c, s),
+        npgettext=lambda c, s, p, n: language().translations.unpgettext(c, s, p, n),
+        newstyle=True,
+    )
     app.jinja_env.globals.update(
         LANGUAGES=LANGUAGES,
-        get_locale=get_locale,
+        get_locale=locale,
         may_record_hands=may_record_hands,  # a phone that may only follow sees no controls
         signed_in=signed_in,  # the header's one-tap "Sign out"
         played_on=played_on,  # where a following page's phone goes once the table played again

@@ -5,15 +5,19 @@ view (`http/i18n.py`); this module only reads it, so presenters and forms may us
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from functools import cache
-from typing import Protocol
+from typing import Any, NamedTuple, Protocol
 
+from babel import Locale, support
 from babel.numbers import LC_NUMERIC, format_decimal, get_group_symbol
 from flask import url_for
 from flask_babel import get_locale, get_translations, gettext, pgettext
 from markupsafe import Markup
+from wtforms.i18n import messages_path
 
 from .. import rules
 from ..rules import Text
@@ -38,6 +42,65 @@ def _group(locale: str) -> str:
     return get_group_symbol(locale)
 
 
+class Language(NamedTuple):
+    """The page's language as wording reads it: the locale, its translations and its thousands
+    separator."""
+
+    locale: Locale | None
+    translations: Any
+    group: str
+
+
+_DRAWING: ContextVar[Language | None] = ContextVar("scorekeeper.language", default=None)
+
+
+def _looked_up() -> Language:
+    locale = get_locale()
+    # None outside a request: Babel's default, as format_decimal does.
+    return Language(locale, get_translations(), _group(str(locale or LC_NUMERIC or "en_US_POSIX")))
+
+
+def language() -> Language:
+    """The page's language: the one looked up for the drawing under way (`one_language`), or
+    looked up now (Flask-Babel's every call costs a few lookups of the request's context)."""
+    return _DRAWING.get() or _looked_up()
+
+
+@contextmanager
+def one_language() -> Iterator[None]:
+    """The page's language looked up once for a whole drawing (a scoreboard asks for it
+    hundreds of times: each number, each sentence): a drawing is of one language, under which
+    it is kept (`http.caching`); no `force_locale` inside it."""
+    token = _DRAWING.set(_looked_up())
+    try:
+        yield
+    finally:
+        _DRAWING.reset(token)
+
+
+@cache
+def _form_messages(locale: str) -> Translator:
+    return support.Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+def form_messages() -> Translator | None:
+    """WTForms' own messages ("Not a valid integer value.") in the page's language: each
+    language's catalog loaded once a process (Flask-WTF's loads it once a request and looks
+    the language up again at each of the hand form's fifty fields); None outside a request."""
+    found = language().locale
+    return None if found is None else _form_messages(str(found))
+
+
+def locale() -> Locale | None:
+    """The page's locale (templates' `get_locale()`)."""
+    return language().locale
+
+
+def translated(string: str) -> str:
+    """`string` in the page's language (templates' `_()` and `{% trans %}` ask it)."""
+    return str(language().translations.ugettext(string))
+
+
 def number(value: int) -> str:
     """A number as the page's language writes it: 10,000 or 10.000, and −100.
 
@@ -45,14 +108,13 @@ def number(value: int) -> str:
     looked up once (a scoreboard writes hundreds of numbers, and Babel parses the format each time)
     and the true minus sign, the one the engine writes, where Babel gives a hyphen.
     """
-    return _written(value, _group(str(get_locale() or LC_NUMERIC or "en_US_POSIX")))
+    return _written(value, language().group)
 
 
 def numbers() -> Callable[[int], str]:
     """`number`, with the page's language looked up once for all the numbers to come (a chart's
     description writes every total of every hand)."""
-    # None outside a request: Babel's default, as format_decimal does.
-    group = _group(str(get_locale() or LC_NUMERIC or "en_US_POSIX"))
+    group = language().group
     return lambda value: _written(value, group)
 
 
@@ -67,7 +129,7 @@ def decimal(value: float | Fraction, places: int = 2) -> str:
     rounded = round(Fraction(value), places)
     if rounded.denominator == 1:
         return number(int(rounded))
-    locale = str(get_locale() or LC_NUMERIC or "en_US_POSIX")
+    locale = str(language().locale or LC_NUMERIC or "en_US_POSIX")
     shown = format_decimal(float(rounded), format="#,##0." + "#" * places, locale=locale)
     return shown.replace("-", MINUS)
 
@@ -81,11 +143,11 @@ class _Translate:
     """Lets the engine's `Text` speak the page's language."""
 
     def __call__(self, template: str) -> str:
-        return str(gettext(template)) if template else template
+        return translated(template) if template else template
 
     def plural(self, singular: str, plural: str, count: int) -> str:
         # Flask-Babel's ngettext would fill in %(num)s itself; Text.render fills in the values.
-        return get_translations().ngettext(singular, plural, count)
+        return str(language().translations.ngettext(singular, plural, count))
 
     def number(self, value: int) -> str:
         return number(value)
@@ -95,7 +157,7 @@ def say(text: Text | str) -> str:
     """An engine sentence (or a marked template) in the page's language."""
     if isinstance(text, Text):
         return text.render(_Translate())
-    return str(gettext(text))
+    return translated(text)
 
 
 def label_of(ref: FieldRef) -> str:

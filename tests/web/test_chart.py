@@ -68,6 +68,17 @@ def test_a_negative_total_puts_the_zero_line_in_the_chart_and_points_inside_it()
     assert float(below_zero.split(",")[1]) > chart.zero
 
 
+def test_a_line_s_points_are_written_to_a_tenth_and_end_where_its_label_goes() -> None:
+    game = read_game(TWO_HANDS)
+    chart = running_totals(["Us", "Them"], [0, -500], replay(game), get_system("classic").target)
+    assert chart is not None
+    for line in chart.lines:
+        points = line.points.split()
+        assert len(points) == 3  # the start and each hand
+        assert all(re.fullmatch(r"\d+\.\d,\d+\.\d", point) for point in points), points
+        assert points[-1] == f"{line.last[0]},{line.last[1]}"
+
+
 def test_every_hand_of_the_game_links_from_the_game_page_to_why_it_scored_what_it_did(
     client: FlaskClient, actions: Actions
 ) -> None:

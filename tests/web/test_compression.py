@@ -9,6 +9,10 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper.web.presenters import parts
+
+from .helpers import game_of, without_tokens
+
 pytestmark = pytest.mark.once  # gzip is the same whatever the database
 
 
@@ -134,3 +138,36 @@ def test_a_gzipped_etag_does_not_validate_the_plain_file(client: FlaskClient) ->
     assert plain.status_code == 200
     assert "Content-Encoding" not in plain.headers
     assert plain.data == fetch(client, "/static/style.css").data
+
+
+@pytest.mark.parametrize("hands", [3, 60])
+@pytest.mark.parametrize("page", ["", "/follow", "/hands/new"])
+def test_a_kept_page_gzipped_is_the_page_sent_plain(
+    client: FlaskClient, hands: int, page: str
+) -> None:
+    """A long kept page is compressed in three parts, its long middle once for every answer
+    (presenters/parts.py): unpacked, each answer is the page as sent uncompressed."""
+    game_id = game_of(client, hands)
+    url = f"/games/{game_id}{page}?saved={hands}" if not page else f"/games/{game_id}{page}"
+    plain = fetch(client, url)
+    packed = fetch(client, url, {"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    unpacked = gzip.decompress(packed.data)
+    assert without_tokens(unpacked.decode()) == without_tokens(plain.text)
+    assert len(packed.data) < len(unpacked) / 2
+
+
+def test_a_kept_part_gzipped_is_its_text_whatever_fills_its_holes() -> None:
+    rows = (b"<tr><td>%d</td><td>1,250</td><td>-300</td></tr>\n" % n for n in range(900))
+    long_run = b"".join(rows)
+    kept = parts.Kept(
+        [parts.Piece(b"<head>"), "csrf", parts.Piece(b"</head>"), "notice"]
+        + [parts.Piece(long_run[n : n + 5000]) for n in range(0, len(long_run), 5000)]
+        + ["token", parts.Piece(long_run[-3000:] + b"</html>")]
+    )
+    assert kept.run is not None  # its long middle is compressed once
+    for values in [
+        {"csrf": "", "notice": "", "token": ""},
+        {"csrf": "a" * 90, "notice": "<p>Hand 7 saved.</p>", "token": "1,250</td>" * 20},
+    ]:
+        assert gzip.decompress(kept.gzipped(values)) == kept.text(values)

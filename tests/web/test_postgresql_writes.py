@@ -35,7 +35,7 @@ WAITING_FOR_A_LOCK = text(
 
 def wait_for_a_write_waiting_for_the_lock(app: Flask) -> None:
     """Returns once another connection waits for a lock (each look in a transaction of its own:
-    PostgreSQL keeps what a transaction saw of pg_stat_activity)."""
+    PostgreSQL keeps what a transaction saw of pg_stat_activity); fails when none does."""
     with app.app_context():
         engine = db.engine
     deadline = time.monotonic() + WAITING_AT_MOST
@@ -44,6 +44,8 @@ def wait_for_a_write_waiting_for_the_lock(app: Flask) -> None:
             if connection.scalar(WAITING_FOR_A_LOCK):
                 return
         time.sleep(0.01)
+    # A save that never waited wrote beside the delete, unlocked: its answer is this 500.
+    raise AssertionError("no write waited for the game's lock")
 
 
 def test_a_hand_saved_while_another_phone_deletes_one_is_added_to_the_totals_the_delete_left(

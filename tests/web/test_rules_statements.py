@@ -104,7 +104,7 @@ def test_the_comparison_marks_a_red_threes_cost_counting_minus_as_ours_where_it_
 def test_the_comparison_marks_as_ours_each_value_another_reading_would_change(
     client: FlaskClient,
 ) -> None:
-    """Denexa's samba at 500 (RULES.md: taken literally) and classic's first meld of 50 below
+    """Denexa's samba at 500 (its text taken literally) and classic's first meld of 50 below
     zero (its table starts "up to 1,495") are our readings; super-samba's samba is not, though it
     has a reading about its sets' values (whether their cards count on top), which leaves a
     samba's 2,000 as it is."""

@@ -45,7 +45,7 @@ from ...rules.hands import Ending
 from ..services.engine import SystemKey, engine_hand, system_for, system_key, system_of
 from ..store.models import TOKEN_LENGTH, Hand
 from ..store.reads import GameLike
-from ..wording import Translator
+from ..wording import Translator, form_messages
 from .validators import Within
 
 NUMBER = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
@@ -116,14 +116,20 @@ def _count(label: str = "") -> IntegerField:
     )
 
 
-class SubForm(Form):
-    """A part of the hand form: WTForms' own messages in the page's language, as in FlaskForm."""
+class Messages(DefaultMeta):
+    """WTForms' own messages in the page's language, as in FlaskForm, but each language's
+    catalog loaded once (`wording.form_messages`)."""
 
-    class Meta(DefaultMeta):
-        def get_translations(self, form: BaseForm) -> Translator:
-            if current_app.config.get("WTF_I18N_ENABLED", True):
-                return translations
-            return super().get_translations(form)
+    def get_translations(self, form: BaseForm) -> Translator:
+        if current_app.config.get("WTF_I18N_ENABLED", True):
+            return form_messages() or translations
+        return super().get_translations(form)
+
+
+class SubForm(Form):
+    """A part of the hand form."""
+
+    Meta = Messages
 
 
 class CardsForm(SubForm):
@@ -166,6 +172,9 @@ def entry_form_class(system: rules.RuleSystem, red_threes: int) -> type[Form]:
 
 class HandFields(FlaskForm):
     """The hand form's fields, read by name; `hand_form` makes them for one game."""
+
+    class Meta(Messages, FlaskForm.Meta):
+        """FlaskForm's (its CSRF token), with WTForms' messages loaded once."""
 
     ending: RadioField
     token: HiddenField

@@ -123,8 +123,10 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # transaction: most are answered from that alone (a 304, the page kept), and a transaction
     # would cost two more round trips to the server (BEGIN, ROLLBACK). One that goes on to draw
     # a page reads again (`settle`, `kept`); any other request reads in a transaction, where
-    # what it reads next sees the same moment.
-    if request.method in READS and (_view_peeks(endpoint) or "If-None-Match" in request.headers):
+    # what it reads next sees the same moment. A hand saved peeks too: its write reads the game
+    # again inside its own lock, and what it reads before is the game kept (`kept`).
+    polled = request.method in READS and "If-None-Match" in request.headers
+    if _view_peeks(endpoint) or polled:
         g.peeked = True
         _came_in(endpoint, database.peek(_statement(), _values()))
         return

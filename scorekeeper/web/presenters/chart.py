@@ -75,16 +75,26 @@ def running_totals(
     low, high, step = nice_scale(low, high)
     hands = len(result.hands)
 
+    def across(index: int) -> float:
+        return LEFT + (WIDTH - LEFT - RIGHT) * index / hands
+
+    def down(value: int) -> float:
+        return TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low)
+
     def x(index: int) -> float:
-        return round(LEFT + (WIDTH - LEFT - RIGHT) * index / hands, 1)
+        return round(across(index), 1)
 
     def y(value: int) -> float:
-        return round(TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low), 1)
+        return round(down(value), 1)
+
+    def point(index: int, value: int) -> str:
+        # "x,y" as round(…, 1) writes them, without making the floats (602 points at 300 hands).
+        return f"{across(index):.1f},{down(value):.1f}"
 
     lines = [
         Line(
             side=name,
-            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(totals)),
+            points=" ".join([point(i, v) for i, v in enumerate(totals)]),
             last=(x(hands), y(totals[-1])),
             style=index % 5,
         )

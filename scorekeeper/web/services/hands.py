@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 
 from ... import rules
@@ -130,19 +130,18 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     try:
         with writing():
             game = lock_game(game_id, everything=False)
-            already: Hand | None = db.session.scalar(
-                select(Hand).filter_by(game_id=game_id, token=token)
-            )
-            if already is not None:
+            last, already_id = db.session.execute(_places(game_id, token)).one()
+            if already_id is not None:
+                already = db.session.get_one(Hand, already_id)
                 if not same_hand(already, hand):
                     raise HandSaved(stored(already))
                 return Recorded(already.id, live_number(already))
-            if after is not None:
+            if after is not None and (last or 0) > after:
                 since = _live_since(game_id, after)
                 if since:
                     raise HandTaken([stored(h) for h in since])
             was = game.revision
-            as_kept, result = _append(game, hand, token)
+            as_kept, result = _append(game, hand, token, (last or 0) + 1)
             if game.over:
                 rate_game(game)
             recorded, revision = Recorded(as_kept.id, len(result.hands)), game.revision
@@ -158,14 +157,22 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     return recorded
 
 
-def _append(game: Game, hand: rules.Hand, token: str) -> tuple[HandRead, rules.GameResult]:
-    """Inside a write that locked `game`: `hand` recorded after its last one, if it keeps the
-    rules (HandRefused), scored on top of the game's cached replay; the hand as the pages keep
-    it, and the new replay."""
+def _places(game_id: str, token: str) -> Select[Any]:
+    """The place of the game's last hand (deleted or not) and the id of the hand recorded with
+    `token`, if any: what a new hand's write checks, in one statement."""
+    used = select(Hand.id).where(Hand.game_id == game_id, Hand.token == token)
+    return select(func.max(Hand.position), used.scalar_subquery()).where(Hand.game_id == game_id)
+
+
+def _append(
+    game: Game, hand: rules.Hand, token: str, position: int
+) -> tuple[HandRead, rules.GameResult]:
+    """Inside a write that locked `game`: `hand` recorded in place `position`, after its last
+    one, if it keeps the rules (HandRefused), scored on top of the game's cached replay; the hand
+    as the pages keep it, and the new replay."""
     # The replay kept at the revision locked (the hand form read the game): no hand read again.
     before = kept.replay_at(game.id, game.revision) or replay_of(game)
     hand_at_table(game, len(before.hands), new=True)
-    position = last_position(game.id) + 1
     record = Hand(game_id=game.id, position=position, token=token)
     fill_hand(record, hand)
     as_recorded = engine_hand(record)

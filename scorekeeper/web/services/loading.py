@@ -47,15 +47,21 @@ def game_with_sides(game_id: str) -> Game:
 def lock_game(game_id: str, everything: bool = True) -> Game:
     """Inside `writing()`: the game, locked for writing until commit; NotFound if there is none.
 
-    On PostgreSQL the lock is the game's row (`SELECT … FOR UPDATE`); SQLite ignores that
-    clause, and its write transaction (BEGIN IMMEDIATE, see database.py) already holds the lock.
-    `everything`: with all that a replay reads (its hands), not only the sides.
+    On PostgreSQL the lock is the game's row (`SELECT … FOR UPDATE`); on SQLite the write
+    transaction (BEGIN IMMEDIATE, see database.py) already holds the lock, and no statement is
+    spent on one. `everything`: with all that a replay reads (its hands), not only the sides.
     """
+    if db.engine.dialect.name == "sqlite":
+        return _read_locked(game_id, everything)
     # The lock is a statement of its own, and the game is read after it. A statement that waits
     # for a lock reads the rows of before the wait: PostgreSQL reads the locked row again once
     # it has the lock, but not the sides joined to it, which would be those of before the write
     # it waited for (and a total stored again unchanged on such a stale side is not written).
     locked = select(Game.id).where(Game.id == game_id, Game.deleted_at.is_(None))
     db.session.execute(locked.with_for_update())
+    return _read_locked(game_id, everything)
+
+
+def _read_locked(game_id: str, everything: bool) -> Game:
     game = game_with_sides(game_id)
     return with_hands(game) if everything else game

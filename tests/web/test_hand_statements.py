@@ -1,0 +1,91 @@
+"""What a saved hand costs the database, request by request, is the same in a game of 10 hands
+as in one of 100: a fixed count of statements for each kind of request a table makes around a
+hand (issue 36). Counts, not times, so that a slow machine cannot fail them; the times are
+`benchmarks/cpu.py`'s.
+
+The order is a table's: the recording phone opens the hand form and saves, its scoreboard is
+drawn, the followers ask for it again (kept, or unchanged: 304), and the other following pages
+are drawn and asked again. A count that grows with the game, or one statement more anywhere,
+fails the kind's test.
+"""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .apps import statements
+from .helpers import GOES_OUT, STAYS_IN, game_of, hand_fields, hidden
+
+COUNTS = {
+    "save": 10,
+    "scoreboard ?saved=N, drawn": 1,
+    "scoreboard, kept": 1,
+    "scoreboard 304": 1,
+    "state.json": 1,
+    "state.json 304": 1,
+    "follow page, drawn": 1,
+    "follow page, kept": 1,
+    "display, drawn": 1,
+    "display, kept": 1,
+    "hand form, drawn": 1,
+    "hand form, kept": 1,
+}
+"""Each kind's statements (the door's peek is one). A save: the peek, the lock (SQLite's BEGIN
+IMMEDIATE; PostgreSQL's SELECT … FOR UPDATE), the game with its sides, the place of the last hand
+and whether the form's token was used, and the writes (the game's revision, the hand, its two
+entries, the two sides' figures)."""
+
+
+def counted(app: Flask, client: FlaskClient, hands: int) -> dict[str, int]:
+    """A game of `hands` hands, kept by this process as the phones opened it; a hand saved and
+    every kind of request of the table after it, each with the statements it ran."""
+    game_id = game_of(client, hands)
+    board = f"/games/{game_id}"
+    client.get(board)
+    form = client.get(f"{board}/hands/new").text
+    sent = hand_fields(
+        [GOES_OUT, STAYS_IN], token=hidden(form, "token"), after=hidden(form, "after")
+    )
+    counts: dict[str, int] = {}
+
+    def ask(kind: str, path: str, status: int = 200, **options: object) -> dict[str, str]:
+        with statements(app) as seen:
+            answer = client.open(path, **options)  # type: ignore[arg-type]
+        assert answer.status_code == status, (kind, answer.status_code, answer.text[:500])
+        counts[kind] = len(seen)
+        return dict(answer.headers)
+
+    saved = ask("save", f"{board}/hands/new", 302, method="POST", data=sent)
+    assert f"saved={hands + 1}" in saved["Location"]
+    ask("scoreboard ?saved=N, drawn", saved["Location"])
+    etag = ask("scoreboard, kept", board)["ETag"]
+    ask("scoreboard 304", board, 304, headers={"If-None-Match": etag})
+    etag = ask("state.json", f"{board}/state.json")["ETag"]
+    ask("state.json 304", f"{board}/state.json", 304, headers={"If-None-Match": etag})
+    for page, name in (("/follow", "follow page"), ("/display", "display")):
+        ask(f"{name}, drawn", f"{board}{page}")
+        ask(f"{name}, kept", f"{board}{page}")
+    # The blank form of the new revision: its fields kept across revisions, its holes filled.
+    ask("hand form, drawn", f"{board}/hands/new")
+    ask("hand form, kept", f"{board}/hands/new")
+    return counts
+
+
+@pytest.fixture(scope="module")
+def counts_by_length() -> dict[int, dict[str, int]]:
+    """Each kind's count in a game of 10 hands and in one of 100 (one app: both are kept)."""
+    from .apps import TEST_CONFIG, built_app
+
+    app = built_app(TEST_CONFIG)
+    client = app.test_client()
+    return {hands: counted(app, client, hands) for hands in (10, 100)}
+
+
+@pytest.mark.parametrize("kind", COUNTS)
+def test_a_request_around_a_saved_hand_runs_a_fixed_number_of_statements(
+    counts_by_length: dict[int, dict[str, int]], kind: str
+) -> None:
+    found = {hands: counts[kind] for hands, counts in counts_by_length.items()}
+    assert found == {10: COUNTS[kind], 100: COUNTS[kind]}, found
