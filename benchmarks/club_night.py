@@ -9,8 +9,9 @@ unchanged game costs a 304. The fifth phone records a hand every `--hand-every` 
 random from half of it to all of it (a real table's one to two minutes, compressed), through the
 real form: it GETs the hand form, POSTs the hand with the form's CSRF and one-time tokens, and
 follows the redirect to the scoreboard. Every phone keeps its own cookies and one HTTP/1.1
-connection for pages (a stream has one of its own), from an address of its own on loopback. The phones are asyncio tasks on raw sockets
-in this one process, so that the client costs little next to the server; its CPU is printed
+connection for pages (a stream has one of its own), from an address of its own on loopback. The
+phones are asyncio tasks on raw sockets in this one process, so that the client costs little
+next to the server; its CPU is printed
 beside the server's, the database's and the proxy's, read from /proc, so a busy client shows.
 
 Set-ups, each started here and stopped after: SQLite + `scorekeeper serve` (waitress, its own
