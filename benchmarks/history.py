@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response
+from flask.testing import FlaskClient
 from flask_migrate import upgrade
 from sqlalchemy import create_engine, event, make_url, text
 
@@ -83,8 +84,7 @@ def _entry(rng: random.Random, went_out: bool, system: str) -> dict[str, Any]:
 
 
 def game_file(rng: random.Random) -> dict[str, Any]:
-    """A game as a club would import it: each hand kept only if it breaks no rule (a hand
-    after the game is won, or one its system refuses, is drawn again or ends the game)."""
+    """A game as a club would import it: 3 to 8 hands (`play`)."""
     system = rng.choice(sorted(rules.SYSTEMS))
     seated = rng.sample(NAMES, 4)
     data: dict[str, Any] = {
@@ -95,7 +95,16 @@ def game_file(rng: random.Random) -> dict[str, Any]:
         ],
         "hands": [],
     }
-    for _hand in range(rng.randint(3, 8)):
+    play(rng, data, rng.randint(3, 8))
+    return data
+
+
+def play(rng: random.Random, data: dict[str, Any], hands: int) -> None:
+    """Up to `hands` hands more on the game file `data`, each kept only if it breaks no rule
+    (a hand after the game is won, or one its system refuses, is drawn again or ends the game).
+    benchmarks/season.py plays a night's games with it too."""
+    system = data["variant"]
+    for _hand in range(hands):
         for _try in range(5):
             out = rng.randrange(3)  # 2: the stock ran out
             entries = [_entry(rng, side == out, system) for side in (0, 1)]
@@ -108,7 +117,6 @@ def game_file(rng: random.Random) -> dict[str, Any]:
                 break
         if result.game_over:
             break
-    return data
 
 
 def game_files(games: int, rng: random.Random) -> Iterator[dict[str, Any]]:
@@ -195,9 +203,9 @@ def timed(get: Callable[[str], Any], url: str) -> tuple[float, float, Any]:
     return (time.perf_counter() - began) * 1000, (time.process_time() - cpu) * 1000, answer
 
 
-def run(uri: str, label: str) -> None:
-    """Upgrade the copy to the current schema, then time every page beside the bare app."""
-    app = _app(uri)
+def counted(app: Flask) -> list[int]:
+    """Upgrade the app's database to the current schema; a counter of the SQL statements it
+    runs from then on (its one item, set to 0 before a request)."""
     statements = [0]
     with app.app_context():
         upgrade()
@@ -206,20 +214,35 @@ def run(uri: str, label: str) -> None:
         def count(*_args: object) -> None:
             statements[0] += 1
 
+    return statements
+
+
+def asked(
+    client: FlaskClient, bare: FlaskClient, url: str, runs: int, statements: list[int]
+) -> tuple[list[float], list[float], list[float]]:
+    """`runs` requests of `url`, after one that warms caches (not measured), each beside one to
+    the bare app answering as many bytes: their ms, their CPU ms and the bare app's ms."""
+    mine, cpu, theirs = [], [], []
+    client.get(url)
+    for _ in range(runs):
+        statements[0] = 0
+        ms, cpu_ms, response = timed(client.get, url)
+        assert response.status_code == 200, (url, response.status_code)
+        mine.append(ms)
+        cpu.append(cpu_ms)
+        theirs.append(timed(bare.get, f"/bytes/{len(response.data)}")[0])
+    return mine, cpu, theirs
+
+
+def run(uri: str, label: str) -> None:
+    """Upgrade the copy to the current schema, then time every page beside the bare app."""
+    app = _app(uri)
+    statements = counted(app)
     client, bare = app.test_client(), bare_app().test_client()
     print(f"\n{label}")
     print(f"{'page':56} {'ms':>7} {'cpu ms':>7} {'bare':>5} {'ratio':>6} {'SQL':>4}")
     for url in URLS:
-        mine, cpu, theirs = [], [], []
-        client.get(url)  # the first request of a page warms caches: not what is measured
-        for _ in range(RUNS):
-            statements[0] = 0
-            ms, cpu_ms, response = timed(client.get, url)
-            assert response.status_code == 200, (url, response.status_code)
-            size = len(response.data)
-            mine.append(ms)
-            cpu.append(cpu_ms)
-            theirs.append(timed(bare.get, f"/bytes/{size}")[0])
+        mine, cpu, theirs = asked(client, bare, url, RUNS, statements)
         ms, bare_ms = statistics.median(mine), statistics.median(theirs)
         print(
             f"{url:56} {ms:7.1f} {statistics.median(cpu):7.1f} {bare_ms:5.1f}"

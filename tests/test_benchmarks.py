@@ -44,6 +44,8 @@ TINY = {
     "pin_guesses.py": ["--seconds", "1", "--threads", "1"],
     "referee_reach.py": ["--systems", "fournier", "--languages", "es"],
     "save_floor.py": ["--runs", "1"],
+    # Two nights of two tables, one hand a round: a season, its standings and a player's page.
+    "season.py": ["2", "--tables", "2", "--hands", "1", "--runs", "2"],
     "slow_clients.py": ["1", "--clients", "5"],
 }
 """Each benchmark's tiniest options."""
@@ -69,22 +71,33 @@ def test_every_benchmark_is_run_here() -> None:
     assert sorted(path.name for path in BENCHMARKS.glob("*.py")) == sorted(TINY)
 
 
+ON_POSTGRESQL_TOO = {"history.py": ("SQLite, 12 games", "PostgreSQL, 12 games")}
+"""Benchmarks run on SQLite and then on the run's PostgreSQL (`--postgres`), in one run: a run
+on SQLite alone would seed and time the same SQLite database again. What each part prints."""
+
+
 @pytest.mark.slow  # each starts a Python with the app, most a server or two: seconds to a minute
 @pytest.mark.parametrize("script", sorted(TINY))
-def test_the_benchmark_runs_at_its_tiniest(script: str, tmp_path: Path) -> None:
+def test_the_benchmark_runs_at_its_tiniest(
+    script: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     if script == "slow_clients.py" and nginx_binary() is None:
         unavailable("nginx is not installed (apt-get install nginx)")
     if script == "referee_reach.py" and shutil.which("chromium") is None:
         unavailable("Chromium is not installed (apt-get install chromium)")
-    run(script, *TINY[script], cache=tmp_path)
+    options = TINY[script]
+    if script in ON_POSTGRESQL_TOO:
+        options = [*options, "--postgres", request.getfixturevalue("postgresql_server")]
+    printed = run(script, *options, cache=tmp_path)
+    for part in ON_POSTGRESQL_TOO.get(script, ()):
+        assert part in printed
 
 
 @pytest.mark.slow
-def test_the_history_benchmark_runs_on_postgresql(postgresql_server: str, tmp_path: Path) -> None:
-    printed = run(
-        "history.py", *TINY["history.py"], "--postgres", postgresql_server, cache=tmp_path
-    )
-    assert "PostgreSQL, 12 games" in printed
+def test_the_season_benchmark_runs_on_postgresql(postgresql_server: str, tmp_path: Path) -> None:
+    # Its club goes into PostgreSQL through the app's backup and restore.
+    printed = run("season.py", *TINY["season.py"], "--postgres", postgresql_server, cache=tmp_path)
+    assert "PostgreSQL, 2 nights of 2 tables (8 games)" in printed
 
 
 @pytest.mark.slow

@@ -37,7 +37,17 @@ from .rankings import (
     standings,
 )
 from .record import Presence, as_played, presence, recorded_before
-from .seasons import Measure, Rule, Season, SeasonError, SeasonStanding, night_figures, rank
+from .seasons import (
+    Measure,
+    Outcome,
+    Rule,
+    Season,
+    SeasonError,
+    SeasonStanding,
+    night_figures,
+    outcomes,
+    rank,
+)
 
 __all__ = [
     "ARRIVAL_SEARCH",
@@ -48,6 +58,7 @@ __all__ = [
     "Measure",
     "Movement",
     "MovementError",
+    "Outcome",
     "Presence",
     "Ranking",
     "Round",
@@ -68,6 +79,7 @@ __all__ = [
     "most_rounds",
     "movement",
     "night_figures",
+    "outcomes",
     "presence",
     "rank",
     "recorded_before",

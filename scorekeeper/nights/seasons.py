@@ -24,7 +24,9 @@ in a line):
 - **Minimum attendance**: one who played fewer nights than the minimum is listed, with its
   figures, but not placed.
 - **Individually and as pairs**: a player's nights are the nights they played, with whichever
-  partner; a pair's (two players, in either seat) are only the nights they played together.
+  partner; a pair's (two players, in either seat) are only the nights they played together,
+  and a pair is listed once it *stayed together*: two nights or more (two players who met for
+  one night are in the players' standings; a club of five years has thousands of those).
 - **Ties** in the season: equal figures share a place (1, 1, 3), as in a night.
 - **Refused**: a rule whose best N or minimum is larger than the season's nights
   (`Rule.check`, when the director sets it), and a player in two pairs of one night.
@@ -32,10 +34,13 @@ in a line):
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
+from math import lcm
 
 from .rankings import Standing
 
@@ -95,14 +100,77 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """What a night gave one of its pairs, all a season reads of it (`outcomes` works it out
+    from the night's standings; the app keeps it on a row once the night's rounds are over):
+    its place among the `pairs` pairs that played the night, shared by `level` of them (all
+    three 0 for a pair that did not play), the games of it that counted, the `rounds` it is
+    counted for (those games and the rounds credited its average), its half-wins and points."""
+
+    pair: int
+    place: int
+    pairs: int
+    level: int
+    games: int
+    rounds: int
+    half_wins: int
+    points: int
+
+    @property
+    def played(self) -> bool:
+        """Whether the pair played its night: at least one of its games counted."""
+        return self.games > 0
+
+    @property
+    def wins(self) -> float:
+        return self.half_wins / 2
+
+    def figure(self, measure: Measure) -> Fraction:
+        """What the night gives the pair (that played it) by `measure`: by place, the points
+        of the places it shares with the pairs level with it; by wins, its wins with its
+        average for each round credited."""
+        if measure is Measure.WINS:
+            return Fraction(self.half_wins * self.rounds, 2 * self.games)
+        top = self.pairs - self.place + 1
+        return Fraction(sum(range(top - self.level + 1, top + 1)), self.level)
+
+
+def outcomes(standings: Sequence[Standing]) -> list[Outcome]:
+    """What the night whose `standings` these are gave each of its pairs (by pair number).
+
+    >>> from scorekeeper.nights import Score
+    >>> won = {1: Score(10, 0, 2)}
+    >>> night = [Standing(1, 2, 0, 0, 0), Standing(2, 1, 10, 10, 2, won),
+    ...          Standing(3, 1, 10, 10, 2, won)]
+    >>> [(o.pair, o.place, o.pairs, o.level, o.games) for o in outcomes(night)]
+    [(1, 0, 0, 0, 0), (2, 1, 2, 2, 1), (3, 1, 2, 2, 1)]
+    """
+    places = sorted(standing.place for standing in standings if played(standing))
+    level = Counter(places)
+    return [
+        Outcome(
+            standing.pair,
+            1 + bisect_left(places, standing.place) if played(standing) else 0,
+            len(places) if played(standing) else 0,
+            level[standing.place] if played(standing) else 0,
+            standing.games,
+            standing.games + len(standing.credited),
+            standing.half_wins,
+            standing.points,
+        )
+        for standing in standings
+    ]
+
+
+@dataclass(frozen=True)
 class Night:
     """One night of a season as the season reads it: its pairs' players (by player key, a
-    merged player under the key it was merged into), its standings as played, and whether it
-    is over."""
+    merged player under the key it was merged into), what it gave each pair (`outcomes` of its
+    standings as played), and whether it is over."""
 
     id: str
     pairs: Mapping[int, tuple[str, str]]
-    standings: Sequence[Standing]
+    outcomes: Sequence[Outcome]
     finished: bool = True
 
 
@@ -138,8 +206,9 @@ def played(standing: Standing) -> bool:
     return standing.games > 0
 
 
-def night_figures(standings: Sequence[Standing], measure: Measure) -> dict[int, Fraction]:
-    """What a night gives each pair that played it (pairs that did not are left out).
+def night_figures(given: Sequence[Outcome], measure: Measure) -> dict[int, Fraction]:
+    """What a night gives each pair that played it (pairs that did not are left out), from
+    what it gave them (`outcomes`).
 
     Six pairs, pairs 1 and 2 level in first place: they share 6 and 5.
 
@@ -147,26 +216,11 @@ def night_figures(standings: Sequence[Standing], measure: Measure) -> dict[int, 
     >>> won = {1: Score(10, 0, 2)}
     >>> night = [Standing(p, place, 0, 0, 0, won) for p, place in
     ...          [(1, 1), (2, 1), (3, 3), (4, 4), (5, 5), (6, 6)]]
-    >>> {pair: str(points) for pair, points in night_figures(night, Measure.PLACES).items()}
+    >>> figures = night_figures(outcomes(night), Measure.PLACES)
+    >>> {pair: str(points) for pair, points in figures.items()}
     {1: '11/2', 2: '11/2', 3: '4', 4: '3', 5: '2', 6: '1'}
     """
-    there = [standing for standing in standings if played(standing)]
-    if measure is Measure.WINS:
-        return {standing.pair: _wins(standing) for standing in there}
-    places = [standing.place for standing in there]
-    figures = {}
-    for standing in there:
-        ahead = sum(1 for place in places if place < standing.place)
-        level = places.count(standing.place)
-        top = len(there) - ahead
-        figures[standing.pair] = Fraction(sum(range(top - level + 1, top + 1)), level)
-    return figures
-
-
-def _wins(standing: Standing) -> Fraction:
-    """The pair's wins with its average for each round credited, as its night counts them."""
-    rounds = standing.games + len(standing.credited)
-    return Fraction(standing.half_wins * rounds, 2 * standing.games)
+    return {outcome.pair: outcome.figure(measure) for outcome in given if outcome.played}
 
 
 def _who(night: Night) -> dict[int, tuple[str, str]]:
@@ -194,7 +248,7 @@ def rank(nights: Iterable[Night], rule: Rule) -> Season:
     ...     won = {1: Score(1, 0, 2)}
     ...     standings = [Standing(pair, place, 0, 0, 0, won) for place, pair in
     ...                  enumerate(order, 1)]
-    ...     return Night(id, pairs, standings)
+    ...     return Night(id, pairs, outcomes(standings))
     >>> first = night("n1", [1, 2, 3, 4], {1: ("ana", "beto"), 2: ("carla", "dani"),
     ...     3: ("eva", "fede"), 4: ("gus", "hugo")})
     >>> second = night("n2", [2, 1, 3, 4], {1: ("beto", "dani"), 2: ("ana", "carla"),
@@ -202,44 +256,51 @@ def rank(nights: Iterable[Night], rule: Rule) -> Season:
     >>> season = rank([first, second], Rule(Measure.PLACES))
     >>> [(s.place, s.who, str(s.figure)) for s in season.players[:4]]
     [(1, ('ana',), '8'), (2, ('beto',), '7'), (2, ('carla',), '7'), (4, ('dani',), '6')]
-    >>> [(s.place, s.who, s.nights) for s in season.pairs[:2]]
-    [(1, ('ana', 'beto'), 1), (1, ('ana', 'carla'), 1)]
-    >>> [(s.who, str(s.figure)) for s in season.pairs if s.nights == 2]
-    [(('eva', 'fede'), '4'), (('gus', 'hugo'), '2')]
+    >>> [(s.place, s.who, str(s.figure), s.nights) for s in season.pairs]
+    [(1, ('eva', 'fede'), '4', 2), (2, ('gus', 'hugo'), '2', 2)]
     """
     nights = list(nights)
     players: dict[tuple[str, ...], dict[str, Fraction]] = {}
     pairs: dict[tuple[str, ...], dict[str, Fraction]] = {}
     for night in nights:
         who = _who(night)
-        for number, figure in night_figures(night.standings, rule.measure).items():
+        for number, figure in night_figures(night.outcomes, rule.measure).items():
             if number not in who:
                 raise SeasonError(f"Pair {number} of night {night.id} has no players.")
             for key in who[number]:
                 players.setdefault((key,), {})[night.id] = figure
             pairs.setdefault(tuple(sorted(who[number])), {})[night.id] = figure
     in_play = tuple(night.id for night in nights if not night.finished)
-    return Season(_placed(players, rule), _placed(pairs, rule), in_play)
+    together = {who: by_night for who, by_night in pairs.items() if len(by_night) > 1}
+    return Season(_placed(players, rule), _placed(together, rule), in_play)
 
 
 def _placed(
     figures: Mapping[tuple[str, ...], Mapping[str, Fraction]], rule: Rule
 ) -> list[SeasonStanding]:
-    """Each one's best nights summed, placed (those under the minimum last, unplaced)."""
+    """Each one's best nights summed, placed (those under the minimum last, unplaced).
+
+    Added up exactly in whole numbers, each figure scaled by one common denominator: a season
+    of a real club adds up tens of thousands of figures, which as fractions take long."""
+    scale = lcm(1, *(value.denominator for row in figures.values() for value in row.values()))
     rows = []
     for who, by_night in figures.items():
-        best = sorted(by_night, key=lambda night: -by_night[night])[: rule.best]
-        figure = sum((by_night[night] for night in best), Fraction(0))
-        rows.append(SeasonStanding(who, None, figure, dict(by_night), tuple(best)))
+        scaled = {night: value.numerator * (scale // value.denominator)
+                  for night, value in by_night.items()}  # fmt: skip
+        best = sorted(scaled, key=lambda night: -scaled[night])[: rule.best]
+        total = sum(scaled[night] for night in best)
+        rows.append(
+            (total, SeasonStanding(who, None, Fraction(total, scale), by_night, tuple(best)))
+        )
     ranked = sorted(
-        (row for row in rows if row.nights >= rule.minimum), key=lambda r: (-r.figure, r.who)
+        (row for row in rows if row[1].nights >= rule.minimum), key=lambda r: (-r[0], r[1].who)
     )
     unranked = sorted(
-        (row for row in rows if row.nights < rule.minimum), key=lambda r: (-r.figure, r.who)
+        (row for row in rows if row[1].nights < rule.minimum), key=lambda r: (-r[0], r[1].who)
     )
     placed: list[SeasonStanding] = []
-    for index, row in enumerate(ranked):
-        level = index > 0 and ranked[index - 1].figure == row.figure
+    for index, (total, row) in enumerate(ranked):
+        level = index > 0 and ranked[index - 1][0] == total
         place = placed[index - 1].place if level else index + 1
         placed.append(replace(row, place=place))
-    return [*placed, *unranked]
+    return [*placed, *(row for _total, row in unranked)]

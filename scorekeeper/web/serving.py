@@ -17,6 +17,7 @@ from flask_migrate import upgrade as run_migrations
 from . import create_app
 from .http import stream
 from .services.figures import refresh_stale
+from .services.outcomes import refresh_outcomes
 
 
 # How waitress holds its ground, from a family's table to a club night of 100 tables:
@@ -160,7 +161,9 @@ def upgrade(app: Flask) -> int:
     the number of games refreshed."""
     with app.app_context():
         run_migrations()
-        return refresh_stale()
+        refreshed = refresh_stale()
+        refresh_outcomes()
+        return refreshed
 
 
 def serve(host: str | None = None, port: int | None = None) -> int:

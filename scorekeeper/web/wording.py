@@ -134,6 +134,22 @@ def decimal(value: float | Fraction, places: int = 2) -> str:
     return shown.replace("-", MINUS)
 
 
+def decimals(places: int = 2) -> Callable[[float | Fraction], str]:
+    """`decimal`, each value written once in the page's language, for a page that writes
+    thousands of figures, few of them different (a season's standings: every night of every
+    player and pair). Made for one page: its language does not change while it is drawn."""
+    written: dict[tuple[int, int], str] = {}
+
+    def write(value: float | Fraction) -> str:
+        # By its ratio: a fraction's hash takes a modular inverse, longer than writing it here.
+        ratio = value.as_integer_ratio()
+        if ratio not in written:
+            written[ratio] = decimal(value, places)
+        return written[ratio]
+
+    return write
+
+
 def signed(value: int) -> str:
     """A score with its sign: +500, −100."""
     return ("+" if value > 0 else "") + number(value)

@@ -2,7 +2,8 @@
 // scroll it): set in as many columns as fit the screen's width and as many rows as fit its
 // height, at a size readable across the room; a night with more pairs than that is shown a page
 // at a time, each page turning by itself (#pager says "Page 2 of 3"). On a phone, and without
-// this script, the standings are one list that scrolls. Loaded by the standings page alone.
+// this script, the standings are one list that scrolls. Loaded by the standings pages alone: a
+// night's (its pairs) and a season's (its players).
 const TURN = 8000; // ms a page of the standings stays up
 const screen = window.matchMedia("(min-width: 60em) and (orientation: landscape)");
 let shown = 0; // the page up now, kept when the standings are swapped in anew

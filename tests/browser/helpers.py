@@ -352,6 +352,23 @@ def totals_on(page: Any) -> Any:
     return page.locator(".totals .big-number, .table-total")
 
 
+ROOM_TURN = 8_000
+"""Milliseconds a page of the standings stays up on the room's screen (static/js/room.js)."""
+
+
+def room_pages(room: Any, on_screen: str) -> Iterator[tuple[int, int, Any]]:
+    """Each page of the standings on the room's screen (its clock Playwright's, installed before
+    it loaded), turned to as the page turns it: its number, how many there are, and what the
+    script `on_screen` reads of it (which says the pager's text as `pager`)."""
+    first = room.evaluate(on_screen)
+    pages = int(first["pager"].rsplit(" ", 1)[1]) if first["pager"] else 1
+    for page in range(1, pages + 1):
+        if page > 1:
+            room.clock.run_for(ROOM_TURN)
+            expect(room.locator("#pager")).to_have_text(re.compile(rf"^\D+ {page} \D+ {pages}$"))
+        yield page, pages, room.evaluate(on_screen)
+
+
 def set_up_night(
     director: Any,
     base: str,

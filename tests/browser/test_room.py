@@ -17,9 +17,16 @@ from playwright.sync_api import expect
 from tests.web.helpers import GOES_OUT, STAYS_IN, Actions
 from tests.web.nights import cards, play_round, set_up, standings_link, table_game
 
-from .helpers import ROOMS, axe_violations, browser_app, new_page, screenshot, serving
-
-TURN = 8_000  # ms a page of the standings stays up (static/js/room.js)
+from .helpers import (
+    ROOM_TURN,
+    ROOMS,
+    axe_violations,
+    browser_app,
+    new_page,
+    room_pages,
+    screenshot,
+    serving,
+)
 
 NAMES = ["Ana", "Beto", "Carla", "Dani", "Elena", "Fabián", "Gloria", "Hugo", "Inés", "Julián"]
 PAIRS = [
@@ -95,14 +102,9 @@ def test_the_rooms_screen_shows_every_pair_of_sixty_on_pages_that_turn_by_themse
     room.goto(base + link)
     expect(room.locator("html.room .board-page").first).to_be_visible()
     seen: set[int] = set()
-    first = room.evaluate(ON_SCREEN)
-    pages = int(first["pager"].rsplit(" ", 1)[1]) if first["pager"] else 1
-    assert pages <= 5, first["pager"]  # 12 pairs or more a page
-    for page in range(1, pages + 1):
-        if page > 1:
-            room.clock.run_for(TURN)
-            expect(room.locator("#pager")).to_have_text(re.compile(rf"^\D+ {page} \D+ {pages}$"))
-        shown = room.evaluate(ON_SCREEN)
+    pages = 1
+    for page, pages, shown in room_pages(room, ON_SCREEN):
+        assert pages <= 5, shown["pager"]  # 12 pairs or more a page
         assert not shown["overflows"]
         assert [row for row in shown["rows"] if row["cut"]] == []
         assert shown["playing"] >= 19 and shown["playingShown"] == shown["playing"]
@@ -111,7 +113,7 @@ def test_the_rooms_screen_shows_every_pair_of_sixty_on_pages_that_turn_by_themse
             screenshot(room, f"night-room-{size}-{language}")
     assert seen == set(range(1, 61))
     if pages > 1:
-        room.clock.run_for(TURN)  # and round again
+        room.clock.run_for(ROOM_TURN)  # and round again
         expect(room.locator("#pager")).to_have_text(re.compile(rf"^\D+ 1 \D+ {pages}$"))
     # As readable as a phone from across the room: a pair's line at least as tall.
     assert room.evaluate(NAME_LINE) >= name_line_on_a_phone(browser, base + link)

@@ -133,8 +133,12 @@ class Actions:
 
     def hand_ids(self, game_id: str) -> list[int]:
         """The recorded hands' ids, in order, as the scoreboard links them."""
-        page = self.scoreboard(game_id)
-        return [int(n) for n in re.findall(r'<tr id="hand-(\d+)">', page)]
+        return linked_hands(self.scoreboard(game_id))
+
+
+def linked_hands(scoreboard: str) -> list[int]:
+    """The recorded hands' ids, in order, as a scoreboard page links them."""
+    return [int(n) for n in re.findall(r'<tr id="hand-(\d+)">', scoreboard)]
 
 
 # Two sides that go out legally in classic/denexa: Us goes out with a samba and a canasta.

@@ -65,6 +65,7 @@ PUBLIC_ANSWERS = {
     ("GET", "standings.results_csv"): 404,
     ("GET", "standings.results_text"): 404,
     ("GET", "seasons.standings"): 404,
+    ("GET", "seasons.events"): 404,
     ("GET", "seasons.results_csv"): 404,
     ("GET", "seasons.results_text"): 404,
 }

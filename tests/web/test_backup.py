@@ -287,6 +287,7 @@ def scorekeeper(
     return command.scorekeeper(*args, stdin=stdin, env=env)
 
 
+@pytest.mark.once  # the commands on a SQLite file, whatever the run's database
 def test_the_commands_back_up_and_restore_a_database_file(tmp_path: Path) -> None:
     source = tmp_path / "source.sqlite3"
     app = built_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{source}"})
@@ -311,6 +312,7 @@ def test_the_commands_back_up_and_restore_a_database_file(tmp_path: Path) -> Non
     assert piped.returncode == 0
 
 
+@pytest.mark.once  # the commands on a SQLite file, whatever the run's database
 @pytest.mark.parametrize(
     ("args", "stdin", "message"),
     [
@@ -341,6 +343,7 @@ def test_a_command_that_cannot_do_its_job_says_why_in_one_line_and_exits_2(
     assert stored_games(app) == 1
 
 
+@pytest.mark.once  # the commands on a SQLite file, whatever the run's database
 def test_backing_up_a_database_that_was_never_set_up_says_so(tmp_path: Path) -> None:
     done = scorekeeper(tmp_path / "never.sqlite3", "backup")
     assert (done.returncode, done.stdout) == (2, "")

@@ -270,6 +270,7 @@ def test_a_house_rule_number_beyond_the_engine_is_refused_next_to_its_field(
 # --- the language's way back ---------------------------------------------------------------------
 
 
+@pytest.mark.once  # the way back after a language is chosen: no database
 @pytest.mark.parametrize(
     "back",
     [
@@ -291,6 +292,7 @@ def test_the_language_goes_back_only_to_a_path_on_this_site(client: FlaskClient,
     assert "lang=es" in response.headers["Set-Cookie"]
 
 
+@pytest.mark.once  # the way back after a language is chosen: no database
 def test_a_nul_in_the_way_back_is_taken_out_before_the_view_reads_it(client: FlaskClient) -> None:
     """No keyboard types a NUL and PostgreSQL cannot hold one: every form's text comes to the
     views without it (http/converters.py), the way back too."""
@@ -298,6 +300,7 @@ def test_a_nul_in_the_way_back_is_taken_out_before_the_view_reads_it(client: Fla
     assert response.headers["Location"] == "/games"
 
 
+@pytest.mark.once  # the way back after a language is chosen: no database
 @pytest.mark.parametrize("back", ["/games?page=2&player=Ana", "/rules/classic#going-out", "/"])
 def test_the_language_goes_back_to_the_page_it_was_chosen_on(
     client: FlaskClient, back: str

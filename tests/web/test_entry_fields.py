@@ -18,6 +18,10 @@ from scorekeeper.web.services.engine import engine_hand
 from scorekeeper.web.services.hands import fill_hand
 from scorekeeper.web.store.models import Entry, Game, Hand, Side
 
+pytestmark = pytest.mark.once
+"""The rows are built, never stored (the database layer is the models' columns): the same on
+either database, run once."""
+
 SHOWN = [
     (system_id, ref)
     for system_id in rules.SYSTEMS

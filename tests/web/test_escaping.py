@@ -181,6 +181,7 @@ def test_no_page_shows_a_typed_name_unescaped(
         f"{standings}/results.csv",
         f"/nights/{night_id}/seating?round=1",
         f"/nights/{night_id}/end-round?round=1",
+        "/nights/new?pairs=4",  # the seasons a night may count in, by name
     ):
         shown_as_text(client.get(url), hostile, f"GET {url}")
     # Between rounds: a pair's leaving asked (it names the pair) and a table card, waiting.

@@ -151,6 +151,7 @@ def es_actions(es_client: FlaskClient) -> Actions:
     return Actions(es_client)
 
 
+@pytest.mark.once  # the catalogs alone
 def test_every_string_has_a_spanish_translation() -> None:
     catalog = spanish_po()
     messages = extracted()
@@ -161,6 +162,7 @@ def test_every_string_has_a_spanish_translation() -> None:
     assert not fuzzy, f"fuzzy Spanish for: {fuzzy}"
 
 
+@pytest.mark.once  # the catalogs alone
 def test_translations_keep_their_placeholders() -> None:
     for message in spanish_po():
         if message.id:
@@ -174,6 +176,7 @@ def plain(text: object) -> object:
     return tuple(text) if isinstance(text, list | tuple) else text
 
 
+@pytest.mark.once  # the catalogs alone
 def test_compiled_catalog_agrees_with_the_po() -> None:
     po = spanish_po()
     with ES_MO.open("rb") as mo_file:

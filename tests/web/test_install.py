@@ -8,6 +8,7 @@ import re
 import struct
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.web.presenters import icons
@@ -23,6 +24,7 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
+@pytest.mark.once  # the manifest, the worker and the icons: no database
 def test_the_manifest_opens_the_home_page_full_screen_in_the_tables_green(
     client: FlaskClient,
 ) -> None:
@@ -36,6 +38,7 @@ def test_the_manifest_opens_the_home_page_full_screen_in_the_tables_green(
     assert manifest["theme_color"] == "#0b5d3b"
 
 
+@pytest.mark.once  # the manifest, the worker and the icons: no database
 def test_the_manifest_names_icons_that_are_served_at_their_sizes(client: FlaskClient) -> None:
     listed = client.get("/manifest.webmanifest").get_json(force=True)["icons"]
     purposes = {icon.get("purpose", "any") for icon in listed}
@@ -51,6 +54,7 @@ def test_the_manifest_names_icons_that_are_served_at_their_sizes(client: FlaskCl
     assert {"192x192", "512x512"} <= {icon["sizes"] for icon in listed}
 
 
+@pytest.mark.once  # the manifest, the worker and the icons: no database
 def test_the_manifest_speaks_the_pages_language(client: FlaskClient) -> None:
     client.set_cookie("lang", "es")
     manifest = client.get("/manifest.webmanifest").get_json(force=True)
@@ -68,6 +72,7 @@ def test_every_page_links_the_manifest_the_icon_and_the_theme_colour(
         assert 'type="module" src="/static/js/page.js" data-worker="/sw.js"></script>' in text, page
 
 
+@pytest.mark.once  # the manifest, the worker and the icons: no database
 def test_the_worker_is_served_from_the_top_of_the_site_and_checked_each_time(
     client: FlaskClient,
 ) -> None:
@@ -79,12 +84,14 @@ def test_the_worker_is_served_from_the_top_of_the_site_and_checked_each_time(
     response.close()
 
 
+@pytest.mark.once  # the manifest, the worker and the icons: no database
 def test_the_worker_touches_no_write_and_keeps_nothing_marked_no_store(client: FlaskClient) -> None:
     worker = client.get("/sw.js").text
     assert 'if (request.method !== "GET") return;' in worker
     assert 'indexOf("no-store") === -1' in worker
 
 
+@pytest.mark.once  # the manifest, the worker and the icons: no database
 def test_the_worker_keeps_every_module_and_the_video_as_it_is_installed(
     client: FlaskClient,
 ) -> None:
@@ -101,6 +108,7 @@ def test_the_worker_keeps_every_module_and_the_video_as_it_is_installed(
     assert kept is not None and json.loads(kept.group(1)) == files
 
 
+@pytest.mark.once  # the manifest, the worker and the icons: no database
 def test_the_manifest_and_the_worker_need_no_pin() -> None:
     fresh = built_app({**TEST_CONFIG, "PIN": "2468"}).test_client()
     assert fresh.get("/").status_code == 403
@@ -108,6 +116,7 @@ def test_the_manifest_and_the_worker_need_no_pin() -> None:
     assert fresh.get("/sw.js").status_code == 200
 
 
+@pytest.mark.once  # the manifest, the worker and the icons: no database
 def test_the_icons_are_what_the_drawing_draws() -> None:
     """The files are made by `python -m scorekeeper.web.presenters.icons`; the smallest is drawn
     again here (the larger take seconds), and every one has the size its name says."""

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.once
+"""Checks of the source alone: no app, no database; run once."""
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "scorekeeper"
 TEMPLATES = ROOT / "templates"

@@ -13,9 +13,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.web.extensions import db
+from scorekeeper.web.services import seasons as service
 from scorekeeper.web.store.models import Night
 from scorekeeper.web.store.seasons import Season
 
+from .apps import statements
 from .nights import FIRST, SECOND, play_night, seated
 
 
@@ -151,3 +153,28 @@ def test_the_results_come_as_text_in_english_and_spanish(client: FlaskClient) ->
     spanish = client.get(f"{url}/results.txt", headers={"Accept-Language": "es"}).text
     assert "Parejas que siguieron juntas" in spanish
     assert re.search(r"^1\. Ana: 3,5 — 1 noche$", spanish, re.M)
+
+
+def test_the_standings_and_a_players_page_ask_as_much_for_three_nights_as_for_one(
+    client: FlaskClient, app: Flask
+) -> None:
+    # Five years of a club are 250 nights: a page that asked once per night would not hold them
+    # (benchmarks/season.py times them).
+    season_id = set_up_season(client, play_night(client, FIRST, "First"))
+    pages = [standings_url(client, season_id), "/players/ana", "/players/ana?system=classic"]
+
+    def counted() -> list[int]:
+        counts = []
+        for page in pages:
+            client.get(page)  # once before counting: what is kept in memory is kept now
+            with statements(app) as seen:
+                assert client.get(page).status_code == 200
+            counts.append(len(seen))
+        return counts
+
+    one = counted()
+    later = [play_night(client, SECOND, "Second"), play_night(client, FIRST, "Third")]
+    with app.app_context():
+        for night_id in later:
+            service.add_night(season_id, night_id)
+    assert counted() == one

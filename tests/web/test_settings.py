@@ -16,6 +16,10 @@ from werkzeug.utils import import_string
 from scorekeeper.web import create_app, serving, settings
 from tests.command import scorekeeper
 
+pytestmark = pytest.mark.once
+"""The settings as read from the environment, on SQLite files of the tests' own: the same
+whatever the run's database (measured on the PostgreSQL run: no statement there); run once."""
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 

@@ -81,16 +81,30 @@ class NightFields(FlaskForm):
         validators=[Optional(), Within(1, ROUND_MINUTES)],
         render_kw=NUMBER,
     )
+    season = RadioField(
+        _l("Season it counts in"),
+        default="",
+        # A season sent that is full or gone since the page was drawn is the service's to
+        # refuse, in words (`services.seasons.night_added`).
+        validate_choice=False,
+    )
     pairs: FieldList[FormField[PairFields]]
     token = HiddenField()
 
     def one_time_token(self) -> str | None:
         return one_time_token(self.token.data)
 
+    def season_id(self) -> str | None:
+        """The season chosen, if any."""
+        return self.season.data or None
 
-def night_form(count: int, houses: list[tuple[str, str]]) -> NightFields:
+
+def night_form(
+    count: int, houses: list[tuple[str, str]], seasons: Sequence[tuple[str, str, bool]] = ()
+) -> NightFields:
     """The set-up form for a night of `count` pairs; `houses`: the saved house rules, as
-    (value, label)."""
+    (value, label); `seasons`: those it may count in, as (id, label, full): a full one is
+    shown, and cannot be chosen."""
 
     class NightForm(NightFields):
         pairs = FieldList(FormField(PairFields), min_entries=count, max_entries=count)
@@ -98,6 +112,13 @@ def night_form(count: int, houses: list[tuple[str, str]]) -> NightFields:
     form = NightForm()
     systems = [SelectChoice(system_id, system.name) for system_id, system in rules.SYSTEMS.items()]
     form.system.choices = [*systems, *(SelectChoice(value, label) for value, label in houses)]
+    form.season.choices = [
+        SelectChoice("", _("No season")),
+        *(
+            SelectChoice(value, label, render_kw={"disabled": True} if full else {})
+            for value, label, full in seasons
+        ),
+    ]
     if not form.is_submitted():
         form.system.data = "classic"
         form.round_count.data = min(3, nights.most_rounds(nights.Movement.MITCHELL, count))

@@ -1,12 +1,17 @@
-"""The one door to a game or a club night: every route with one in its address comes in here.
+"""The one door to a game, a club night or a season: every route with one in its address comes
+in here.
 
 Before any view or `before_request` hook runs, `enter` takes the followed thing out of the
 address (a game's `game_id`; a night's `night_id`, its standings link's `standings_token`, or
-one of its table cards' `card_token`), reads its revision (404 when there is none) and keeps
-them for the request; views ask `game()` for the game itself, loaded once with its sides and
-players, and `night()` for the night. This is also where the table's access check goes, so
-that no route of a game or a night can pass it by: `tests/web/test_door.py` and
-`tests/web/test_night_door.py` fail for a route with one in its address that does not come in.
+one of its table cards' `card_token`; a season's standings link, `season_token`), reads its
+revision (404 when there is none) and keeps them for the request; views ask `game()` for the
+game itself, loaded once with its sides and players, `night()` for the night and `season()`
+for the season. A season's revision is made of its own and its nights' (`store.seasons`): the
+door reads them in its one statement, a row per night.
+
+This is also where the table's access check goes, so that no route of a game, a night or a
+season can pass it by: `tests/web/test_door.py` and `tests/web/test_night_door.py` fail for a
+route with one in its address that does not come in.
 
 A read sees one state. The door peeks at the game or night in one statement through the
 driver, outside any transaction (`database.peek`: all that a 304, or a page kept drawn, needs),
@@ -19,8 +24,8 @@ most views (`caching.not_modified`), and for a view of a game whose page is kept
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, TypeVar
 
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
 from sqlalchemy import Integer, Select, bindparam, exists, func, null, select
@@ -33,8 +38,10 @@ from ..services.errors import NotFound
 from ..services.kept import KeptGame
 from ..services.loading import game_with_sides
 from ..services.nights import night_of
+from ..services.seasons import season_of
 from ..store import database
 from ..store.models import Game, Hand, Night, NightTable, Phone, TableSetting
+from ..store.seasons import SEASON, Season, revisions_of, season_rows
 
 READS = frozenset({"GET", "HEAD"})
 GONE = "when_the_game_is_gone"
@@ -95,9 +102,37 @@ NIGHT_STATES = {
 }
 """What the door reads of a night, the same way: by its id (the director's pages), its standings
 link (the standings and results) or one of its table cards (and then the card's table)."""
-ADDRESSES = ("game_id", *NIGHT_STATES)
-"""The names a route gives what it follows in its address; a route of a game or a night names
-it so, and only so (the door tests find one that does not)."""
+SEASON_STATE = season_rows(SEASON.c.follow_token == bindparam("key"), columns=(PIN_HASH, SIGNED_IN))
+"""What the door reads of a season, by its standings link: a row per night, from which its
+revision is made (`store.seasons.revisions_of`)."""
+SEASON_ADDRESS = "season_token"
+KINDS = {"game_id": "game", SEASON_ADDRESS: "season"}
+"""What an address's name follows; a night's names are the rest (`NIGHT_STATES`)."""
+ADDRESSES = ("game_id", *NIGHT_STATES, SEASON_ADDRESS)
+"""The names a route gives what it follows in its address; a route of a game, a night or a
+season names it so, and only so (the door tests find one that does not)."""
+
+
+class SeasonState(NamedTuple):
+    """What the door read of a season, its rows made one: its revision made of its nights'."""
+
+    id: str
+    revision: str
+    follow_token: str
+    pin_hash: str | None
+    phone_signed_in: bool
+
+
+def _season_state(rows: Sequence[Any]) -> SeasonState | None:
+    if not rows:
+        return None
+    first = rows[0]
+    revision = revisions_of(rows)[first.id]
+    return SeasonState(
+        first.id, revision, first.follow_token, first.pin_hash, bool(first.phone_signed_in)
+    )
+
+
 View = TypeVar("View", bound=Callable[..., object])
 
 
@@ -128,7 +163,11 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
     polled = request.method in READS and "If-None-Match" in request.headers
     if _view_peeks(endpoint) or polled:
         g.peeked = True
-        _came_in(endpoint, database.peek(_statement(), _values()))
+        if _in_season_address():
+            rows = database.peek(_statement(), _values(), every=True)
+            _came_in(endpoint, _season_state(rows))
+        else:
+            _came_in(endpoint, database.peek(_statement(), _values()))
         return
     if request.method in READS:
         _snapshot()
@@ -157,8 +196,14 @@ def _snapshot() -> None:
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
 
 
+def _in_season_address() -> bool:
+    return bool(g.address[0] == SEASON_ADDRESS)
+
+
 def _statement() -> Select[Any]:
     name, _key = g.address
+    if name == SEASON_ADDRESS:
+        return SEASON_STATE
     return STATE if name == "game_id" else NIGHT_STATES[name]
 
 
@@ -168,8 +213,8 @@ def _values() -> dict[str, str]:
 
 
 def _read(endpoint: str | None) -> None:
-    state = db.session.connection().execute(_statement(), _values()).one_or_none()
-    _came_in(endpoint, state)
+    read = db.session.connection().execute(_statement(), _values())
+    _came_in(endpoint, _season_state(read.all()) if _in_season_address() else read.one_or_none())
 
 
 def _came_in(endpoint: str | None, state: Any) -> None:
@@ -178,12 +223,12 @@ def _came_in(endpoint: str | None, state: Any) -> None:
         gone = getattr(current_app.view_functions.get(endpoint or ""), GONE, None)
         if gone is not None and request.method not in READS:
             abort(redirect(url_for(gone)))
-        raise NotFound(f"no such {'game' if name == 'game_id' else 'night'}: {key!r}")
-    g.kind = "game" if name == "game_id" else "night"
+        raise NotFound(f"no such {KINDS.get(name, 'night')}: {key!r}")
+    g.kind = KINDS.get(name, "night")
     g.followed_id, g.revision, g.door_state = state.id, state.revision, state
     if g.kind == "game":
         g.over = bool(state.over)  # the driver's own value when peeked (SQLite: 0 or 1)
-    setattr(g, f"{g.kind}_id", state.id)  # templates name it so: g.game_id, g.night_id
+    setattr(g, f"{g.kind}_id", state.id)  # templates name it so: g.game_id, g.night_id…
     keeping.following(followed())  # what is kept in this request is this game's or night's
 
 
@@ -229,9 +274,15 @@ def in_night() -> bool:
     return bool(g.get("kind") == "night")
 
 
+def in_season() -> bool:
+    """Whether this request came in through a season's door (its standings link)."""
+    return bool(g.get("kind") == "season")
+
+
 def followed() -> str:
-    """What this request follows, as the push names it: `game:<id>` or `night:<id>`."""
-    make = push.game_key if in_game() else push.night_key
+    """What this request follows, as the push names it: `game:<id>`, `night:<id>` or
+    `season:<id>`."""
+    make = {"game": push.game_key, "season": push.season_key}.get(g.kind, push.night_key)
     return make(str(g.followed_id))
 
 
@@ -247,8 +298,14 @@ def night_id() -> str:
     return str(g.followed_id)
 
 
+def season_id() -> str:
+    """The id of the season this request is about."""
+    assert in_season()
+    return str(g.followed_id)
+
+
 def revision() -> str:
-    """The game's or night's revision as this request read it when it came in."""
+    """The game's, night's or season's revision as this request read it when it came in."""
     return str(g.revision)
 
 
@@ -308,6 +365,16 @@ def night() -> Night:
         settle()
         g.night = night_of(night_id())
     loaded: Night = g.night
+    return loaded
+
+
+def season() -> Season:
+    """The season, read once per request, in the snapshot of the revision the door read
+    (`settle`)."""
+    if "season" not in g:
+        settle()
+        g.season = season_of(season_id())
+    loaded: Season = g.season
     return loaded
 
 

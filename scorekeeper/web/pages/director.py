@@ -20,6 +20,7 @@ from ..presenters import nights as presenters
 from ..presenters.night_refusals import counted_text, refusal_text
 from ..services import nights as service
 from ..services.nights import NightRefused, Stopped
+from ..services.outcomes import in_play
 from ..store import queries
 from ..store.columns import NIGHT_PAIRS
 from ..store.models import Night
@@ -89,7 +90,7 @@ def end_round() -> Response | tuple[str, int]:
     sent = request.args if request.method == "GET" else request.form
     try:
         number = _number_sent("round", sent)
-        if number != night.current_round or presenters.in_play(night) is None:
+        if number != night.current_round or in_play(night) is None:
             raise NightRefused("round-not-in-play", "round", round=number)
     except NightRefused as refused:
         flash(refusal_text(refused))

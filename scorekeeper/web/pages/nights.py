@@ -37,13 +37,16 @@ from ..http.csrf import form_view
 from ..presenters import nights as presenters
 from ..presenters.night_refusals import refusal_text, seating_problem
 from ..presenters.qr import qr_svg
+from ..presenters.seasons import refusal_text as season_refusal
+from ..presenters.seasons import season_choice
 from ..services import access as access_service
-from ..services import night_tables
+from ..services import night_tables, seasons
 from ..services import nights as service
 from ..services.games import KEPT_DELETED
 from ..services.house_rules import as_game_rules
 from ..services.night_setup import NewNight, set_up_night
 from ..services.nights import NightRefused, SeatingRefused
+from ..services.seasons import SeasonRefused
 from ..store import queries
 from ..store.columns import NIGHT_PAIRS
 
@@ -77,7 +80,7 @@ def new() -> str | Response | tuple[str, int]:
     if count is None:
         wrong = "pairs" in request.args
         return render_template("nights/pairs.html", wrong=wrong), (422 if wrong else 200)
-    form = night_form(count, _houses())
+    form = night_form(count, _houses(), _seasons())
     loose: list[str] = []
     if form.validate_on_submit():
         system_id, options, house_rules = _system(form.system.data or "")
@@ -98,9 +101,12 @@ def new() -> str | Response | tuple[str, int]:
                 )
                 for p in form.pairs
             ],
+            season_id=form.season_id(),
         )
         try:
             night_id = set_up_night(new_night, form.one_time_token())
+        except SeasonRefused as refused:
+            form.season.errors = [*form.season.errors, season_refusal(refused)]
         except NightRefused as refused:
             field = {"round_count": form.round_count, "system_id": form.system}.get(
                 refused.field or ""
@@ -120,6 +126,11 @@ def new() -> str | Response | tuple[str, int]:
         tables=nights.tables_for(count),
     )
     return page, (422 if form.is_submitted() else 200)
+
+
+def _seasons() -> list[tuple[str, str, bool]]:
+    """The seasons a night may be set up in, newest first: a full one shown, not chosen."""
+    return [(room.id, season_choice(room), room.full) for room in seasons.seasons_with_room()]
 
 
 def _system(chosen: str) -> tuple[str, list[str], dict[str, Any] | None]:

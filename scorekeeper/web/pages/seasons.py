@@ -1,8 +1,11 @@
 """A club's seasons: set one up, change it or delete it (behind the table's PIN), and its
 standings, open to its link (on its page with a QR code for the room), as a page and as CSV.
 
-A season's standings are read from its nights as they stand (`presenters.seasons`), so they
-follow the nights as they are played."""
+A season's standings are read from its nights as they stand (`presenters.seasons`), and follow
+them as they are played: its pages come in through the door by their link (`season_token`),
+whose revision is made of the season's and its nights' (`store.seasons.season_revision`), so a
+phone whose copy is current gets a 304 (http/caching.py), and the standings' page holds the
+season's event stream (`events`) and swaps in what changed, as a night's standings do."""
 
 from __future__ import annotations
 
@@ -13,10 +16,12 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ..forms.season import SeasonFields, season_form
+from ..http import caching, door, stream
 from ..http.access import Access, needs
 from ..http.csrf import form_view
 from ..presenters import seasons as presenters
 from ..presenters.qr import qr_svg
+from ..services import push
 from ..services import seasons as service
 from ..services.errors import NotFound
 from ..services.seasons import SeasonRefused
@@ -24,23 +29,6 @@ from ..store import queries
 from ..store.seasons import Season
 
 bp = Blueprint("seasons", __name__)
-
-
-def _refusal(refused: SeasonRefused) -> str:
-    """What a refused season says, next to the field it is about."""
-    values = refused.values
-    if refused.code == "best-too-many":
-        return _(
-            "The best %(count)s nights cannot count in a season of %(nights)s nights.", **values
-        )
-    if refused.code == "minimum-too-many":
-        return _("Nobody can play %(count)s nights in a season of %(nights)s nights.", **values)
-    if refused.code == "night-in-another-season":
-        return _(
-            "%(night)s already counts in the season %(season)s: a night counts in one season.",
-            **values,
-        )
-    return _("A night chosen is no longer there: choose again.")
 
 
 def _choices() -> list[tuple[str, str]]:
@@ -66,7 +54,7 @@ def _saved(form: SeasonFields, season_id: str | None) -> str | None:
         service.change_season(season_id, form.plan())
     except SeasonRefused as refused:
         field = {"best": form.best, "minimum": form.minimum}.get(refused.field, form.nights)
-        field.errors = [*field.errors, _refusal(refused)]
+        field.errors = [*field.errors, presenters.refusal_text(refused)]
         return None
     return season_id
 
@@ -131,29 +119,39 @@ def delete(season_id: str) -> Response:
     return redirect(url_for("seasons.index"))
 
 
-def _by_token(season_token: str) -> Season:
-    season = service.season_by_link(season_token)
-    if season is None:
-        abort(404)
-    return season
+@bp.get("/season/<season_token>/events")
+@needs(Access.PUBLIC)
+@caching.never_kept
+def events() -> Response:
+    """The season's revision now and at each change (http/stream.py): what its standings'
+    page follows. The streams of its link hold only a share of the server's."""
+    return stream.respond(
+        push.season_key(door.season_id()),
+        door.revision(),
+        lambda: True,  # open to its link: a season deleted is told as gone
+        link=door.state().follow_token,
+    )
 
 
 @bp.get("/season/<season_token>")
 @needs(Access.PUBLIC)
-def standings(season_token: str) -> str:
-    """The season's standings for the room's screen and the phones, with its link and QR."""
-    season = _by_token(season_token)
-    url = url_for("seasons.standings", season_token=season_token, _external=True)
-    shown = presenters.season_standings(season)
+@caching.shows_no_notice
+def standings() -> str:
+    """The season's standings for the room's screen and the phones, with its link and QR,
+    following its nights as they are played."""
+    token = door.state().follow_token
+    url = url_for("seasons.standings", season_token=token, _external=True)
+    shown = presenters.season_standings(door.season())
     return render_template(
-        "seasons/standings.html", shown=shown, token=season_token, url=url, qr=qr_svg(url)
+        "seasons/standings.html", shown=shown, token=token, url=url, qr=qr_svg(url)
     )
 
 
 @bp.get("/season/<season_token>/results.csv")
 @needs(Access.PUBLIC)
-def results_csv(season_token: str) -> Response:
-    shown = presenters.season_standings(_by_token(season_token))
+@caching.shows_no_notice
+def results_csv() -> Response:
+    shown = presenters.season_standings(door.season())
     headings = [_("Place"), _("Player"), _("Nights"), _("Season")]
     body = presenters.results_csv(shown, headings, _("not ranked"))
     response = Response(body, mimetype="text/csv")
@@ -163,9 +161,10 @@ def results_csv(season_token: str) -> Response:
 
 @bp.get("/season/<season_token>/results.txt")
 @needs(Access.PUBLIC)
-def results_text(season_token: str) -> Response:
+@caching.shows_no_notice
+def results_text() -> Response:
     """The season's standings as a text to send: the rule, the players and the pairs."""
-    shown = presenters.season_standings(_by_token(season_token))
+    shown = presenters.season_standings(door.season())
     response = Response(render_template("seasons/results.txt", shown=shown), mimetype="text/plain")
     response.headers["Content-Disposition"] = "attachment; filename=season.txt"
     return response

@@ -15,7 +15,8 @@ from fractions import Fraction
 from flask_babel import gettext as _
 
 from ... import nights
-from ..services.nights import round_as_played
+from ..services.outcomes import counted_as, in_play, placed
+from ..services.rounds import round_as_played
 from ..store.models import Night, Pair
 from ..store.queries import TableRow, night_of_game
 from ..store.reads import GameRead
@@ -141,37 +142,6 @@ def _finished(row: TableRow, round_hands: int | None) -> bool:
     return nights.finished(row.hands or 0, bool(row.over), round_hands)
 
 
-def _counting(row: TableRow) -> nights.Counting | None:
-    return None if row.counting is None else nights.Counting(row.counting)
-
-
-def games(rows: list[TableRow]) -> list[nights.Game]:
-    """The games of the rounds started (not deleted), as they stand: the rankings count those
-    with a hand, unless counted as not played."""
-    return [
-        nights.Game(
-            r.round, r.table, r.ns, r.ew, r.ns_total or 0, r.ew_total or 0, r.hands or 0,
-            _counting(r),
-        )
-        for r in rows
-        if r.game_id is not None
-    ]  # fmt: skip
-
-
-def placed(
-    night: Night, rows: list[TableRow], by: nights.Ranking
-) -> tuple[list[nights.Standing], dict[int, nights.Round]]:
-    """A night's pairs placed by `by` as its tables stand now (`nights.standings`), and its
-    rounds as played."""
-    records = {
-        r.number: round_as_played(night, r) for r in night.rounds if r.started_at is not None
-    }
-    playing = in_play(night)
-    return nights.standings(
-        [pair.number for pair in night.pairs], games(rows), by, records.values(), playing
-    ), records
-
-
 def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = None) -> Standings:
     """The standings of a night as its tables stand now."""
     ranking = nights.Ranking(night.ranking)
@@ -230,7 +200,7 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
             r.ns_total or 0,
             r.ew_total or 0,
             not in_play and not _finished(r, night.round_hands),
-            _counting(r),
+            counted_as(r),
         )
         for r in rows
         if r.round == night.current_round and r.game_id is not None
@@ -251,14 +221,6 @@ def standings(night: Night, rows: list[TableRow], by: nights.Ranking | None = No
         playing=sum(1 for t in progress if not t.finished) if in_play else 0,
         clock_ends=clock,
     )
-
-
-def in_play(night: Night) -> int | None:
-    """The number of the round being played, None between rounds."""
-    current = next((r for r in night.rounds if r.number == night.current_round), None)
-    if current is None or current.started_at is None or current.ended_at is not None:
-        return None
-    return current.number
 
 
 def unfinished(night: Night, rows: list[TableRow]) -> list[UnfinishedTable]:

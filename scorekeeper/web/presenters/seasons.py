@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from markupsafe import Markup, escape
+
 from ... import nights
 from ...nights.seasons import Night as SeasonNight
-from ..services.seasons import rule_of, season_nights
-from ..store.models import Night
-from ..store.queries import night_tables
-from ..store.seasons import Season, nights_of, pair_players
-from .nights import placed
+from ..services import outcomes
+from ..services.seasons import SeasonRefused, SeasonRoom, rule_of, season_nights
+from ..store.seasons import Season, nights_of, pair_names
 
 
 @dataclass(frozen=True)
@@ -56,22 +59,6 @@ class SeasonStandings:
     in the history), in the engine's words; then no one is listed."""
 
 
-def read_nights(played: list[Night]) -> list[SeasonNight]:
-    """Each night as the season reads it: its pairs' players and its standings as played."""
-    if not played:
-        return []
-    players = pair_players([night.id for night in played])
-    return [
-        SeasonNight(
-            night.id,
-            players[night.id],
-            placed(night, night_tables(night.id), nights.Ranking(night.ranking))[0],
-            night.ended_at is not None,
-        )
-        for night in played
-    ]
-
-
 @dataclass(frozen=True)
 class PlayerNight:
     """One night a player played: with whom, their place among the pairs that played it, and
@@ -91,73 +78,81 @@ class PlayerNight:
 
 
 def player_nights(key: str) -> list[PlayerNight]:
-    """The nights a player played, each as its own standings place them (by its ranking)."""
+    """The nights a player played, each as its own standings place them (by its ranking): from
+    what the nights' rows keep of the player's pair, or worked out where they are stale."""
     played = nights_of(key)
-    shown = []
-    for night, read in zip(played, read_nights(played), strict=True):
+    kept = outcomes.kept_of_player(key, played)
+    live = outcomes.worked_out([night for night in played if night.id not in kept])
+    for read in live:
         number = next((n for n, keys in read.pairs.items() if key in keys), None)
-        there = [s for s in read.standings if nights.seasons.played(s)]
-        standing = next((s for s in there if s.pair == number), None)
-        if number is None or standing is None:
+        given = next((o for o in read.outcomes if o.pair == number), None)
+        if given is not None:
+            night = next(n for n in played if n.id == read.id)
+            pair = next(p for p in night.pairs if p.number == number)
+            kept[read.id] = (given, read.pairs[given.pair], (pair.first, pair.second))
+    shown = []
+    for night in played:
+        if night.id not in kept or not kept[night.id][0].played:
             continue  # at the night, with no game that counted
-        pair = next(p for p in night.pairs if p.number == number)
-        first = read.pairs[number][0] == key
+        given, keys, names = kept[night.id]
+        other = 1 if keys[0] == key else 0
         shown.append(
             PlayerNight(
                 night.id,
                 night.name,
                 night.follow_token,
                 night.created_at.date().isoformat(),
-                pair.second if first else pair.first,
-                read.pairs[number][1 if first else 0],
-                1 + sum(1 for s in there if s.place < standing.place),
-                len(there),
-                standing.wins,
-                standing.points,
-                standing.games,
+                names[other],
+                keys[other],
+                given.place,
+                given.pairs,
+                given.wins,
+                given.points,
+                given.games,
             )
         )
     return shown
 
 
-def _names(nights_read: list[SeasonNight], night_list: list[Night]) -> dict[str, str]:
+def _names(nights_read: list[SeasonNight]) -> dict[str, str]:
     """Each player key's name, as the latest night spells it."""
     spelled: dict[str, str] = {}
-    for read, night in zip(nights_read, night_list, strict=True):
-        for pair in night.pairs:
-            keys = read.pairs.get(pair.number)
+    names = pair_names([read.id for read in nights_read])
+    for read in nights_read:
+        for number, (first, second) in names[read.id].items():
+            keys = read.pairs.get(number)
             if keys is not None:
-                spelled[keys[0]], spelled[keys[1]] = pair.first, pair.second
+                spelled[keys[0]], spelled[keys[1]] = first, second
     return spelled
 
 
 def season_standings(season: Season) -> SeasonStandings:
     """The season's players and pairs ranked by its rule, from its nights as they stand."""
     night_list = season_nights(season.id)
-    read = read_nights(night_list)
+    read = outcomes.as_the_season_reads(night_list)
     rule = rule_of(season)
     problem: str | None = None
     try:
         ranked = nights.rank(read, rule)
     except nights.SeasonError as error:
         ranked, problem = nights.Season([], []), str(error)
-    spelled = _names(read, night_list)
+    spelled = _names(read)
+
+    ids = [night.id for night in night_list]
+
+    def row(standing: nights.SeasonStanding) -> SeasonRow:
+        counted, figures = set(standing.counted), standing.by_night
+        return SeasonRow(
+            standing.place,
+            standing.who,
+            " & ".join(spelled.get(key, key) for key in standing.who),
+            standing.figure,
+            standing.nights,
+            [(figures.get(night), night in counted) for night in ids],
+        )
 
     def rows(standings: list[nights.SeasonStanding]) -> list[SeasonRow]:
-        return [
-            SeasonRow(
-                standing.place,
-                standing.who,
-                " & ".join(spelled.get(key, key) for key in standing.who),
-                standing.figure,
-                standing.nights,
-                [
-                    (standing.by_night.get(night.id), night.id in standing.counted)
-                    for night in night_list
-                ],
-            )
-            for standing in standings
-        ]
+        return [row(standing) for standing in standings]
 
     return SeasonStandings(
         season.name,
@@ -168,6 +163,47 @@ def season_standings(season: Season) -> SeasonStandings:
         [n.name for n in night_list if n.id in ranked.in_play],
         problem,
     )
+
+
+def night_cells(
+    by_night: list[tuple[Fraction | None, bool]], written: Callable[[Fraction], str]
+) -> Markup:
+    """A season's row of the standings, its figure of each night as the table's cells: a dash
+    for a night not played, struck through for a night not among those that count. Written
+    here in one piece, each different cell once: a year's season has 20,000 of them, which as
+    a loop of the template took longer than the rest of the page."""
+    cells: dict[tuple[int, int, bool], str] = {}
+    drawn = []
+    for figure, counted in by_night:
+        if figure is None:
+            drawn.append('<td class="num round">–</td>')
+            continue
+        key = (figure.numerator, figure.denominator, counted)
+        if key not in cells:
+            cells[key] = f'<td class="num round">{_shown(written(figure), counted)}</td>'
+        drawn.append(cells[key])
+    return Markup("".join(drawn))
+
+
+def night_line(
+    by_night: list[tuple[Fraction | None, bool]],
+    written: Callable[[Fraction], str],
+    labels: list[str],
+) -> Markup:
+    """The same row's nights as a phone shows them under the name: each night played by its
+    label (N1, N2…) and figure, struck through when it does not count; in one piece too."""
+    return Markup(
+        "".join(
+            f" · <span>{escape(label)}&nbsp;{_shown(written(figure), counted)}</span>"
+            for (figure, counted), label in zip(by_night, labels, strict=True)
+            if figure is not None
+        )
+    )
+
+
+def _shown(text: str, counted: bool) -> Markup:
+    """A night's figure, struck through when it is not among the nights that count."""
+    return escape(text) if counted else Markup("<s>%s</s>") % text
 
 
 def _figure(value: Fraction) -> str:
@@ -192,3 +228,56 @@ def results_csv(shown: SeasonStandings, headings: list[str], unranked: str) -> s
             ]
         )
     return out.getvalue()
+
+
+def refusal_text(refused: SeasonRefused) -> str:
+    """What a refused season's write says, next to the field it is about."""
+    values = refused.values
+    if refused.code == "best-too-many":
+        return _(
+            "The best %(count)s nights cannot count in a season of %(nights)s nights.", **values
+        )
+    if refused.code == "minimum-too-many":
+        return _("Nobody can play %(count)s nights in a season of %(nights)s nights.", **values)
+    if refused.code == "night-in-another-season":
+        return _(
+            "%(night)s already counts in the season %(season)s: a night counts in one season.",
+            **values,
+        )
+    if refused.code == "season-full":
+        return ngettext(
+            "%(season)s has its %(num)s night already: give it more nights on its page, or"
+            " choose another season.",
+            "%(season)s has all its %(num)s nights already: give it more nights on its page, or"
+            " choose another season.",
+            values["nights"],
+            season=values["season"],
+        )
+    if refused.code == "no-such-season":
+        return _("That season is no longer there: choose again.")
+    return _("A night chosen is no longer there: choose again.")
+
+
+def season_choice(room: SeasonRoom) -> str:
+    """A season as a night's set-up offers it: its name, and its nights (of how many)."""
+    if room.planned is None:
+        return ngettext(
+            "%(season)s (%(num)s night so far)",
+            "%(season)s (%(num)s nights so far)",
+            room.nights,
+            season=room.name,
+        )
+    if room.full:
+        return ngettext(
+            "%(season)s: full, it has its %(num)s night",
+            "%(season)s: full, it has all its %(num)s nights",
+            room.planned,
+            season=room.name,
+        )
+    return ngettext(
+        "%(season)s (%(count)s of %(num)s night)",
+        "%(season)s (%(count)s of %(num)s nights)",
+        room.planned,
+        season=room.name,
+        count=room.nights,
+    )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ... import rules
@@ -26,6 +26,7 @@ from ..store.models import (
     now,
     player_key,
 )
+from ..store.seasons import NightOutcome
 from .engine import engine_game, game_changed, replay_of
 from .errors import GameRefused, NotFound
 from .figures import store_figures
@@ -245,6 +246,7 @@ def purge_deleted(at: datetime | None = None) -> bool:
                 .values(night_id=None)
                 .execution_options(synchronize_session=False)
             )
+            db.session.execute(delete(NightOutcome).where(NightOutcome.night_id == night.id))
             db.session.delete(night)
         kept = db.session.scalar(select(Game.id).where(Game.deleted_at.is_not(None)).limit(1))
     return kept is not None

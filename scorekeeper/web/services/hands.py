@@ -23,7 +23,8 @@ from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
 from .loading import lock_game, with_hands
-from .night_tables import hand_at_table
+from .night_tables import hand_at_table, round_over
+from .outcomes import store_outcomes
 from .ratings import rate_game
 
 
@@ -75,6 +76,8 @@ def _game_write(game_id: str, *, director: bool) -> Iterator[Game]:
         store_figures(game, result)
         if game.over:
             rate_game(game)
+        if game.night_id is not None and round_over(game) is not None:
+            store_outcomes([game.night_id])  # the director's correction of a round over
         revision = game.revision
     game_changed(game_id, revision, result)
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from ... import nights as movements
 from ..store.models import Game, Night, NightRound
-from .nights import planned
+from .rounds import planned
 
 
 class NightNotWhole(ValueError):

@@ -14,6 +14,7 @@ from ..extensions import db
 from ..store.database import writing
 from ..store.models import Night, NightRound, NightTable, Pair, Seating
 from .nights import NightRefused, slots
+from .seasons import night_added
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class NewNight:
     round_hands: int | None
     round_minutes: int | None
     pairs: Sequence[tuple[str, str]]
+    season_id: str | None = None
+    """The season it counts in, if any (`seasons.night_added`)."""
 
 
 def check_new_night(new: NewNight) -> None:
@@ -55,8 +58,10 @@ def check_new_night(new: NewNight) -> None:
 
 
 def set_up_night(new: NewNight, token: str | None = None) -> str:
-    """Store a night with its pairs, tables and every round's seating; its id. A form's token
-    already used sets up nothing: the answer is the night it set up."""
+    """Store a night with its pairs, tables and every round's seating, in its season if it
+    names one; its id. A form's token already used sets up nothing: the answer is the night it
+    set up. A season that is not there or is full refuses the night (`SeasonRefused`): then
+    nothing is set up."""
     check_new_night(new)
     numbers = slots(len(new.pairs))
     night = Night(
@@ -93,4 +98,6 @@ def set_up_night(new: NewNight, token: str | None = None) -> str:
         db.session.add(night)
         db.session.flush()
         night_id = night.id
+        if new.season_id is not None:
+            night_added(new.season_id, night_id)
     return night_id

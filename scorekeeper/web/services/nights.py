@@ -39,7 +39,9 @@ from .engine import engine_game
 from .errors import NotFound
 from .figures import store_figures
 from .games import NewSide, side_rows
+from .outcomes import store_outcomes
 from .ratings import rate_game
+from .rounds import planned, round_as_played
 
 
 class NightRefused(ValueError):
@@ -81,7 +83,11 @@ def night_of(night_id: str) -> Night:
 
 
 def _changed(night: Night) -> None:
+    """The night changed by the director: a new revision and, unless a round is being played
+    (the night is worked out live then), what it gave each pair kept at it (`outcomes`)."""
     night.revision = new_revision()
+    if _in_play(night) is None:
+        store_outcomes([night.id])
 
 
 def numbered_round(night: Night, number: int) -> NightRound:
@@ -180,30 +186,6 @@ def start_round(night_id: str, number: int) -> int:
         night.current_round = number
         _changed(night)
     return len(record.seats)
-
-
-def planned(played: NightRound) -> nights.Round:
-    """A round's seating as the movement (or the director) planned it, every number seated."""
-    return nights.Round(
-        played.number, tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats)
-    )
-
-
-def round_as_played(night: Night, played: NightRound) -> nights.Round:
-    """A round as played, from what it kept when it started (its seats that got a game, who sat
-    out, who had left); a round to come, as it would be played by the pairs here now."""
-    if played.started_at is None:
-        return nights.as_played(
-            planned(played),
-            [pair.number for pair in night.pairs],
-            [pair.number for pair in night.pairs if pair.present],
-        )
-    return nights.Round(
-        played.number,
-        tuple(nights.Seat(s.table, s.ns, s.ew) for s in played.seats if s.game_id is not None),
-        tuple(played.sitting_out or ()),
-        tuple(played.absent or ()),
-    )
 
 
 def _new_game(night: Night, number: int, table: int, ns: Pair, ew: Pair) -> str:

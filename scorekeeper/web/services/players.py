@@ -9,6 +9,7 @@ from ..store.database import writing
 from ..store.models import (
     NAME_LENGTH,
     Game,
+    Night,
     Player,
     PlayerMerge,
     Side,
@@ -19,6 +20,7 @@ from ..store.models import (
 from . import push
 from .errors import MergeNotUndone, NotFound, PlayerRefused
 from .figures import store_teams
+from .outcomes import carry, rekey
 
 
 def _known(key: str) -> bool:
@@ -26,14 +28,30 @@ def _known(key: str) -> bool:
 
 
 def revise_games_of(key: str) -> None:
-    """Give the games a player played a new revision: their pages show the player's name."""
+    """Give the games a player played a new revision: their pages show the player's name; and
+    their nights: a season reads its players from the nights' games (`store.seasons`), so its
+    standings, whose revision is made of its nights', show the name or the merge at once."""
     games = select(Side.game_id).join(Player).where(Player.key == key)
     revision = new_revision()
-    revised = db.session.scalars(
-        update(Game).where(Game.id.in_(games)).values(revision=revision).returning(Game.id)
+    revised = db.session.execute(
+        update(Game)
+        .where(Game.id.in_(games))
+        .values(revision=revision)
+        .returning(Game.id, Game.night_id)
     ).all()
-    for game_id in revised:
+    for game_id, _night in revised:
         push.changed(push.game_key(game_id), revision)
+    night_ids = {night for _game, night in revised if night is not None}
+    if night_ids:
+        carry(night_ids, revision)
+        db.session.execute(
+            update(Night)
+            .where(Night.id.in_(night_ids))
+            .values(revision=revision)
+            .execution_options(synchronize_session=False)
+        )
+        for night_id in night_ids:
+            push.changed(push.night_key(night_id), revision)
 
 
 def _record_merge(key: str, into: str) -> None:
@@ -70,6 +88,7 @@ def rename_player(key: str, new_name: str) -> tuple[str, bool]:
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(name=name, key=new_key))
         store_teams(select(Player.side_id).where(Player.key == new_key))
+        rekey(select(Player.id).where(Player.key == new_key))
     return new_key, merged
 
 
@@ -86,6 +105,7 @@ def merge_players(key: str, into: str) -> None:
         revise_games_of(key)
         db.session.execute(update(Player).where(Player.key == key).values(key=into))
         store_teams(select(Player.side_id).where(Player.key == into))
+        rekey(select(Player.id).where(Player.key == into))
 
 
 def undo_merge(merge_id: int) -> str:
@@ -113,6 +133,7 @@ def undo_merge(merge_id: int) -> str:
         for row in rows:
             row.key, row.name = merge.key, names[row.id]
         store_teams(select(Player.side_id).where(Player.id.in_(merge.players)))
+        rekey(select(Player.id).where(Player.id.in_(merge.players)))
         merge.undone_at = now()
         key = merge.key
     return key

@@ -1,9 +1,17 @@
 """Push: every page that follows a thing with a revision hears of its change at once.
 
 A **key** names a thing with a revision: `game:<id>`, `night:<id>` (a club night: its standings,
-director's page and table cards between rounds), any other kind once it registers a reader of
-its revisions (`Hub.kind`) and its model (`KEYS`). A page follows a
-key through an event stream (`http/stream.py`); this module knows nothing of HTTP.
+director's page and table cards between rounds), `season:<id>` (a season's standings), any
+other kind once it registers a reader of its revisions (`Hub.kind`) and its model (`KEYS`). A
+page follows a key through an event stream (`http/stream.py`); this module knows nothing of
+HTTP.
+
+A season's revision is made of others (its own and its nights': `store.seasons`), so it is
+never told: a kind so **made** (`Hub.kind(made_of=…)`) is read again instead, in one statement,
+when a write that changed a kind it is made of commits in this process while one of its keys
+is followed here (a hand saved at a night's table, a round, a season changed); in the other
+processes, by the watcher, at once when PostgreSQL's notice names such a kind, else within a
+second.
 
 How a change is heard, in each process:
 
@@ -25,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +43,7 @@ from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..store.models import Game, Night
+from ..store.seasons import Season, season_revisions
 
 GONE = ""
 """The revision of a thing that is no more (a deleted game)."""
@@ -67,6 +76,9 @@ class Hub:
     """The keys followed in one process, and what tells them of a change."""
 
     readers: dict[str, Reader] = field(default_factory=dict)
+    made: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The kinds whose revision is made of others' (a season's: of seasons' and nights'), with
+    the kinds they are made of: read again, never told."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     watched: dict[str, Watched] = field(default_factory=dict)
     access: int = 0
@@ -74,12 +86,17 @@ class Hub:
     started: bool = False
     stopped: threading.Event = field(default_factory=threading.Event)
     """Set when the app is done (`stop`): its watcher and listener end."""
+    nudged: threading.Event = field(default_factory=threading.Event)
+    """Set when the watcher is to look now (a notice of a kind a followed kind is made of)."""
     threads: list[threading.Thread] = field(default_factory=list)
     """The watcher and the listener, once started."""
 
-    def kind(self, name: str, reader: Reader) -> None:
-        """Register how the watcher reads the revisions of the keys `name:<id>`."""
+    def kind(self, name: str, reader: Reader, *, made_of: Collection[str] = ()) -> None:
+        """Register how the watcher reads the revisions of the keys `name:<id>`; `made_of`: the
+        kinds their revision is made of, whose change has them read again (`look_again`)."""
         self.readers[name] = reader
+        if made_of:
+            self.made[name] = frozenset(made_of)
 
     @contextlib.contextmanager
     def watching(self, key: str, revision: str) -> Iterator[None]:
@@ -112,7 +129,13 @@ class Hub:
             return watched.revision, self.access
 
     def tell(self, key: str, revision: str) -> None:
-        """`key` is at `revision` now: its waiters here wake."""
+        """`key` is at `revision` now: its waiters here wake. (A made kind's key is read again
+        instead: `look_again`, or the watcher in another process.)"""
+        if key.partition(":")[0] in self.made:
+            return
+        self._heard(key, revision)
+
+    def _heard(self, key: str, revision: str) -> None:
         with self.lock:
             watched = self.watched.get(key)
             if watched is None or watched.revision == revision:
@@ -139,18 +162,35 @@ class Hub:
             return
         key, _, revision = payload.partition(" ")
         self.tell(key, revision)
+        if self._again([key]):
+            self.nudged.set()  # the watcher reads them: this thread has no app to read with
 
-    def look(self) -> None:
-        """The watcher's one look: every followed key's revision read, in a statement a kind."""
+    def look(self, kinds: Collection[str] | None = None) -> None:
+        """The watcher's one look: every followed key's revision read (of `kinds`, if given),
+        in a statement a kind."""
         by_kind: dict[str, list[str]] = {}
         for key in self.followed():
             kind, _, thing = key.partition(":")
-            if kind in self.readers:
+            if kind in self.readers and (kinds is None or kind in kinds):
                 by_kind.setdefault(kind, []).append(thing)
         for kind, things in by_kind.items():
             found = self.readers[kind](things)
             for thing in things:
-                self.tell(f"{kind}:{thing}", found.get(thing, GONE))
+                self._heard(f"{kind}:{thing}", found.get(thing, GONE))
+
+    def look_again(self, changed: Collection[str]) -> None:
+        """After a write that `changed` these keys: the followed keys of the kinds made of
+        theirs read again (nothing read when none is followed here)."""
+        again = self._again(changed)
+        if again:
+            self.look(again)
+
+    def _again(self, changed: Collection[str]) -> set[str]:
+        """The made kinds followed here that are made of the kinds of the keys `changed`."""
+        kinds = {key.partition(":")[0] for key in changed}
+        again = {made for made, of in self.made.items() if of & kinds}
+        followed = {key.partition(":")[0] for key in self.followed()}
+        return again & followed
 
     def start(self, app: Flask) -> None:
         """The watcher, and on PostgreSQL the listener: started with the first follower."""
@@ -177,8 +217,13 @@ class Hub:
 
 
 def _watch(app: Flask, hub: Hub) -> None:
-    """Once a second, the followed revisions read again: the net under every other way."""
-    while not hub.stopped.wait(WATCH_EVERY):
+    """Once a second, or at once when nudged, the followed revisions read again: the net under
+    every other way."""
+    while True:
+        hub.nudged.wait(WATCH_EVERY)
+        hub.nudged.clear()
+        if hub.stopped.is_set():
+            return
         if not hub.watched:
             continue
         try:
@@ -243,6 +288,10 @@ def night_key(night_id: str) -> str:
     return f"night:{night_id}"
 
 
+def season_key(season_id: str) -> str:
+    return f"season:{season_id}"
+
+
 KEYS: dict[type[Game] | type[Night], Callable[[str], str]] = {Game: game_key, Night: night_key}
 """The models whose rows are followed, and the key of a row: a flush notes their changes."""
 
@@ -281,6 +330,9 @@ def _followed_changed(session: Session, _context: Any) -> None:
         *((row, True) for row in session.deleted),
     )
     for row, deleted in rows:
+        if isinstance(row, Season):  # its followers read its revision again (`look_again`)
+            _note(session, season_key(row.id), GONE)
+            continue
         key_of = KEYS.get(type(row))
         if key_of is None:
             continue
@@ -302,6 +354,7 @@ def _committed(session: Session) -> None:
             here.tell_everyone()
         else:
             here.tell(key, revision)
+    here.look_again(noted)
 
 
 def _forgotten(session: Session) -> None:
@@ -314,6 +367,7 @@ def stop(app: Flask) -> None:
     found: Hub | None = app.extensions.get(EXTENSION)
     if found is not None:
         found.stopped.set()
+        found.nudged.set()
 
 
 def init_app(app: Flask) -> None:
@@ -321,6 +375,7 @@ def init_app(app: Flask) -> None:
     made = Hub()
     made.kind("game", game_revisions)
     made.kind("night", night_revisions)
+    made.kind("season", season_revisions, made_of=("season", "night"))
     app.extensions[EXTENSION] = made
     for name, listener in (
         ("after_flush", _followed_changed),

@@ -46,6 +46,7 @@ from .backup import CHILDREN, CLUB, FORMAT, PARENT, VERSION, columns_of
 from .engine import replay
 from .figures import store_figures
 from .night_restore import NightNotWhole, check_nights
+from .outcomes import store_outcomes
 
 # The columns a backup may leave out though they hold something: added after backups were first
 # written, a backup made before has none, and a restore gives them what a new row gets (a game
@@ -373,6 +374,8 @@ def restore(data: object) -> int:
                 )
             writer.insert()
             _sequences_past_largest_ids()
+            # What each night gave its pairs is not in a backup: worked out from its games.
+            store_outcomes([night.id for night in nights])
     except (SQLAlchemyError, ValueError, OverflowError) as error:  # the schema let it through
         if isinstance(error, BackupError):
             raise

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from ... import nights
 from ..extensions import db
@@ -65,6 +65,34 @@ def seasons_listed() -> list[Season]:
 def season_names() -> dict[str, str]:
     """Every season's name, by id."""
     return {row.id: row.name for row in db.session.execute(select(Season.id, Season.name))}
+
+
+@dataclass(frozen=True)
+class SeasonRoom:
+    """A season as a night's set-up offers it: its nights now and those it is to have."""
+
+    id: str
+    name: str
+    nights: int
+    planned: int | None
+
+    @property
+    def full(self) -> bool:
+        """Whether it has all the nights it is to have: a night more is refused."""
+        return self.planned is not None and self.nights >= self.planned
+
+
+def seasons_with_room() -> list[SeasonRoom]:
+    """Every season, newest first, with its nights (not deleted) counted, in one statement."""
+    counted = (
+        select(func.count(Night.id))
+        .where(Night.season_id == Season.id, Night.deleted_at.is_(None))
+        .scalar_subquery()
+    )
+    query = select(Season.id, Season.name, counted, Season.planned).order_by(
+        Season.created_at.desc(), Season.id
+    )
+    return [SeasonRoom(*row) for row in db.session.execute(query)]
 
 
 def season_nights(season_id: str) -> list[Night]:
@@ -155,10 +183,24 @@ def change_season(season_id: str, plan: SeasonPlan) -> None:
 def add_night(season_id: str, night_id: str) -> None:
     """One night more in a season (a night set up for it, or added afterwards)."""
     with writing():
+        night_added(season_id, night_id)
+
+
+def night_added(season_id: str, night_id: str) -> None:
+    """Inside a write: one night more in a season, which is locked first. Refused
+    (`SeasonRefused`, about the field `season`) when the season is not there or already has
+    all the nights it is to have; a night that counts in another season is refused too."""
+    try:
         season = season_of(season_id, lock=True)
-        ids = [night.id for night in season_nights(season_id)]
-        _place_nights(season, [*ids, night_id] if night_id not in ids else ids)
-        season.revision = new_revision()
+    except NotFound:
+        raise SeasonRefused("no-such-season", "season") from None
+    ids = [night.id for night in season_nights(season_id)]
+    if night_id in ids:
+        return
+    if season.planned is not None and len(ids) >= season.planned:
+        raise SeasonRefused("season-full", "season", season=season.name, nights=season.planned)
+    _place_nights(season, [*ids, night_id])
+    season.revision = new_revision()
 
 
 def delete_season(season_id: str) -> bool:

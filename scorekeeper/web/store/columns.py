@@ -42,7 +42,7 @@ from .models import (
     Side,
     TableSetting,
 )
-from .seasons import POOL_LENGTH, RatedGame, Rating, Season
+from .seasons import POOL_LENGTH, NightOutcome, RatedGame, Rating, Season
 
 NIGHT_PAIRS = 200
 """Pairs in one night: a hundred tables, more than any club room holds."""
@@ -387,6 +387,20 @@ COLUMNS: Mapping[type[Any], Mapping[str, Check]] = {
         "games": COUNT,
     },
     RatedGame: {"game_id": text(24, GAME_ID), "rated_at": when()},
+    NightOutcome: {
+        "night_id": text(24, GAME_ID),
+        "pair": whole(1, NIGHT_PAIRS + 1),
+        "revision": text(REVISION_LENGTH),
+        "first": text(KEY_LENGTH),
+        "second": text(KEY_LENGTH),
+        "place": whole(0, NIGHT_PAIRS + 1),
+        "pairs": whole(0, NIGHT_PAIRS + 1),
+        "level": whole(0, NIGHT_PAIRS + 1),
+        "games": whole(0, NIGHT_ROUNDS),
+        "rounds": whole(0, NIGHT_ROUNDS),
+        "half_wins": whole(0, 2 * NIGHT_ROUNDS),
+        "points": whole(-(2**62) * NIGHT_ROUNDS, 2**62 * NIGHT_ROUNDS),
+    },
     Pair: {
         "id": ROW_ID,
         "night_id": text(24, GAME_ID),

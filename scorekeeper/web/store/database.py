@@ -109,10 +109,11 @@ def _compiled(statement: Select[Any], engine: Engine) -> _Peek:
     return found
 
 
-def peek(statement: Select[Any], values: Mapping[str, Any]) -> Any:
+def peek(statement: Select[Any], values: Mapping[str, Any], *, every: bool = False) -> Any:
     """The first row of `statement` (a module-level statement: it is compiled once) read
     through the driver, outside any transaction and past SQLAlchemy's machinery; None if it
-    has none. The row's values are the driver's own (SQLite gives a boolean as 0 or 1).
+    has none; `every` row, as a list, if asked (a season's, one per night). The row's values
+    are the driver's own (SQLite gives a boolean as 0 or 1).
 
     For the one statement of every poll (`http/door.py`): a statement run through the ORM
     costs ten times what the driver takes, and a transaction (BEGIN, ROLLBACK) twice more."""
@@ -130,7 +131,7 @@ def peek(statement: Select[Any], values: Mapping[str, Any]) -> Any:
         cursor = connection.cursor()
         try:
             cursor.execute(compiled.sql, parameters)
-            found = cursor.fetchone()
+            found = cursor.fetchall() if every else cursor.fetchone()
         finally:
             cursor.close()
     finally:
@@ -139,4 +140,6 @@ def peek(statement: Select[Any], values: Mapping[str, Any]) -> Any:
         connection.close()
     for told in PEEKED:
         told(compiled.sql)
+    if every:
+        return [compiled.row(*row) for row in found or ()]
     return None if found is None else compiled.row(*found)

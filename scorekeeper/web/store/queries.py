@@ -300,10 +300,18 @@ def nights_listed() -> tuple[list[Night], list[Night]]:
 def night_tables(night_id: str) -> list[TableRow]:
     """Every table of every round of a night, with each game's totals and hands played as the
     last replay left them, in one statement (a deleted game counts as not played)."""
+    return nights_tables([night_id])[night_id]
+
+
+def nights_tables(night_ids: Iterable[str]) -> dict[str, list[TableRow]]:
+    """`night_tables` of each night, by id, all in one statement: a season reads its every
+    night's at once, whatever their number."""
+    found: dict[str, list[TableRow]] = {night_id: [] for night_id in night_ids}
     ns_side = select(Side).where(Side.position == 0).subquery()
     ew_side = select(Side).where(Side.position == 1).subquery()
     query = (
         select(
+            NightRound.night_id,
             NightRound.number.label("round"),
             Seating.table,
             Seating.ns,
@@ -319,10 +327,12 @@ def night_tables(night_id: str) -> list[TableRow]:
         .outerjoin(Game, (Game.id == Seating.game_id) & LIVE)
         .outerjoin(ns_side, ns_side.c.game_id == Game.id)
         .outerjoin(ew_side, ew_side.c.game_id == Game.id)
-        .where(NightRound.night_id == night_id)
+        .where(NightRound.night_id.in_(found))
         .order_by(NightRound.number, Seating.table)
     )
-    return [TableRow(*row) for row in db.session.execute(query)]
+    for night_id, *row in db.session.execute(query):
+        found[night_id].append(TableRow(*row))
+    return found
 
 
 def known_players(limit: int = 500) -> list[str]:

@@ -4,12 +4,13 @@ ends (`services.ratings`) and never recomputed when a page is drawn."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import hashlib
+from collections.abc import Collection, Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import BigInteger, ForeignKey, Index, Select, String, UniqueConstraint, select
+from sqlalchemy.orm import Mapped, mapped_column, selectinload
 
 from ..extensions import db
 from .models import (
@@ -66,6 +67,62 @@ class Season(Model):
     """The one-time token of the form that set it up (a double tap sets up one season)."""
 
 
+SEASON = Season.__table__
+NIGHT = Night.__table__
+
+
+def season_revision(own: str, nights: Iterable[tuple[str, str]]) -> str:
+    """A season's revision, as its pages (their ETag, their kept drawing) and its followers
+    know it: made of its own (`Season.revision`: the director's changes) and each of its
+    nights' (id, revision): a game saved at one of their tables, a round started or ended, a
+    night changed, added, taken out or deleted all give the season another. The one place it
+    is made; `season_rows` reads what it is made of."""
+    made = hashlib.blake2s(own.encode(), digest_size=8)
+    for night, revision in sorted(nights):
+        made.update(f"|{night}:{revision}".encode())
+    return made.hexdigest()
+
+
+def season_rows(*where: Any, columns: Iterable[Any] = ()) -> Select[Any]:
+    """A season's rows as its revision needs them, one per night of it not deleted (one with
+    no night for a season with none): the season's id, own revision and standings' link,
+    `columns`, and the night's id and revision; for the seasons `where` says."""
+    joined = SEASON.outerjoin(
+        NIGHT, (NIGHT.c.season_id == SEASON.c.id) & NIGHT.c.deleted_at.is_(None)
+    )
+    return (
+        select(
+            SEASON.c.id,
+            SEASON.c.revision,
+            SEASON.c.follow_token,
+            *columns,
+            NIGHT.c.id.label("night"),
+            NIGHT.c.revision.label("night_revision"),
+        )
+        .select_from(joined)
+        .where(*where)
+    )
+
+
+def revisions_of(rows: Iterable[Any]) -> dict[str, str]:
+    """Each season's revision, by id, from its rows (`season_rows`)."""
+    own: dict[str, str] = {}
+    nights: dict[str, list[tuple[str, str]]] = {}
+    for row in rows:
+        own[row.id] = row.revision
+        night_list = nights.setdefault(row.id, [])
+        if row.night is not None:
+            night_list.append((row.night, row.night_revision))
+    return {season: season_revision(own[season], nights[season]) for season in own}
+
+
+def season_revisions(ids: Collection[str]) -> dict[str, str]:
+    """The revision of each season of `ids` that is there, read in one statement outside any
+    transaction (the push's watcher; a kept drawing's key)."""
+    with db.engine.connect() as connection:
+        return revisions_of(connection.execute(season_rows(SEASON.c.id.in_(ids))))
+
+
 class Rating(Model):
     """One player's rating (`second` empty) or one standing pair's (its two keys, sorted), in
     one pool (`ALL_SYSTEMS` or a system's id): `nights.ratings.Rating` as kept."""
@@ -79,6 +136,33 @@ class Rating(Model):
     mu: Mapped[float]
     sigma: Mapped[float]
     games: Mapped[int] = mapped_column(default=0)
+
+
+class NightOutcome(Model):
+    """What a night gave one of its pairs (`nights.Outcome`), kept with the pair's players' keys
+    (as `pair_players` reads them) and the night's revision it was worked out at: a season's
+    standings and a player's nights read these rows, not every night's tables. Rows at another
+    revision than their night's are stale and not read (the night is worked out again);
+    `services.outcomes` writes them when a night's round or the night ends, keeps their keys
+    when players are merged, and a restore works them out again."""
+
+    __table_args__ = (
+        Index("ix_night_outcome_first", "first"),
+        Index("ix_night_outcome_second", "second"),
+    )
+
+    night_id: Mapped[str] = mapped_column(ForeignKey("night.id"), primary_key=True)
+    pair: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    revision: Mapped[str] = mapped_column(String(REVISION_LENGTH))
+    first: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    second: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    place: Mapped[int]
+    pairs: Mapped[int]
+    level: Mapped[int]
+    games: Mapped[int]
+    rounds: Mapped[int]
+    half_wins: Mapped[int]
+    points: Mapped[int] = mapped_column(BigInteger)
 
 
 class RatedGame(Model):
@@ -114,6 +198,30 @@ def pair_players(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, s
         night: {number: (keys[0], keys[1]) for number, keys in pairs.items()}
         for night, pairs in named.items()
     }
+
+
+def pair_names(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, str]]]:
+    """Each night's pairs' names by number, as the night spells them (one statement)."""
+    named: dict[str, dict[int, tuple[str, str]]] = {night: {} for night in night_ids}
+    query = select(Pair.night_id, Pair.number, Pair.first, Pair.second)
+    for night_id, number, first, second in db.session.execute(
+        query.where(Pair.night_id.in_(night_ids))
+    ):
+        named[night_id][number] = (first, second)
+    return named
+
+
+def with_rounds_and_pairs(night_ids: Collection[str]) -> None:
+    """Load the nights' rounds with their seats, and their pairs, for all of them at once (three
+    statements however many nights), so that reading each night as it was played asks nothing
+    more."""
+    db.session.scalars(
+        select(Night)
+        .where(Night.id.in_(night_ids))
+        .options(
+            selectinload(Night.rounds).selectinload(NightRound.seats), selectinload(Night.pairs)
+        )
+    ).all()
 
 
 def nights_of(key: str) -> list[Night]:

@@ -117,11 +117,17 @@ def _tally_columns() -> list[Any]:
     return [columns[figure].label(figure) for figure in FIGURES]
 
 
+TEAMS_KEPT = 65536
+"""Teams whose players are kept read: more than a club has (five years of a club of 240
+members are 8,000 teams; the names read every team in order, so a cache smaller than the
+club's teams would miss on every one)."""
+
+
 def _unspelled(spelled: str) -> str:
     return bytes.fromhex(spelled).decode("utf-8")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TEAMS_KEPT)
 def _players_of(team: str) -> frozenset[tuple[str, str]]:
     """The (key, name) of each player a `Side.team` spells: kept, since a club's teams repeat
     from game to game and from request to request (and the spelling of one never changes)."""
@@ -131,7 +137,7 @@ def _players_of(team: str) -> frozenset[tuple[str, str]]:
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=TEAMS_KEPT)
 def _keys_of(team: str) -> tuple[str, ...]:
     """The keys of a team's players, in order, each once: a player written twice on a side
     counts once."""
