@@ -9,8 +9,9 @@ unchanged game costs a 304. The fifth phone records a hand every `--hand-every` 
 random from half of it to all of it (a real table's one to two minutes, compressed), through the
 real form: it GETs the hand form, POSTs the hand with the form's CSRF and one-time tokens, and
 follows the redirect to the scoreboard. Every phone keeps its own cookies and one HTTP/1.1
-connection for pages (a stream has one of its own). The phones are asyncio tasks on raw sockets
-in this one process, so that the client costs little next to the server; its CPU is printed
+connection for pages (a stream has one of its own), from an address of its own on loopback. The
+phones are asyncio tasks on raw sockets in this one process, so that the client costs little
+next to the server; its CPU is printed
 beside the server's, the database's and the proxy's, read from /proc, so a busy client shows.
 
 Set-ups, each started here and stopped after: SQLite + `scorekeeper serve` (waitress, its own
@@ -21,9 +22,10 @@ root). For each, a step search
 grows the number of tables until a kind of request has its p99 at 200 ms or more, or the save →
 every follower's new page p99 reaches 1 s, or errors, or the time is up (`--max-minutes`), and
 prints for every step the p50 and p99 of polls (304s), scoreboards drawn (200s), hand forms,
-saves and streams opened, of save → each follower's page, the errors, the CPU used and the
-server's memory per stream. Goal (issue 28): 1,000 tables on PostgreSQL behind nginx, 100 on
-SQLite + `scorekeeper serve`. It prints, it never asserts.
+saves and streams opened, of save → each follower's page, the errors, the CPU used (and per
+saved hand: all the step's server CPU over its saves) and the server's memory per stream.
+Goal (issue 36): 1,000 tables on PostgreSQL behind nginx, 300 on SQLite + `scorekeeper serve`.
+It prints, it never asserts.
 
 Run: `.venv/bin/python benchmarks/club_night.py [--setup sqlite|postgres|both] [--start 25]
 [--step 25] [--seconds 60] [--max-minutes 15] [--worker-class gevent|gthread|sync]`;
@@ -36,6 +38,7 @@ import argparse
 import asyncio
 import contextlib
 import gzip
+import itertools
 import json
 import os
 import random
@@ -110,11 +113,22 @@ class Answer:
         return body.decode()
 
 
+def loopback(number: int) -> str:
+    """The `number`th phone's address of its own on loopback (127.0.0.0/8 is all this machine's):
+    a club's phones each have one, and the app holds at most a quarter of its streams for one
+    address, so phones sharing 127.0.0.1 would mostly poll."""
+    return f"127.{1 + number // 62500}.{number // 250 % 250}.{number % 250 + 1}"
+
+
 class Phone:
-    """One browser: its cookies and one HTTP/1.1 connection, opened again when it was closed."""
+    """One browser: its cookies and one HTTP/1.1 connection, opened again when it was closed,
+    from an address of its own."""
+
+    made = itertools.count()
 
     def __init__(self, port: int) -> None:
         self.port = port
+        self.address = loopback(next(Phone.made))
         self.cookies: dict[str, str] = {}
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -159,7 +173,9 @@ class Phone:
 
     async def _once(self, request: bytes, method: str) -> Answer:
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1", self.port, local_addr=(self.address, 0)
+            )
         reader, writer = self.reader, self.writer
         assert reader is not None
         writer.write(request)
@@ -313,7 +329,8 @@ async def stream(
     await asyncio.sleep(random.uniform(0, every))
     follower = Follower(phone, table, figures, streaming=True)
     await follower.look()
-    await hold_stream(port, f"{table.path}/events", follower, figures, every, until)
+    path = f"{table.path}/events"
+    await hold_stream(port, path, follower, figures, every, until, phone.address)
 
 
 class Looker(Protocol):
@@ -326,7 +343,13 @@ class Looker(Protocol):
 
 
 async def hold_stream(
-    port: int, path: str, follower: Looker, figures: Figures, every: float, until: float
+    port: int,
+    path: str,
+    follower: Looker,
+    figures: Figures,
+    every: float,
+    until: float,
+    address: str = "127.0.0.1",
 ) -> None:
     """The event stream at `path`, held as static/js/follow.js holds it: opened again when its
     lifetime ends, `follower` looking again at each revision named, and polling every `every`
@@ -336,7 +359,9 @@ async def hold_stream(
         writer = None
         began = time.perf_counter()
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(address, 0)
+            )
             writer.write(
                 f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                 "Accept: text/event-stream\r\n\r\n".encode()
@@ -547,6 +572,14 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
         + ("" if proxy_cores is None else f"; proxy CPU {proxy_cores:.2f} cores"),
         flush=True,
     )
+    # What a table costs the server per hand (issue 36): its CPU over the step, every request of
+    # the step counted (the save, the form, the followers' pages, streams and polls), per save.
+    saves = max(len(figures.times["save"]), 1)
+    others = {"database": database_cores, "proxy": proxy_cores}
+    more = "".join(
+        f", {name} {used * took * 1000 / saves:.1f} ms" for name, used in others.items() if used
+    )
+    print(f"    CPU per saved hand: server {server_cores * took * 1000 / saves:.1f} ms{more}")
     return figures
 
 
@@ -697,6 +730,8 @@ def postgres_gunicorn(folder: Path, options: argparse.Namespace) -> Iterator[Set
         env = {
             **app_env(folder, url, options),
             "SCOREKEEPER_STREAMS": str(options.streams or streams[options.worker_class]),
+            # Behind nginx, as the README sets it: each phone's own address, from X-Forwarded-For.
+            "SCOREKEEPER_PROXY_FIX": "0" if options.no_proxy else "1",
         }
         port = free_port()
         command = [binary, "-w", str(options.workers), "-b", f"127.0.0.1:{port}"]

@@ -98,6 +98,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+SPREAD = frozenset({"tests/test_benchmarks.py"})
+"""Files whose tests share nothing (no module fixture, no tally), handed to the workers one test
+at a time: the suite hands out a file at a time (`--dist loadfile`, so that a module's server
+or world is made once), and the benchmarks' file alone was 500 s of one worker."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    from xdist.scheduler import LoadFileScheduling
+
+    class Spread(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            where = nodeid.split("::", 1)[0]
+            return nodeid if where in SPREAD else where
+
+    return Spread(config, log) if config.getvalue("dist") == "loadfile" else None
+
+
 @pytest.fixture(autouse=True)
 def dropped_databases() -> Iterator[None]:
     """The PostgreSQL databases a test made are dropped when it ends (their apps with them)."""

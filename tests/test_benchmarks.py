@@ -37,6 +37,7 @@ TINY = {
     "doctor.py": ["3"],
     # The 12th game of the seed is the first that Ana plays in: /players/ana is asked.
     "history.py": ["12"],
+    "kept_weight.py": ["--hands", "2", "--games", "2"],
     "night.py": ["--setup", "sqlite", *A_SHORT_RUN, "--viewers", "1"],
     "page_weight.py": [],
     "pages.py": ["0", "--runs", "1", "--hands", "5"],

@@ -84,9 +84,10 @@ WAITRESS: WaitressSettings = {
 
 
 def waitress_settings(app: Flask) -> WaitressSettings:
-    """What `scorekeeper serve` gives waitress for the app: WAITRESS with a thread and a
-    connection for each stream the app may hold (`STREAMS`, else SERVED_STREAMS; the app's cap
-    is set here, so that the two agree), and behind a proxy (`SCOREKEEPER_PROXY_FIX`) the
+    """What `scorekeeper serve` gives waitress for the app: WAITRESS with a thread and two
+    connections for each stream the app may hold (the stream's and its phone's page's;
+    `STREAMS`, else SERVED_STREAMS; the app's cap is set here, so that the two agree), and
+    behind a proxy (`SCOREKEEPER_PROXY_FIX`) the
     proxy's headers left in.
 
     Waitress takes X-Forwarded-For and X-Forwarded-Proto out of every request from a peer it
@@ -99,7 +100,9 @@ def waitress_settings(app: Flask) -> WaitressSettings:
     stream.allow(app, streams)
     settings = WaitressSettings(**WAITRESS)
     settings["threads"] = PAGE_THREADS + streams
-    settings["connection_limit"] = WAITRESS["connection_limit"] + streams
+    # A phone that holds a stream holds its page's connection too: a club night of 300 tables
+    # (STREAMS 1,000) is 2,400 connections, and past the limit phones wait in the listen queue.
+    settings["connection_limit"] = WAITRESS["connection_limit"] + 2 * streams
     if app.config["PROXY_FIX"]:
         settings["clear_untrusted_proxy_headers"] = False
     return settings

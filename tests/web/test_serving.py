@@ -39,3 +39,19 @@ def test_the_network_address_phones_can_open_comes_first(monkeypatch: pytest.Mon
     found = addresses("0.0.0.0", 5000)
     assert found[0] == "http://192.168.1.7:5000/"
     assert "http://127.0.0.1:5000/" in found
+
+
+@pytest.mark.parametrize("streams", [400, 1000])
+def test_every_phone_of_the_club_night_its_streams_serve_finds_a_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streams: int
+) -> None:
+    """Streams enough for a club night's tables (three followers of four by stream) leave
+    room for every phone's page connection besides: past the limit phones wait unanswered
+    (300 tables on 1,000 streams timed out with the server's CPU idle)."""
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", "sqlite://")
+    monkeypatch.setenv("SCOREKEEPER_STREAMS", str(streams))
+    settings = serving.waitress_settings(create_app())
+    tables = streams // 3
+    assert settings["threads"] > streams
+    assert settings["connection_limit"] >= tables * 5 + streams

@@ -31,8 +31,8 @@ from flask import Flask, abort, current_app, g, redirect, request, session, url_
 from sqlalchemy import Integer, Select, bindparam, exists, func, null, select
 
 from ..extensions import db
+from ..services import keeping, push
 from ..services import kept as kept_games
-from ..services import push
 from ..services.access import PIN
 from ..services.errors import NotFound
 from ..services.kept import KeptGame
@@ -229,6 +229,7 @@ def _came_in(endpoint: str | None, state: Any) -> None:
     if g.kind == "game":
         g.over = bool(state.over)  # the driver's own value when peeked (SQLite: 0 or 1)
     setattr(g, f"{g.kind}_id", state.id)  # templates name it so: g.game_id, g.night_id…
+    keeping.following(followed())  # what is kept in this request is this game's or night's
 
 
 def read_again(game_id: str, phone: str) -> Any:

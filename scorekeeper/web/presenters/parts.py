@@ -27,10 +27,10 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from threading import Lock
 from typing import NamedTuple, TypeVar, cast
 
-from cachetools import LRUCache
 from flask import Flask, current_app, g
 from markupsafe import Markup
 
+from ..services import keeping
 from ..wording import one_language
 
 LEVEL = 6
@@ -223,11 +223,17 @@ class Drawn(NamedTuple):
     body: Markup | Kept
 
 
+PARTS_A_GAME = 64
+"""The most parts kept of one game: a revision's dozen pages and parts in two languages, and the
+blocks of rows of a long game; the parts of earlier revisions go first."""
+
+
 class Parts:
-    """The parts kept (`kept`); each app keeps its own."""
+    """The parts kept (`kept`), by the game or night that each is of (`services/keeping.py`);
+    each app keeps its own."""
 
     def __init__(self) -> None:
-        self.kept: LRUCache[Hashable, object] = LRUCache(512)
+        self.kept: keeping.Keeping[Hashable, object] = keeping.Keeping(PARTS_A_GAME)
         self.lock = Lock()
         self.drawing: dict[Hashable, Lock] = {}
         """A lock per part being drawn: who asks for it meanwhile waits for that drawing."""
@@ -259,14 +265,12 @@ def kept(key: Key, make: Callable[[], Drawing]) -> Drawing:
             return cast(Drawing, drawn)
         being_drawn = parts.drawing.setdefault(asked, Lock())
     with being_drawn:
-        with parts.lock:
-            drawn = parts.kept.get(asked)
+        drawn = parts.kept.get(asked, again=True)
         if drawn is None:
             try:
                 drawn = make()
                 drawn_at = key() if callable(key) else asked
-                with parts.lock:
-                    parts.kept[drawn_at] = drawn
+                parts.kept.keep(drawn_at, drawn, keeping.whose())
             finally:
                 with parts.lock:
                     parts.drawing.pop(asked, None)
@@ -282,3 +286,4 @@ def kept_page(key: Key, render: Callable[[], str]) -> Kept:
 
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Parts()
+    keeping.kept_by(app, app.extensions[EXTENSION].kept)

@@ -6,16 +6,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import lru_cache
-from threading import Lock
 from typing import Any
-
-from cachetools import LRUCache, cached
 
 from ... import rules
 from ...rules.fields import ENTRY_FIELDS, entry_of
 from ..store.models import Entry, Game, Hand
 from ..store.reads import GameLike
+from .keeping import PROCESS, Keeping
 from .loading import with_hands
+from .push import game_key
 
 SystemKey = tuple[str, tuple[str, ...], str]
 """What a game's rules are read from: system id, options, house rules as canonical JSON."""
@@ -72,30 +71,29 @@ def replay(game: Game) -> rules.GameResult:
     return rules.replay(engine_game(game))
 
 
-GAMES_CACHED = 64
-"""Games whose replay each process caches in memory: more than a club has tables."""
-REPLAYS: LRUCache[tuple[str, str], rules.GameResult] = LRUCache(GAMES_CACHED)
-"""The cached replays, under (game id, revision): a revision is never reused, so a cached
-replay is right in every process and after a restore."""
-REPLAYS_LOCK = Lock()
+REPLAYS_A_GAME = 2
+"""Replays cached of one game: its latest revision's, and the one before while a write and the
+pages it wakes overlap."""
+REPLAYS: Keeping[tuple[str, str], rules.GameResult] = Keeping(REPLAYS_A_GAME)
+"""The cached replays, under (game id, revision), of the games followed (`services/keeping.py`):
+a revision is never reused, so a cached replay is right in every process and after a restore."""
+PROCESS.append(REPLAYS)
 
 
-def _revision_key(game: Game) -> tuple[str, str]:
-    return game.id, game.revision
-
-
-@cached(REPLAYS, key=_revision_key, lock=REPLAYS_LOCK)
 def replay_of(game: Game) -> rules.GameResult:
     """The game's cached replay: replayed once per revision, for the pages that follow.
 
     Only for a game as read: a write replays afresh (`replay`), and once it has committed
     `game_changed` caches what it stored.
     """
-    return replay(with_hands(game))
+    found = REPLAYS.get((game.id, game.revision))
+    if found is None:
+        found = replay(with_hands(game))
+        REPLAYS.keep((game.id, game.revision), found, game_key(game.id))
+    return found
 
 
 def game_changed(game_id: str, revision: str, result: rules.GameResult) -> None:
     """The step after a write's commit: the game is at a new revision, and `result` (the replay
     it stored) is its cached replay, so the next page replays nothing."""
-    with REPLAYS_LOCK:
-        REPLAYS[game_id, revision] = result
+    REPLAYS.keep((game_id, revision), result, game_key(game_id))

@@ -17,15 +17,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from threading import Lock
 
-from cachetools import LRUCache
 from flask import Flask, current_app
 
 from ... import rules
 from ..store.reads import GameRead, HandRead, read_game, read_hands
-from .engine import REPLAYS, REPLAYS_LOCK, system_of
+from .engine import REPLAYS, system_of
 from .errors import NotFound
+from .keeping import Keeping, kept_by
+from .push import game_key
 
 
 def revision_after(revision: str, position: int, token: str) -> str:
@@ -50,24 +50,18 @@ class KeptGame:
     replay: rules.GameResult
 
 
-GAMES_KEPT = 64
-"""Games each process keeps (the latest revision of each): more than a family has at once."""
-
-
 class Kept:
-    """The games kept by this process, by id: each at the latest revision read here."""
+    """The games kept by this process, by id: each at the latest revision read here, while it is
+    followed (`services/keeping.py`)."""
 
-    def __init__(self, size: int = GAMES_KEPT) -> None:
-        self.games: LRUCache[str, KeptGame] = LRUCache(size)
-        self.lock = Lock()
+    def __init__(self) -> None:
+        self.games: Keeping[str, KeptGame] = Keeping(1)
 
     def get(self, game_id: str) -> KeptGame | None:
-        with self.lock:
-            return self.games.get(game_id)
+        return self.games.get(game_id)
 
     def keep(self, kept: KeptGame) -> None:
-        with self.lock:
-            self.games[kept.game.id] = kept
+        self.games.keep(kept.game.id, kept, game_key(kept.game.id))
 
 
 EXTENSION = "scorekeeper.kept"
@@ -81,6 +75,7 @@ def _kept() -> Kept:
 
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Kept()
+    kept_by(app, app.extensions[EXTENSION].games)
 
 
 def game_at(game_id: str, revision: str, last: int, begin: Callable[[], None]) -> KeptGame:
@@ -128,8 +123,7 @@ def _engine_game(game: GameRead) -> rules.Game:
 
 def _cached_replay(game_id: str, revision: str) -> rules.GameResult | None:
     """The replay a write in this process stored for the revision it made (`game_changed`)."""
-    with REPLAYS_LOCK:
-        return REPLAYS.get((game_id, revision))
+    return REPLAYS.get((game_id, revision))
 
 
 def _with_hands(kept: KeptGame, revision: str, new: list[HandRead]) -> KeptGame:
