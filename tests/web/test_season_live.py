@@ -21,7 +21,7 @@ from scorekeeper.web.services import seasons as service
 from scorekeeper.web.services.seasons import SeasonPlan
 
 from .apps import TEST_CONFIG, built_app, database_url, statements
-from .helpers import GOES_OUT, STAYS_IN, Actions
+from .helpers import GOES_OUT, STAYS_IN, Actions, without_tokens
 from .nights import FIRST, SECOND, cards, end, set_up, start, table_game
 from .streams import Stream
 
@@ -73,6 +73,28 @@ def test_the_season_standings_answer_304_until_a_game_of_one_of_its_nights_is_sa
     assert saved.status_code == 200 and saved.headers["ETag"] != etag
     assert saved.text != first.text  # the new result is there
     assert f'data-revision="{revision_in(saved.text)}"' in saved.text
+
+
+def test_the_season_standings_are_drawn_once_per_revision_whoever_asks(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A year's season is a large page: a second phone (no ETag) gets the drawing the first
+    made, reading only what the door reads; a phone that asks at another address gets its
+    own link and QR; a saved game draws it again."""
+    night_id = night_in_play(client, FIRST, "First")
+    _season_id, url = season_of(app, night_id)
+    first = client.get(url)
+    with statements(app) as seen:
+        again = app.test_client().get(url)
+    assert without_tokens(again.text) == without_tokens(first.text)  # but for its CSRF token
+    assert len(seen) <= 2, seen  # the door's one read (a peek and its BEGIN on PostgreSQL)
+    elsewhere = app.test_client().get(url, base_url="http://192.168.1.20:5000")
+    assert "http://192.168.1.20:5000/season/" in elsewhere.text
+    assert "http://localhost/season/" not in elsewhere.text
+    Actions(client).record_hand(game_at(client, night_id, 1), [GOES_OUT, STAYS_IN])
+    with statements(app) as seen:
+        saved = app.test_client().get(url)
+    assert saved.text != first.text and len(seen) > 2
 
 
 def revision_in(page: str) -> str:

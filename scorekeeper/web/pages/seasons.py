@@ -9,17 +9,19 @@ season's event stream (`events`) and swaps in what changed, as a night's standin
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ... import rules
 from ..forms.season import SeasonFields, season_form
-from ..http import caching, door, stream
+from ..http import caching, compress, door, stream
 from ..http.access import Access, needs
 from ..http.csrf import form_view
+from ..presenters import parts
 from ..presenters import seasons as presenters
 from ..presenters.qr import qr_svg
 from ..services import push
@@ -28,6 +30,7 @@ from ..services.errors import NotFound
 from ..services.seasons import SeasonRefused
 from ..store import queries
 from ..store.seasons import Season
+from ..wording import one_language
 
 bp = Blueprint("seasons", __name__)
 
@@ -137,25 +140,34 @@ def events() -> Response:
 @bp.get("/season/<season_token>")
 @needs(Access.PUBLIC)
 @caching.shows_no_notice
-def standings() -> str:
+def standings() -> Response:
     """The season's standings for the room's screen and the phones, with its link and QR,
-    following its nights as they are played."""
-    token = door.state().follow_token
-    url = url_for("seasons.standings", season_token=token, _external=True)
-    shown = presenters.season_standings(door.season())
-    return render_template(
-        "seasons/standings.html",
-        shown=shown,
-        token=token,
-        url=url,
-        qr=qr_svg(url),
-        systems=rules.SYSTEMS,
-    )
+    following its nights as they are played: drawn once per revision of the season (its
+    nights' with it), language and address, whoever asks (a year's season is a large page)."""
+
+    def page() -> str:
+        token = door.state().follow_token
+        url = url_for("seasons.standings", season_token=token, _external=True)
+        return render_template(
+            "seasons/standings.html",
+            shown=presenters.season_standings(door.season()),
+            token=token,
+            url=url,
+            qr=qr_svg(url),
+            systems=rules.SYSTEMS,
+        )
+
+    def key() -> Hashable | None:
+        kept = caching.page_key()  # the QR and the link name the address it was asked at
+        return None if kept is None else (kept, request.host_url)
+
+    return compress.respond(parts.kept_page(key, page))
 
 
 @bp.get("/season/<season_token>/results.csv")
 @needs(Access.PUBLIC)
 @caching.shows_no_notice
+@one_language()  # thousands of figures and words, one language looked up
 def results_csv() -> Response:
     shown = presenters.season_standings(door.season())
     headings = [_("Place"), _("Player"), _("Nights"), _("Season")]
@@ -168,6 +180,7 @@ def results_csv() -> Response:
 @bp.get("/season/<season_token>/results.txt")
 @needs(Access.PUBLIC)
 @caching.shows_no_notice
+@one_language()  # thousands of figures and words, one language looked up
 def results_text() -> Response:
     """The season's standings as a text to send: the rule, the players and the pairs."""
     shown = presenters.season_standings(door.season())

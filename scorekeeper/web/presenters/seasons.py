@@ -215,14 +215,18 @@ def night_line(
     labels: list[str],
 ) -> Markup:
     """The same row's nights as a phone shows them under the name: each night played by its
-    label (N1, N2…) and figure, struck through when it does not count; in one piece too."""
-    return Markup(
-        "".join(
-            f" · <span>{escape(label)}&nbsp;{_shown(written(figure), counted)}</span>"
-            for (figure, counted), label in zip(by_night, labels, strict=True)
-            if figure is not None
-        )
-    )
+    label (N1, N2…) and figure, struck through when it does not count; in one piece too, each
+    different figure written once."""
+    shown: dict[tuple[int, int, bool], Markup] = {}
+    drawn = []
+    for (figure, counted), label in zip(by_night, labels, strict=True):
+        if figure is None:
+            continue
+        key = (figure.numerator, figure.denominator, counted)
+        if key not in shown:
+            shown[key] = _shown(written(figure), counted)
+        drawn.append(f" · <span>{escape(label)}&nbsp;{shown[key]}</span>")
+    return Markup("".join(drawn))
 
 
 def _shown(text: str, counted: bool) -> Markup:

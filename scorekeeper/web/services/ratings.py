@@ -255,11 +255,17 @@ def rating_steps(key: str, pool: str) -> list[tuple[float, float, float, float]]
 
 def ratings_among(keys: Collection[str], pool: str) -> dict[Who, ratings.Rating]:
     """The ratings in `pool` of the players `keys` and of the pairs they make (by who)."""
-    rows = db.session.scalars(select(Rating).where(Rating.pool == pool, Rating.first.in_(keys)))
+    among = set(keys)
+    # Columns, not rows: a season of a year reads thousands (every partner its players had).
+    rows = db.session.execute(
+        select(Rating.first, Rating.second, Rating.mu, Rating.sigma, Rating.games).where(
+            Rating.pool == pool, Rating.first.in_(among)
+        )
+    )
     return {
-        (row.first, row.second): ratings.Rating(row.mu, row.sigma, row.games)
-        for row in rows
-        if row.second in keys or not row.second
+        (first, second): ratings.Rating(mu, sigma, games)
+        for first, second, mu, sigma, games in rows
+        if not second or second in among
     }
 
 
