@@ -88,6 +88,11 @@ def test_the_season_standings_are_drawn_once_per_revision_whoever_asks(
         again = app.test_client().get(url)
     assert without_tokens(again.text) == without_tokens(first.text)  # but for its CSRF token
     assert len(seen) <= 2, seen  # the door's one read (a peek and its BEGIN on PostgreSQL)
+    for results in (url + "/results.csv", url + "/results.txt"):
+        written = client.get(results).text
+        with statements(app) as seen:
+            assert app.test_client().get(results).text == written
+        assert len(seen) <= 2, (results, seen)
     elsewhere = app.test_client().get(url, base_url="http://192.168.1.20:5000")
     assert "http://192.168.1.20:5000/season/" in elsewhere.text
     assert "http://localhost/season/" not in elsewhere.text

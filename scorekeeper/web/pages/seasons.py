@@ -169,9 +169,14 @@ def standings() -> Response:
 @caching.shows_no_notice
 @one_language()  # thousands of figures and words, one language looked up
 def results_csv() -> Response:
-    shown = presenters.season_standings(door.season())
-    headings = [_("Place"), _("Player"), _("Nights"), _("Season")]
-    body = presenters.results_csv(shown, headings, _("not ranked"))
+    """The season's players as CSV, written once per revision and language, as the page is."""
+
+    def written() -> str:
+        shown = presenters.season_standings(door.season())
+        headings = [_("Place"), _("Player"), _("Nights"), _("Season")]
+        return presenters.results_csv(shown, headings, _("not ranked"))
+
+    body = parts.kept(caching.part_key(), written)
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = "attachment; filename=season.csv"
     return response
@@ -183,8 +188,12 @@ def results_csv() -> Response:
 @one_language()  # thousands of figures and words, one language looked up
 def results_text() -> Response:
     """The season's standings as a text to send: the rule, the players and the pairs."""
-    shown = presenters.season_standings(door.season())
-    text = render_template("seasons/results.txt", shown=shown, systems=rules.SYSTEMS)
+
+    def written() -> str:
+        shown = presenters.season_standings(door.season())
+        return render_template("seasons/results.txt", shown=shown, systems=rules.SYSTEMS)
+
+    text = parts.kept(caching.part_key(), written)
     response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = "attachment; filename=season.txt"
     return response
