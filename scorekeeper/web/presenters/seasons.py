@@ -19,7 +19,7 @@ from ... import nights
 from ...nights.ratings import Rating
 from ...nights.seasons import Night as SeasonNight
 from ..services import outcomes
-from ..services.ratings import pool_of, ratings_among
+from ..services.ratings import Who, pool_of, ratings_among
 from ..services.seasons import SeasonRefused, SeasonRoom, rule_of, season_nights
 from ..store.models import Night
 from ..store.seasons import ALL_SYSTEMS, Season, nights_of, pair_names
@@ -141,6 +141,14 @@ def season_pool(night_list: list[Night]) -> str:
     return pool_of(systems.most_common(1)[0][0]) if systems else ALL_SYSTEMS
 
 
+def _listed(read: list[SeasonNight]) -> list[Who]:
+    """Who the standings may list, as ratings are kept: every player, and every pair that was
+    together on two nights or more (a pair of one night is not listed)."""
+    keys = {key for night in read for pair in night.pairs.values() for key in pair}
+    pairs = Counter(tuple(sorted(pair)) for night in read for pair in night.pairs.values())
+    return [(key, "") for key in keys] + [(a, b) for (a, b), n in pairs.items() if n > 1]
+
+
 def season_standings(season: Season) -> SeasonStandings:
     """The season's players and pairs ranked by its rule, from its nights as they stand, each
     with its rating as kept (the rule by rating ranks by them)."""
@@ -148,8 +156,7 @@ def season_standings(season: Season) -> SeasonStandings:
     read = outcomes.as_the_season_reads(night_list)
     rule = rule_of(season)
     pool = season_pool(night_list)
-    keys = {key for night in read for pair in night.pairs.values() for key in pair}
-    rated = ratings_among(keys, pool)
+    rated = ratings_among(_listed(read), pool)
     by_who: dict[tuple[str, ...], Rating] = {
         (a,) if not b else (a, b): rating for (a, b), rating in rated.items()
     }
