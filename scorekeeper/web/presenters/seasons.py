@@ -7,9 +7,10 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -23,6 +24,7 @@ from ..services.ratings import Who, pool_of, ratings_among
 from ..services.seasons import SeasonRefused, SeasonRoom, rule_of, season_nights
 from ..store.models import Night
 from ..store.seasons import ALL_SYSTEMS, Season, nights_of, pair_names
+from ..wording import decimal, decimals
 
 
 @dataclass(frozen=True)
@@ -37,16 +39,32 @@ class NightColumn:
 @dataclass(frozen=True)
 class SeasonRow:
     """One player (or pair) of the season: place (None: under the minimum), names, figure,
-    nights played, and each night's figure (None: not played), marked when it counts."""
+    nights played, and each night's figure (`by_night`), marked when it counts."""
 
     place: int | None
     who: tuple[str, ...]
     names: str
     figure: Fraction
     nights: int
-    by_night: list[tuple[Fraction | None, bool]]
+    figures: Mapping[str, Fraction]
+    """Each night's figure by the night's id, for the nights played."""
+    counted: frozenset[str]
+    """The nights that count (the best N)."""
+    ids: Sequence[str]
+    """Every night of the season, in order."""
     rating: Rating | None = None
     """Its rating in the club's pool (a pair's as a pair), None before its first rated game."""
+
+    def between(self, start: int, end: int) -> list[tuple[Fraction | None, bool]]:
+        """The figure of each of the season's nights from `start` to before `end` (None: not
+        played), and whether it counts."""
+        figures, counted = self.figures, self.counted
+        return [(figures.get(night), night in counted) for night in self.ids[start:end]]
+
+    @cached_property
+    def by_night(self) -> list[tuple[Fraction | None, bool]]:
+        """Each night's figure, every night of the season (its page shows ten at a time)."""
+        return self.between(0, len(self.ids))
 
 
 @dataclass(frozen=True)
@@ -170,14 +188,15 @@ def season_standings(season: Season) -> SeasonStandings:
     ids = [night.id for night in night_list]
 
     def row(standing: nights.SeasonStanding) -> SeasonRow:
-        counted, figures = set(standing.counted), standing.by_night
         return SeasonRow(
             standing.place,
             standing.who,
             " & ".join(spelled.get(key, key) for key in standing.who),
             standing.figure,
             standing.nights,
-            [(figures.get(night), night in counted) for night in ids],
+            standing.by_night,
+            frozenset(standing.counted),
+            ids,
             by_who.get(standing.who),
         )
 
@@ -239,6 +258,93 @@ def night_line(
 def _shown(text: str, counted: bool) -> Markup:
     """A night's figure, struck through when it is not among the nights that count."""
     return escape(text) if counted else Markup("<s>%s</s>") % text
+
+
+NIGHTS_SHOWN = 10
+"""The nights whose figures a season's page shows at once: the latest, or ten from a night
+asked for (`?from=`), each stretch a link away; the CSV has them all. A year's season
+of 50 nights and 414 rows showed each of its 20,000 figures twice, a page of 1 MB."""
+
+
+@dataclass(frozen=True)
+class ShownRow:
+    """A row of a season's page as written: its figure, its rating (or ""), its nights said,
+    and the figures of the nights shown as the table's cells and as a phone's line."""
+
+    row: SeasonRow
+    figure: str
+    rating: str
+    nights: str
+    cells: Markup
+    line: Markup
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Nights a season's page shows together, as it links to them: from the night `first` (from
+    1; None: the latest), named by their labels (N1–N10), `current` when shown."""
+
+    first: int | None
+    label: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    """A season's standings as its page shows them: every player and pair, each with the
+    figures of the nights `shown` (by their labels: N1, N2…), and the stretches of
+    `NIGHTS_SHOWN` nights it links to (none when it shows them all)."""
+
+    standings: SeasonStandings
+    shown: list[tuple[str, NightColumn]]
+    stretches: list[Stretch]
+    players: list[ShownRow]
+    pairs: list[ShownRow]
+
+
+def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPage:
+    """The season's page, showing the figures of the `NIGHTS_SHOWN` nights from night `first`
+    (from 1), or the latest ones: also for a `first` too near the end for as many (or past it,
+    as after a night was taken out of the season). Each row written here in one piece."""
+    count = len(standings.nights)
+    last_start = max(count - NIGHTS_SHOWN, 0)
+    start = last_start if first is None or first > last_start else first - 1
+    end = min(start + NIGHTS_SHOWN, count)
+
+    def label(index: int) -> str:
+        return _("N%(number)s", number=index + 1)
+
+    def stretch(begin: int, first: int | None) -> Stretch:
+        last = min(begin + NIGHTS_SHOWN, count) - 1
+        return Stretch(first, f"{label(begin)}–{label(last)}", begin == start)
+
+    stretches = [stretch(begin, begin + 1) for begin in range(0, last_start, NIGHTS_SHOWN)]
+    labels = [label(index) for index in range(start, end)]
+    written, rating_said, said = decimals(), _("%(middle)s ± %(spread)s"), {}
+
+    def shown(row: SeasonRow) -> ShownRow:
+        if row.nights not in said:
+            said[row.nights] = ngettext("%(num)s night", "%(num)s nights", row.nights)
+        rated = row.rating
+        by_night = row.between(start, end)
+        return ShownRow(
+            row,
+            written(row.figure),
+            ""
+            if rated is None
+            else rating_said % {"middle": decimal(rated.mu, 1), "spread": decimal(rated.spread, 1)},
+            said[row.nights],
+            night_cells(by_night, written),
+            night_line(by_night, written, labels),
+        )
+
+    return StandingsPage(
+        standings,
+        list(zip(labels, standings.nights[start:end], strict=True)),
+        [*stretches, stretch(last_start, None)] if count > NIGHTS_SHOWN else [],
+        [shown(row) for row in standings.players],
+        [shown(row) for row in standings.pairs],
+    )
 
 
 def _figure(value: Fraction) -> str:
