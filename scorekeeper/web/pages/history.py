@@ -26,6 +26,7 @@ from ..services.ratings import systems_apart
 from ..store import queries, tallies
 from ..store.models import NAME_LENGTH
 from ..store.seasons import ALL_SYSTEMS
+from ..wording import one_language
 
 bp = Blueprint("history", __name__)
 
@@ -132,6 +133,7 @@ def _player_page(
 
 @bp.get("/players/<player:key>")
 @needs(Access.PIN)
+@one_language()  # hundreds of figures and words, one language looked up
 def player(key: str) -> tuple[str, int]:
     found = tallies.statistics(_system(), player=key)
     return _player_page(key, found, RenameForm(prefix="rename"))
