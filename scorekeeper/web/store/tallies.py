@@ -207,7 +207,7 @@ def names_of(keys: Collection[str]) -> dict[str, str]:
     several = [key for key, ways in written.items() if len(ways) > 1]
     if several:
         latest = (
-            select(Player.key, Player.name, func.max(Side.created_at))
+            select(Player.key, Player.name, type_coerce(func.max(Side.created_at), DateTime))
             .join(Side, Side.id == Player.side_id)
             .where(Player.key.in_(several), LIVE_SIDE)
             .group_by(Player.key, Player.name)
