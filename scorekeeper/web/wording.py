@@ -133,8 +133,10 @@ def decimal(value: float | Fraction, places: int = 2) -> str:
     What Babel's `format_decimal(value, format="#,##0.##")` writes, with the language's
     symbols looked up once (a season's standings write a rating for each of hundreds of rows,
     and Babel parses the format each time) and the true minus sign."""
-    rounded = round(Fraction(value), places)
-    if rounded.denominator == 1:
+    # A float is rounded as it is (half to even on its exact value, as a fraction of it would
+    # be): making it a fraction first takes longer than all the rest.
+    rounded = round(value, places) if isinstance(value, float) else round(Fraction(value), places)
+    if rounded == int(rounded):
         return number(int(rounded))
     spoken = language()
     # Not whole: a digit other than 0 is left after the point once its trailing 0s go.
