@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup, escape
@@ -267,19 +268,6 @@ of 50 nights and 414 rows showed each of its 20,000 figures twice, a page of 1 M
 
 
 @dataclass(frozen=True)
-class ShownRow:
-    """A row of a season's page as written: its figure, its rating (or ""), its nights said,
-    and the figures of the nights shown as the table's cells and as a phone's line."""
-
-    row: SeasonRow
-    figure: str
-    rating: str
-    nights: str
-    cells: Markup
-    line: Markup
-
-
-@dataclass(frozen=True)
 class Stretch:
     """Nights a season's page shows together, as it links to them: from the night `first` (from
     1; None: the latest), named by their labels (N1–N10), `current` when shown."""
@@ -298,8 +286,9 @@ class StandingsPage:
     standings: SeasonStandings
     shown: list[tuple[str, NightColumn]]
     stretches: list[Stretch]
-    players: list[ShownRow]
-    pairs: list[ShownRow]
+    players: list[Markup]
+    """Each player's row of the table, written (`_row`)."""
+    pairs: list[Markup]
 
 
 def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPage:
@@ -320,30 +309,65 @@ def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPa
 
     stretches = [stretch(begin, begin + 1) for begin in range(0, last_start, NIGHTS_SHOWN)]
     labels = [label(index) for index in range(start, end)]
-    written, rating_said, said = decimals(), _("%(middle)s ± %(spread)s"), {}
+    written, said = decimals(), {}
+    words = (_("not ranked"), _("Rating"), _("%(middle)s ± %(spread)s"))
 
-    def shown(row: SeasonRow) -> ShownRow:
+    def shown(kind: str, row: SeasonRow) -> Markup:
         if row.nights not in said:
             said[row.nights] = ngettext("%(num)s night", "%(num)s nights", row.nights)
-        rated = row.rating
+        link = url_for("history.player", key=row.who[0]) if kind == "player" else None
         by_night = row.between(start, end)
-        return ShownRow(
-            row,
-            written(row.figure),
-            ""
-            if rated is None
-            else rating_said % {"middle": decimal(rated.mu, 1), "spread": decimal(rated.spread, 1)},
-            said[row.nights],
-            night_cells(by_night, written),
-            night_line(by_night, written, labels),
-        )
+        figures = night_line(by_night, written, labels), night_cells(by_night, written)
+        return _row(kind, row, written(row.figure), said[row.nights], link, figures, words)
 
     return StandingsPage(
         standings,
         list(zip(labels, standings.nights[start:end], strict=True)),
         [*stretches, stretch(last_start, None)] if count > NIGHTS_SHOWN else [],
-        [shown(row) for row in standings.players],
-        [shown(row) for row in standings.pairs],
+        [shown("player", row) for row in standings.players],
+        [shown("pair", row) for row in standings.pairs],
+    )
+
+
+def _row(
+    kind: str,
+    row: SeasonRow,
+    figure: str,
+    nights_said: str,
+    link: str | None,
+    figures: tuple[Markup, Markup],
+    words: tuple[str, str, str],
+) -> Markup:
+    """A row of the season's table: its place (or `not ranked`), its name (linked to `link`),
+    under it the nights played, each night's figure (`figures`: the line, then the cells) and
+    its rating, then the nights, the season's figure and the rating as columns. Written here
+    in one piece: a year's season has hundreds of rows, each a dozen values in the template."""
+    not_ranked, rating_word, rating_said = (str(escape(word)) for word in words)
+    line, cells = figures
+    place = row.place or ""
+    name: str = escape(row.names)
+    if link is not None:
+        name = f'<a href="{escape(link)}">{name}</a>'
+    rated = data = under = ""
+    if row.rating is not None:
+        middle, spread = decimal(row.rating.mu, 1), decimal(row.rating.spread, 1)
+        rated = rating_said % {"middle": middle, "spread": spread}  # digits: nothing to escape
+        data = f' data-mu="{row.rating.mu}" data-sigma="{row.rating.sigma}"'
+        under = f" · <span>{rating_word}&nbsp;{rated}</span>"
+    figure, unplaced = escape(figure), f'<span class="hint">{not_ranked}</span>'
+    return Markup(
+        f'<tr data-{kind}="{escape("|".join(row.who))}" data-place="{place}"'
+        f' data-figure="{figure}" data-nights="{row.nights}">\n'
+        f'    <td class="place">{place or unplaced}</td>\n'
+        f'    <th scope="row"><span class="pair-name"><span class="place-inline"'
+        f' aria-hidden="true">{f"{place}." if place else f"({not_ranked})"} </span>{name}</span>\n'
+        f'      <small class="by-round"><span>{escape(nights_said)}</span>{line}{under}</small>'
+        f"</th>\n"
+        f'    <td class="num nights">{row.nights}</td>\n'
+        f'    <td class="num sum">{figure}</td>\n'
+        f'    <td class="num rating"{data}>{rated or "–"}</td>\n'
+        f"    {cells}\n"
+        f"  </tr>\n"
     )
 
 
