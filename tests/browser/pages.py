@@ -300,6 +300,7 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "games-filtered": visit("/games?player=ana&status=playing"),
         "stats": visit("/stats"),
         "player": visit(games.player),
+        "player-merge": visit(games.player + "/merge"),
         "house-rules": visit("/house-rules"),
         "house-rule-form": visit("/house-rules/new?system=black-samba"),
         "house-rule-refused": refused_house_rule,
