@@ -235,6 +235,9 @@ def postgres_copy(server: str, sqlite: str, count: int, tables: int, hands: int)
     target = [*_pg_args(address), "-d", DATABASE]
     if dump.exists():
         subprocess.run(["pg_restore", "--no-owner", *target, str(dump)], check=True)
+        # A restore keeps no statistics: the planner would guess until autovacuum's first pass.
+        with create_engine(address, isolation_level="AUTOCOMMIT").connect() as connection:
+            connection.execute(text("ANALYZE"))
         return address
     with _app(sqlite).app_context():
         kept = json.loads("".join(backup_text()))
