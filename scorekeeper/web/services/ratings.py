@@ -220,6 +220,10 @@ anything else (and no choice), every system counted together."""
 APART = "apart"
 
 
+POOL_CHOICES = (ALL_SYSTEMS, APART)
+"""The club's choice as a backup holds it."""
+
+
 def systems_apart() -> bool:
     """Whether the club counts each system apart (the pages then show the system's ratings)."""
     value = db.session.scalar(select(TableSetting.value).where(TableSetting.key == POOL_SETTING))
@@ -229,13 +233,21 @@ def systems_apart() -> bool:
 def count_systems_apart(apart: bool) -> None:
     """The club's choice of pool. Both pools are always kept, so nothing is recomputed: the
     pages read the other one from now on."""
-    value = APART if apart else ALL_SYSTEMS
-    upsert = postgresql_insert if db.engine.dialect.name == "postgresql" else sqlite_insert
     with writing():
-        statement = upsert(TableSetting).values(key=POOL_SETTING, value=value)
-        db.session.execute(
-            statement.on_conflict_do_update(index_elements=["key"], set_={"value": value})
-        )
+        choose_pool(APART if apart else ALL_SYSTEMS)
+
+
+def choose_pool(value: str) -> None:
+    """Inside a write: the club's choice kept, one of `POOL_CHOICES` (the settings page's, or a
+    restored backup's); every system together is no choice at all, as a new database has it."""
+    if value != APART:
+        db.session.execute(delete(TableSetting).where(TableSetting.key == POOL_SETTING))
+        return
+    upsert = postgresql_insert if db.engine.dialect.name == "postgresql" else sqlite_insert
+    statement = upsert(TableSetting).values(key=POOL_SETTING, value=value)
+    db.session.execute(
+        statement.on_conflict_do_update(index_elements=["key"], set_={"value": value})
+    )
 
 
 def pool_of(system_id: str) -> str:
