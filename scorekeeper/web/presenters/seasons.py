@@ -283,6 +283,15 @@ def refusal_text(refused: SeasonRefused) -> str:
             values["nights"],
             season=values["season"],
         )
+    if refused.code == "more-than-planned":
+        return ngettext(
+            "%(count)s nights chosen for a season of %(num)s night: choose fewer, or give it"
+            " more nights above.",
+            "%(count)s nights chosen for a season of %(num)s nights: choose fewer, or give it"
+            " more nights above.",
+            values["nights"],
+            count=values["count"],
+        )
     if refused.code == "no-such-season":
         return _("That season is no longer there: choose again.")
     return _("A night chosen is no longer there: choose again.")
