@@ -32,6 +32,8 @@ class NightColumn:
     id: str
     name: str
     finished: bool
+    label: str
+    """Its number in the season (N1, N2…), which names it in the line under each name."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,11 @@ class SeasonStandings:
     problem: str | None = None
     """Why the season cannot be ranked now (a player in two pairs of one night, after a merge
     in the history), in the engine's words; then no one is listed."""
+
+    @property
+    def labels(self) -> list[str]:
+        """Each night's label, in order (`night_line` names the nights of a row by them)."""
+        return [night.label for night in self.nights]
 
 
 @dataclass(frozen=True)
@@ -180,7 +187,10 @@ def season_standings(season: Season) -> SeasonStandings:
     return SeasonStandings(
         season.name,
         rule,
-        [NightColumn(n.id, n.name, n.ended_at is not None) for n in night_list],
+        [
+            NightColumn(n.id, n.name, n.ended_at is not None, _("N%(number)s", number=number))
+            for number, n in enumerate(night_list, 1)
+        ],
         rows(ranked.players),
         rows(ranked.pairs),
         [n.name for n in night_list if n.id in ranked.in_play],
