@@ -32,8 +32,6 @@ class NightColumn:
     id: str
     name: str
     finished: bool
-    label: str
-    """Its number in the season (N1, N2…), which names it in the line under each name."""
 
 
 @dataclass(frozen=True)
@@ -70,8 +68,9 @@ class SeasonStandings:
 
     @property
     def labels(self) -> list[str]:
-        """Each night's label, in order (`night_line` names the nights of a row by them)."""
-        return [night.label for night in self.nights]
+        """Each night's label in the page's language, its number in the season (N1, N2…): what
+        names it in the line under each name (`night_line`) and the text's list of nights."""
+        return [_("N%(number)s", number=number) for number in range(1, len(self.nights) + 1)]
 
 
 @dataclass(frozen=True)
@@ -187,10 +186,7 @@ def season_standings(season: Season) -> SeasonStandings:
     return SeasonStandings(
         season.name,
         rule,
-        [
-            NightColumn(n.id, n.name, n.ended_at is not None, _("N%(number)s", number=number))
-            for number, n in enumerate(night_list, 1)
-        ],
+        [NightColumn(n.id, n.name, n.ended_at is not None) for n in night_list],
         rows(ranked.players),
         rows(ranked.pairs),
         [n.name for n in night_list if n.id in ranked.in_play],
