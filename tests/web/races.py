@@ -96,3 +96,43 @@ def wait_for_a_write_waiting_for_a_lock(app: Flask, unless: threading.Event | No
             return False
         time.sleep(0.01)
     raise AssertionError("no write waited for a lock")
+
+
+def at_once(
+    first: Callable[[], object], second: Callable[[], object], holding: threading.Event
+) -> dict[str, Any]:
+    """`first` from a thread named "first"; `second` once `first` holds on (`holding`)."""
+    answers: dict[str, Any] = {}
+
+    def run_first() -> None:
+        answers["first"] = first()
+
+    def run_second() -> None:
+        assert holding.wait(WAITING_AT_MOST)
+        answers["second"] = second()
+
+    threads = [
+        threading.Thread(target=run_first, name="first"),
+        threading.Thread(target=run_second),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def held_after(
+    app: Flask, function: Callable[..., Any], holding: threading.Event, done: threading.Event
+) -> Callable[..., Any]:
+    """`function`, which in the thread "first", once, holds on after it ran until another write
+    waits for a lock or is `done`."""
+
+    def then_hold(*args: Any) -> Any:
+        found = function(*args)
+        if threading.current_thread().name == "first" and not holding.is_set():
+            holding.set()
+            wait_for_a_write_waiting_for_a_lock(app, unless=done)
+        return found
+
+    return then_hold

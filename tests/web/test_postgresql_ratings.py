@@ -11,8 +11,6 @@ it back, and the test fails).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from flask import Flask
@@ -24,7 +22,7 @@ from scorekeeper.web.services.players import merge_players
 from scorekeeper.web.store.seasons import RatedGame, RatingStep
 
 from .helpers import GOES_OUT, STAYS_IN, Actions
-from .races import WAITING_AT_MOST, wait_for_a_write_waiting_for_a_lock
+from .races import at_once, held_after
 
 pytestmark = pytest.mark.once
 
@@ -55,46 +53,6 @@ def steps_by_game(app: Flask) -> dict[str, int]:
 def places(app: Flask) -> list[int]:
     with app.app_context():
         return list(db.session.scalars(select(RatedGame.sequence).order_by(RatedGame.sequence)))
-
-
-def at_once(
-    first: Callable[[], object], second: Callable[[], object], holding: threading.Event
-) -> dict[str, Any]:
-    """`first` from a thread named "first"; `second` once `first` holds on (`holding`)."""
-    answers: dict[str, Any] = {}
-
-    def run_first() -> None:
-        answers["first"] = first()
-
-    def run_second() -> None:
-        assert holding.wait(WAITING_AT_MOST)
-        answers["second"] = second()
-
-    threads = [
-        threading.Thread(target=run_first, name="first"),
-        threading.Thread(target=run_second),
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
-
-
-def held_after(
-    app: Flask, function: Callable[..., Any], holding: threading.Event, done: threading.Event
-) -> Callable[..., Any]:
-    """`function`, which in the thread "first", once, holds on after it ran until another write
-    waits for a lock or is `done`."""
-
-    def then_hold(*args: Any) -> Any:
-        found = function(*args)
-        if threading.current_thread().name == "first" and not holding.is_set():
-            holding.set()
-            wait_for_a_write_waiting_for_a_lock(app, unless=done)
-        return found
-
-    return then_hold
 
 
 def test_a_merge_replaying_the_ratings_keeps_a_game_that_ends_meanwhile_among_new_players(
