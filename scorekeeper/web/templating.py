@@ -17,7 +17,8 @@ from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
-from .wording import cite, decimal, language, locale, number, say, signed, translated
+from .presenters.seasons import night_figures
+from .wording import cite, decimal, decimals, language, locale, number, say, signed, translated
 
 
 def rules_url() -> str:
@@ -95,4 +96,6 @@ def install(app: Flask) -> None:
         heartbeat=heartbeat,
         page_address=page_address,  # where the language switch brings the phone back
         revision=revision,  # the game's revision a following page shows
+        decimals=decimals,  # a page of thousands of figures writes each value once
+        night_figures=night_figures,  # a season's row of nights as its text writes them
     )
