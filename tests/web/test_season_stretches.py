@@ -54,4 +54,4 @@ def test_a_season_of_many_nights_shows_ten_at_a_time_and_links_to_the_others(
         assert client.get(url, query_string={"from": wrong}).status_code == 404, wrong
 
     every = list(csv.reader(io.StringIO(client.get(f"{url}/results.csv").text)))
-    assert every[0][4:] == [f"Night {number}" for number in range(1, 13)]
+    assert every[0][-12:] == [f"Night {number}" for number in range(1, 13)]
