@@ -1,5 +1,5 @@
 // Following a game or a night as it is played on other phones (docs/scripts.md).
-import { ask, clockTime, read, swap } from "./parts.js";
+import { ask, clockTime, fragment, read, swap, swapMarked } from "./parts.js";
 
 const EVERY = 2000; // ms between polls
 const ANNOUNCED = 90000; // how long another phone's hand stays lit up
@@ -102,7 +102,9 @@ class Following {
     if (this.noStream || this.source || this.stopped || document.visibilityState === "hidden") {
       return;
     }
-    const source = new EventSource(`${this.hub.dataset.stream}?since=${encodeURIComponent(this.known)}`);
+    const address = new URL(this.hub.dataset.stream, location.href);
+    address.searchParams.set("since", this.known);
+    const source = new EventSource(address);
     let heard = false;
     this.source = source;
     // A proxy that holds events back: poll instead.
@@ -130,18 +132,35 @@ class Following {
     this.listen();
   }
 
-  // A revision named by the stream.
-  heard(revision) {
+  // A revision named by the stream: its name, or what changed on the page (JSON).
+  heard(data) {
+    const news = data.startsWith("{") ? JSON.parse(data) : { revision: data };
     this.streaming = true;
     this.suspect = null;
     this.hub.dataset.by = "stream"; // for whoever looks
     this.listen();
     this.online();
     clearTimeout(this.timer);
-    if (revision !== this.known) {
-      this.known = revision;
-      this.ask();
+    if (news.revision === this.known) return;
+    if (this.page && !this.asking && this.told(news)) {
+      this.known = news.revision;
+      this.etag = null; // the page's copy is older than what is shown
+      return;
     }
+    this.known = news.revision;
+    this.ask();
+  }
+
+  // The page's new body as the stream carried it: whole, or the parts that changed since the
+  // revision shown (each between its <!--p--> and <!--/p--> marks). Whether it was taken in.
+  told(news) {
+    const body = document.querySelectorAll("[data-follow]");
+    if (body.length !== 1) return false;
+    const focused = document.activeElement && document.activeElement.id;
+    if (news.whole !== undefined) body[0].replaceChildren(fragment(news.whole));
+    else if (news.base !== this.known || !swapMarked(body[0], news.parts, news.count)) return false;
+    this.swapped(news.title, focused);
+    return true;
   }
 
   // A stream silent for two heartbeats has lost its connection without a word.
@@ -222,8 +241,12 @@ class Following {
     here.forEach((part, index) => {
       changed = swap(part, fresh[index]) || changed;
     });
-    if (!changed) return;
-    document.title = page.title;
+    if (changed) this.swapped(page.title, focused);
+  }
+
+  // What follows a change on the page: its title, a night's next round, the news lit up.
+  swapped(title, focused) {
+    document.title = title;
     // A night's table moved on to the next round: so does its phone.
     const go = document.querySelector("[data-follow] a[data-go]");
     if (go) return this.carryOn(go.href);

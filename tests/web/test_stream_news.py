@@ -1,0 +1,109 @@
+"""A following page's stream carries the page's new body (pages/events.py): the marked parts
+that changed since the revision it told the page before, which put in place of the page's own
+make the page a fetch would bring; or the body whole when more than those parts changed; or
+the revision alone, for the page to ask for itself, when it cannot use a body (the table played
+on). What a browser does with them is tests/browser/test_push.py's."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.web.presenters import parts
+
+from .apps import TEST_CONFIG, built_app, database_url, statements
+from .helpers import GOES_OUT, STAYS_IN, Actions, game_of
+from .streams import Stream
+
+PAGES = ("", "/follow", "/display")
+BODY = re.compile(r"<div data-follow[^>]*>\n(.*)\n</div>\n<p class=\"(?:follow|table)-links\"", re.S)
+TITLE = re.compile(r"<title>(.*)</title>")
+HUB = re.compile(r'data-stream="([^"]+)" data-revision="([^"]+)"')
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return built_app(
+        {
+            **TEST_CONFIG,
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, "news.sqlite3"),
+            "STREAMS": 6,
+            "STREAM_SECONDS": 60,
+        }
+    )
+
+
+@pytest.fixture
+def opened() -> Iterator[list[Stream]]:
+    streams: list[Stream] = []
+    yield streams
+    for stream in streams:
+        stream.close()
+
+
+def body_of(page: str) -> str:
+    found = BODY.search(page)
+    assert found, page[:2000]
+    return found.group(1)
+
+
+def follow(client: FlaskClient, opened: list[Stream], page: str) -> tuple[Stream, str, str]:
+    """The page's stream once it named the page's revision, the page's body and revision as a
+    phone opened it."""
+    shown = client.get(page).text
+    address, revision = HUB.search(shown).groups()  # type: ignore[union-attr]
+    stream = Stream(client, f"{address.replace('&amp;', '&')}&since={revision}")
+    opened.append(stream)
+    first = stream.next_event()
+    assert first is not None and first["data"] == revision
+    return stream, body_of(shown), revision
+
+
+def told(stream: Stream) -> dict[str, object]:
+    event = stream.next_event()
+    assert event is not None and event["data"].startswith("{"), event
+    news: dict[str, object] = json.loads(event["data"])
+    assert news["revision"] == event["id"]
+    return news
+
+
+def taken_in(shown: str, news: dict[str, object]) -> str:
+    """`shown` (a page's body) with what the stream told put in, as the page's script does."""
+    if "whole" in news:
+        return str(news["whole"])
+    cut = parts.chunks(shown)
+    assert news["count"] == len(cut.parts)
+    changed = {int(index): html for index, html in news["parts"].items()}  # type: ignore[attr-defined]
+    joined = [cut.glue[0]]
+    for index, glue in enumerate(cut.glue[1:]):
+        joined += ("<!--p-->", changed.get(index, cut.parts[index]), "<!--/p-->", glue)
+    return "".join(joined)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_what_the_stream_carries_put_in_place_makes_the_page_a_fetch_brings(
+    app: Flask, opened: list[Stream], page: str
+) -> None:
+    client = app.test_client()
+    game_id = game_of(client, 25)
+    address = f"/games/{game_id}{page}"
+    stream, shown, revision = follow(client, opened, address)
+    for _hand in range(3):
+        Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
+        news = told(stream)
+        fetched = client.get(address).text
+        assert taken_in(shown, news) == body_of(fetched)
+        assert news["title"] == html.unescape(TITLE.search(fetched).group(1))  # type: ignore[union-attr]
+        if page == "/display":  # a few lines, unmarked: whole
+            assert "whole" in news
+        else:  # the scoreboard's parts that changed, on the revision told before
+            assert "whole" not in news and news["base"] == revision
+            assert 0 < len(news["parts"]) < len(parts.chunks(shown).parts)  # type: ignore[arg-type]
+        shown, revision = body_of(fetched), str(news["revision"])
