@@ -1,13 +1,15 @@
 """An event stream that tells a page the revision of what it shows, as it changes.
 
 A following page (the scoreboard, the follow page, the table display, a hand, the hand form's
-notice) opens one stream while it is visible (static/push.js) and fetches itself when an event
-names another revision than the one it was drawn at, as its poll does. What is sent:
+notice) opens one stream while it is visible (static/js/follow.js) and fetches itself when an
+event names another revision than the one it was drawn at, as its poll does, unless the event
+carries what changed on the page (`News`: pages/events.py). What is sent:
 
 - at once, `retry:` (a few seconds, spread at random so that phones do not come back in step
   after a restart) and the revision now, as `id:` and `data:`, so that the page knows the
   stream works and, had it missed a change, fetches itself;
-- each new revision the same way; `event: gone` when the thing is deleted; `event: refused`
+- each new revision the same way, its data the page's new body for a stream with `News`
+  (JSON: the parts that changed, or the body whole); `event: gone` when the thing is deleted; `event: refused`
   when this phone may no longer follow it (a renewed link, another PIN); the stream then ends;
 - a heartbeat every `HEARTBEAT` seconds (`event: beat`), so that a proxy does not cut a quiet
   stream and the page, which sees events but never comments, can tell a stream that went quiet
