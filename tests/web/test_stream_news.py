@@ -20,6 +20,8 @@ from scorekeeper.web.presenters import parts
 
 from .apps import TEST_CONFIG, built_app, database_url, statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, game_of
+from .sharing import a_game, links, with_a_pin
+from .sharing import opened as sharing_opened
 from .streams import Stream
 
 PAGES = ("", "/follow", "/display")
@@ -107,3 +109,32 @@ def test_what_the_stream_carries_put_in_place_makes_the_page_a_fetch_brings(
             assert "whole" not in news and news["base"] == revision
             assert 0 < len(news["parts"]) < len(parts.chunks(shown).parts)  # type: ignore[arg-type]
         shown, revision = body_of(fetched), str(news["revision"])
+
+
+def test_a_stream_carries_no_page_the_phone_would_not_be_shown(
+    app: Flask, opened: list[Stream]
+) -> None:
+    """A phone that came in by the follow link is sent from the scoreboard to the follow page:
+    its stream asked for the scoreboard names the revision alone (the scoreboard of a phone
+    that records hands is not for it); so does one asked for a page that carries nothing."""
+    table = with_a_pin(app.test_client())
+    game_id = a_game(table, 3)
+    follower = sharing_opened(app, "follow", links(table, game_id)["follow"])
+    board = f"/games/{game_id}"
+    revision = HUB.search(follower.get(f"{board}/follow").text).group(2)  # type: ignore[union-attr]
+    streams = {
+        page: Stream(follower, f"{board}/events?page={page}&since={revision}")
+        for page in ("games.scoreboard", "games.follow", "hands.new", "games.index", "nonsense")
+    }
+    opened.extend(streams.values())
+    for stream in streams.values():
+        first = stream.next_event()
+        assert first is not None and first["data"] == revision
+    Actions(table).record_hand(game_id, [GOES_OUT, STAYS_IN])
+    told_each = {page: stream.next_event() for page, stream in streams.items()}
+    new = told_each["games.follow"]
+    assert new is not None and new["data"].startswith("{")  # the follow page's body
+    assert {page: event and event["data"] for page, event in told_each.items()} == {
+        **{page: new["id"] for page in streams},
+        "games.follow": new["data"],
+    }
