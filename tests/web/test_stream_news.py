@@ -83,10 +83,7 @@ def taken_in(shown: str, news: dict[str, object]) -> str:
     cut = parts.chunks(shown)
     assert news["count"] == len(cut.parts)
     changed = {int(index): html for index, html in news["parts"].items()}  # type: ignore[attr-defined]
-    joined = [cut.glue[0]]
-    for index, glue in enumerate(cut.glue[1:]):
-        joined += ("<!--p-->", changed.get(index, cut.parts[index]), "<!--/p-->", glue)
-    return "".join(joined)
+    return parts.Chunks(cut.glue, tuple(changed.get(i, p) for i, p in enumerate(cut.parts))).text
 
 
 @pytest.mark.parametrize("page", PAGES)

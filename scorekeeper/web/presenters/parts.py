@@ -330,19 +330,26 @@ def carrier(view: Callable[..., object] | None) -> Callable[[], Drawn | None] | 
 
 
 class Chunks(NamedTuple):
-    """A following page's body, whole and cut at its marks: what lies between the marked parts
-    (`glue`, one more than the parts) and the parts themselves."""
+    """A following page's body cut at its marks: what lies between the marked parts (`glue`,
+    one more than the parts) and the parts themselves."""
 
-    text: str
     glue: tuple[str, ...]
     parts: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The body whole, its marks in it (the page's script finds the parts by them)."""
+        joined = [self.glue[0]]
+        for part, glue in zip(self.parts, self.glue[1:], strict=True):
+            joined += (OPENS, part, CLOSES, glue)
+        return "".join(joined)
 
 
 def chunks(text: str) -> Chunks:
     """`text` (a body drawn with its marks) cut into its marked parts and what lies between."""
     first, *rest = text.split(OPENS)
     cut = [piece.partition(CLOSES) for piece in rest]
-    return Chunks(text, (first, *(glue for _, _, glue in cut)), tuple(part for part, _, _ in cut))
+    return Chunks((first, *(glue for _, _, glue in cut)), tuple(part for part, _, _ in cut))
 
 
 def changed(before: Chunks, after: Chunks) -> dict[int, str] | None:
