@@ -19,8 +19,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from .apps import statements
-from .streams import Stream
 from .helpers import GOES_OUT, STAYS_IN, game_of, hand_fields, hidden
+from .streams import Stream
 
 COUNTS = {
     "save": 10,

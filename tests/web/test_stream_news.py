@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,14 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.presenters import parts
 
-from .apps import TEST_CONFIG, built_app, database_url, statements
+from .apps import TEST_CONFIG, built_app, database_url
 from .helpers import GOES_OUT, STAYS_IN, Actions, game_of
 from .sharing import a_game, links, with_a_pin
 from .sharing import opened as sharing_opened
 from .streams import Stream
 
 PAGES = ("", "/follow", "/display")
-BODY = re.compile(r"<div data-follow[^>]*>\n(.*)\n</div>\n<p class=\"(?:follow|table)-links\"", re.S)
+BODY = re.compile(r'<div data-follow[^>]*>\n(.*)\n</div>\n<p class="(?:follow|table)-links"', re.S)
 TITLE = re.compile(r"<title>(.*)</title>")
 HUB = re.compile(r'data-stream="([^"]+)" data-revision="([^"]+)"')
 
@@ -42,27 +41,18 @@ def app(tmp_path: Path) -> Flask:
     )
 
 
-@pytest.fixture
-def opened() -> Iterator[list[Stream]]:
-    streams: list[Stream] = []
-    yield streams
-    for stream in streams:
-        stream.close()
-
-
 def body_of(page: str) -> str:
     found = BODY.search(page)
     assert found, page[:2000]
     return found.group(1)
 
 
-def follow(client: FlaskClient, opened: list[Stream], page: str) -> tuple[Stream, str, str]:
-    """The page's stream once it named the page's revision, the page's body and revision as a
-    phone opened it."""
+def follow(client: FlaskClient, page: str) -> tuple[Stream, str, str]:
+    """The page's stream once it named the page's revision (it ends by its lifetime), the page's
+    body and revision as a phone opened it."""
     shown = client.get(page).text
     address, revision = HUB.search(shown).groups()  # type: ignore[union-attr]
     stream = Stream(client, f"{address.replace('&amp;', '&')}&since={revision}")
-    opened.append(stream)
     first = stream.next_event()
     assert first is not None and first["data"] == revision
     return stream, body_of(shown), revision
@@ -88,12 +78,12 @@ def taken_in(shown: str, news: dict[str, object]) -> str:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_what_the_stream_carries_put_in_place_makes_the_page_a_fetch_brings(
-    app: Flask, opened: list[Stream], page: str
+    app: Flask, page: str
 ) -> None:
     client = app.test_client()
     game_id = game_of(client, 25)
     address = f"/games/{game_id}{page}"
-    stream, shown, revision = follow(client, opened, address)
+    stream, shown, revision = follow(client, address)
     for _hand in range(3):
         Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
         news = told(stream)
@@ -108,9 +98,7 @@ def test_what_the_stream_carries_put_in_place_makes_the_page_a_fetch_brings(
         shown, revision = body_of(fetched), str(news["revision"])
 
 
-def test_a_stream_carries_no_page_the_phone_would_not_be_shown(
-    app: Flask, opened: list[Stream]
-) -> None:
+def test_a_stream_carries_no_page_the_phone_would_not_be_shown(app: Flask) -> None:
     """A phone that came in by the follow link is sent from the scoreboard to the follow page:
     its stream asked for the scoreboard names the revision alone (the scoreboard of a phone
     that records hands is not for it); so does one asked for a page that carries nothing."""
@@ -123,7 +111,6 @@ def test_a_stream_carries_no_page_the_phone_would_not_be_shown(
         page: Stream(follower, f"{board}/events?page={page}&since={revision}")
         for page in ("games.scoreboard", "games.follow", "hands.new", "games.index", "nonsense")
     }
-    opened.extend(streams.values())
     for stream in streams.values():
         first = stream.next_event()
         assert first is not None and first["data"] == revision

@@ -9,8 +9,9 @@ carries what changed on the page (`News`: pages/events.py). What is sent:
   after a restart) and the revision now, as `id:` and `data:`, so that the page knows the
   stream works and, had it missed a change, fetches itself;
 - each new revision the same way, its data the page's new body for a stream with `News`
-  (JSON: the parts that changed, or the body whole); `event: gone` when the thing is deleted; `event: refused`
-  when this phone may no longer follow it (a renewed link, another PIN); the stream then ends;
+  (JSON: the parts that changed, or the body whole); `event: gone` when the thing is deleted;
+  `event: refused` when this phone may no longer follow it (a renewed link, another PIN); the
+  stream then ends;
 - a heartbeat every `HEARTBEAT` seconds (`event: beat`), so that a proxy does not cut a quiet
   stream and the page, which sees events but never comments, can tell a stream that went quiet
   from one whose connection died without a word (a phone's Wi-Fi gone, the browser still

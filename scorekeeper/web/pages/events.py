@@ -92,7 +92,7 @@ class News:
         if isinstance(drawn, Drawn) and drawn.revision == revision:
             self.shown = (drawn.revision, drawn.cut)
 
-    def tell(self) -> tuple[str, str] | None:
+    def tell(self) -> tuple[str, str] | stream.Refused | None:
         """The revision the page is told now and what it is told of it (as JSON); None when it
         is to ask for itself; `stream.REFUSED` when this phone may no longer follow the game
         (the page's own access check)."""

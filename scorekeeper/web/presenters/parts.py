@@ -357,4 +357,5 @@ def changed(before: Chunks, after: Chunks) -> dict[int, str] | None:
     between them changed (a section that came or went, a block of rows more): then the whole."""
     if before.glue != after.glue:
         return None
-    return {i: part for i, (was, part) in enumerate(zip(before.parts, after.parts)) if was != part}
+    pairs = enumerate(zip(before.parts, after.parts, strict=True))
+    return {i: part for i, (was, part) in pairs if was != part}
