@@ -17,7 +17,7 @@ from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
-from .presenters.seasons import night_cells, night_line
+from .presenters.seasons import night_cells, night_figures, night_line
 from .wording import (
     cite,
     decimal,
@@ -111,4 +111,5 @@ def install(app: Flask) -> None:
         decimals=decimals,  # a page of thousands of figures writes each value once
         night_cells=night_cells,  # a season's row of nights, in one piece
         night_line=night_line,  # and the same nights as a phone's line under the name
+        night_figures=night_figures,  # and as the season's text writes them
     )

@@ -173,7 +173,7 @@ def results_csv() -> Response:
 
     def written() -> str:
         shown = presenters.season_standings(door.season())
-        headings = [_("Place"), _("Player"), _("Nights"), _("Season")]
+        headings = [_("Place"), _("Player"), _("Nights"), _("Season"), _("Rating"), "±"]
         return presenters.results_csv(shown, headings, _("not ranked"))
 
     body = parts.kept(caching.part_key(), written)

@@ -66,6 +66,12 @@ class SeasonStandings:
     """Why the season cannot be ranked now (a player in two pairs of one night, after a merge
     in the history), in the engine's words; then no one is listed."""
 
+    @property
+    def labels(self) -> list[str]:
+        """Each night's label in the page's language, its number in the season (N1, N2…): what
+        names it in the line under each name (`night_line`) and the text's list of nights."""
+        return [_("N%(number)s", number=number) for number in range(1, len(self.nights) + 1)]
+
 
 @dataclass(frozen=True)
 class PlayerNight:
@@ -239,23 +245,50 @@ def _figure(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
 
 
+def _counted(text: str, counted: bool) -> str:
+    """A night's figure as the season's CSV and text give it: in brackets when it is not among
+    the nights that count (the page strikes it through)."""
+    return text if counted else f"[{text}]"
+
+
 def results_csv(shown: SeasonStandings, headings: list[str], unranked: str) -> str:
     """The season's players as CSV: place (or `unranked`), player, nights played, the season's
-    figure, and each night's figure (empty: not played)."""
+    figure, the rating and its ± (empty before the first rated game), and each night's figure
+    (empty: not played; in brackets: not among the nights that count)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(headings + [night.name for night in shown.nights])
     for row in shown.players:
+        rating = row.rating
         writer.writerow(
             [
                 unranked if row.place is None else row.place,
                 row.names,
                 row.nights,
                 _figure(row.figure),
-                *("" if figure is None else _figure(figure) for figure, _ in row.by_night),
+                "" if rating is None else f"{rating.mu:.1f}",
+                "" if rating is None else f"{rating.spread:.1f}",
+                *(
+                    "" if figure is None else _counted(_figure(figure), counted)
+                    for figure, counted in row.by_night
+                ),
             ]
         )
     return out.getvalue()
+
+
+def night_figures(
+    by_night: list[tuple[Fraction | None, bool]],
+    written: Callable[[Fraction], str],
+    labels: list[str],
+) -> str:
+    """A row's nights as the season's text gives them: each night played by its label and
+    figure, in brackets when it does not count (N1 3, N2 [1], N4 2)."""
+    return ", ".join(
+        f"{label} {_counted(written(figure), counted)}"
+        for (figure, counted), label in zip(by_night, labels, strict=True)
+        if figure is not None
+    )
 
 
 def refusal_text(refused: SeasonRefused) -> str:
@@ -282,6 +315,15 @@ def refusal_text(refused: SeasonRefused) -> str:
             " choose another season.",
             values["nights"],
             season=values["season"],
+        )
+    if refused.code == "more-than-planned":
+        return ngettext(
+            "%(count)s nights chosen for a season of %(num)s night: choose fewer, or give it"
+            " more nights above.",
+            "%(count)s nights chosen for a season of %(num)s nights: choose fewer, or give it"
+            " more nights above.",
+            values["nights"],
+            count=values["count"],
         )
     if refused.code == "no-such-season":
         return _("That season is no longer there: choose again.")
