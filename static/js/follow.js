@@ -142,7 +142,9 @@ class Following {
     this.online();
     clearTimeout(this.timer);
     if (news.revision === this.known) return;
-    if (this.page && !this.asking && this.told(news)) {
+    // A browser that says it is offline may still hold a stream that speaks (Chromium's offline
+    // emulation does): what it says is taken once the browser says it is back, by asking.
+    if (this.page && navigator.onLine && !this.asking && this.told(news)) {
       this.known = news.revision;
       this.etag = null; // the page's copy is older than what is shown
       return;
