@@ -1,5 +1,5 @@
 // Following a game or a night as it is played on other phones (docs/scripts.md).
-import { ask, clockTime, fragment, read, swap, swapMarked } from "./parts.js";
+import { ask, clockTime, read, swap } from "./parts.js";
 
 const EVERY = 2000; // ms between polls
 const ANNOUNCED = 90000; // how long another phone's hand stays lit up
@@ -102,9 +102,7 @@ class Following {
     if (this.noStream || this.source || this.stopped || document.visibilityState === "hidden") {
       return;
     }
-    const address = new URL(this.hub.dataset.stream, location.href);
-    address.searchParams.set("since", this.known);
-    const source = new EventSource(address);
+    const source = new EventSource(`${this.hub.dataset.stream}&since=${encodeURIComponent(this.known)}`);
     let heard = false;
     this.source = source;
     // A proxy that holds events back: poll instead.
@@ -118,7 +116,7 @@ class Following {
     };
     source.addEventListener("beat", () => this.listen());
     source.addEventListener("gone", () => this.gone());
-    // No longer allowed (a renewed link): a page says how to get in; the hand form keeps its hand.
+    // No longer allowed (a renewed link): a page shows how to get in; a hand form stays.
     source.addEventListener("refused", () => {
       this.stop();
       if (this.page) location.reload();
@@ -132,40 +130,22 @@ class Following {
     this.listen();
   }
 
-  // A revision named by the stream: its name, or what changed on the page (JSON).
+  // A revision named by the stream (or what changed: news.js).
   heard(data) {
-    const news = data.startsWith("{") ? JSON.parse(data) : { revision: data };
     this.streaming = true;
     this.suspect = null;
     this.hub.dataset.by = "stream"; // for whoever looks
     this.listen();
     this.online();
     clearTimeout(this.timer);
-    if (news.revision === this.known) return;
-    // A browser that says it is offline may still hold a stream that speaks (Chromium's offline
-    // emulation does): what it says is taken once the browser says it is back, by asking.
-    if (this.page && navigator.onLine && !this.asking && this.told(news)) {
-      this.known = news.revision;
-      this.etag = null; // the page's copy is older than what is shown
-      return;
+    if (data[0] === "{") import("./news.js").then((news) => news.takeIn(data, this));
+    else if (data !== this.known) {
+      this.known = data;
+      this.ask();
     }
-    this.known = news.revision;
-    this.ask();
   }
 
-  // The page's new body as the stream carried it: whole, or the parts that changed since the
-  // revision shown (each between its <!--p--> and <!--/p--> marks). Whether it was taken in.
-  told(news) {
-    const body = document.querySelectorAll("[data-follow]");
-    if (body.length !== 1) return false;
-    const focused = document.activeElement && document.activeElement.id;
-    if (news.whole !== undefined) body[0].replaceChildren(fragment(news.whole));
-    else if (news.base !== this.known || !swapMarked(body[0], news.parts, news.count)) return false;
-    this.swapped(news.title, focused);
-    return true;
-  }
-
-  // A stream silent for two heartbeats has lost its connection without a word.
+  // A stream silent for two heartbeats has lost its connection.
   listen() {
     clearTimeout(this.silence);
     this.silence = setTimeout(() => this.resume(), this.quiet);
@@ -221,7 +201,7 @@ class Following {
     this.since = null;
     const notice = document.getElementById("offline");
     if (notice) notice.hidden = true;
-    // The stream held while out of reach may be dead though open: a new one.
+    // The stream held while out of reach may be dead: a new one.
     if (this.source === this.suspect) {
       this.close();
       this.open();
@@ -246,7 +226,6 @@ class Following {
     if (changed) this.swapped(page.title, focused);
   }
 
-  // What follows a change on the page: its title, a night's next round, the news lit up.
   swapped(title, focused) {
     document.title = title;
     // A night's table moved on to the next round: so does its phone.

@@ -35,31 +35,6 @@ export function swap(here, fresh) {
   return true;
 }
 
-// Some HTML of the server's, ready to put in place (its times in the phone's clock).
-export function fragment(html) {
-  const holder = document.createElement("template");
-  holder.innerHTML = html;
-  localTimes(holder.content);
-  return holder.content;
-}
-
-// The marked parts of `here` (each between <!--p--> and <!--/p-->, siblings) numbered in
-// `parts` take their new content, if `here` has `count` of them; whether it had.
-export function swapMarked(here, parts, count) {
-  const starts = [];
-  const walker = document.createTreeWalker(here, NodeFilter.SHOW_COMMENT);
-  while (walker.nextNode()) if (walker.currentNode.data === "p") starts.push(walker.currentNode);
-  if (!parts || starts.length !== count) return false;
-  Object.entries(parts).forEach(([index, html]) => {
-    const start = starts[index];
-    while (start.nextSibling && !(start.nextSibling.nodeType === Node.COMMENT_NODE && start.nextSibling.data === "/p")) {
-      start.nextSibling.remove();
-    }
-    start.after(fragment(html));
-  });
-  return true;
-}
-
 // Asked again as one types: only the latest answer counts (a late or forgotten one is null).
 export function latest() {
   let asked = 0;
