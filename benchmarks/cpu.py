@@ -12,8 +12,9 @@ CPU is counted per event (each wake-up that names a new revision).
 
 For games of 10, 100 and 300 hands it plays `--runs` hands as a table does: the recording
 phone opens the hand form, saves a hand and follows the redirect to the scoreboard, while
-three followers hold the game's event stream and ask for the scoreboard again, with the ETag
-they hold, when the stream names the new revision. The server's process CPU (every thread:
+three followers hold the game's event stream as the page's script does and take the new page's
+parts it carries (or, from an app whose stream names the revision alone, ask for the scoreboard
+again with the ETag they hold). The server's process CPU (every thread:
 waitress, the watcher) from the form's GET until the last follower has the new page is "one
 saved hand with three streaming followers", beside the same requests made of the bare
 and floor apps (their processes' CPU, every thread: what waitress and the stack cost around
@@ -231,21 +232,30 @@ class Order:
             return "scoreboard, first follower" if self.asked == 1 else "scoreboard, follower"
 
 
+REVISION = re.compile(r'data-revision="([^"]*)"')
+
+
 class Follower:
-    """A phone on the scoreboard that holds the game's event stream and, at each revision it
-    names, asks for the page again with the ETag it holds."""
+    """A phone on the scoreboard that holds the game's event stream, as its script does: at each
+    revision it names, it takes the page's new body the stream carries (static/js/follow.js:
+    whole, or the parts that changed since the revision it shows), or, when the stream names
+    the revision alone (an app whose stream carries nothing), asks for the page again with the
+    ETag it holds."""
 
     def __init__(self, port: int, path: str, order: Order) -> None:
         self.phone = Phone(port)
         self.path = path
-        _, headers, _ = self.phone.send("", "GET", path)
+        _, headers, page = self.phone.send("", "GET", path)
         self.etag = headers.get("etag", "")
         self.order = order
         self.updated = threading.Semaphore(0)
-        self.revision = ""
+        found = REVISION.search(page)
+        self.revision = found.group(1) if found else ""
+        self.named = ""
         self.stream = socket.create_connection(("127.0.0.1", port))
+        query = urllib.parse.urlencode({"page": "games.scoreboard", "since": self.revision})
         self.stream.sendall(
-            f"GET {path}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Kind: stream\r\n"
+            f"GET {path}/events?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Kind: stream\r\n"
             f"Accept: text/event-stream\r\n\r\n".encode()
         )
         self.reader = self.stream.makefile("rb")
@@ -254,17 +264,26 @@ class Follower:
 
     def _listen(self) -> None:
         for line in self.reader:
-            if line.startswith(b"data: "):
-                revision = line[6:].strip().decode()
-                if self.revision and revision != self.revision:
-                    kind = self.order.next()
-                    status, headers, _ = self.phone.send(
-                        kind, "GET", self.path, headers={"If-None-Match": self.etag}
-                    )
-                    if status == 200:
-                        self.etag = headers.get("etag", "")
-                    self.updated.release()
-                self.revision = revision
+            if not line.startswith(b"data: "):
+                continue
+            data = line[6:].strip().decode()
+            news = json.loads(data) if data.startswith("{") else {"revision": data}
+            first, self.named = not self.named, news["revision"]
+            if news["revision"] == self.revision:
+                continue
+            if "whole" in news or news.get("base") == self.revision:
+                self.revision = news["revision"]  # taken in: no request
+            else:
+                kind = self.order.next()
+                status, headers, page = self.phone.send(
+                    kind, "GET", self.path, headers={"If-None-Match": self.etag}
+                )
+                if status == 200:
+                    self.etag = headers.get("etag", "")
+                    found = REVISION.search(page)
+                    self.revision = found.group(1) if found else news["revision"]
+            if not first:
+                self.updated.release()
 
     def close(self) -> None:
         self.stream.close()
@@ -314,7 +333,7 @@ def play(ports: dict[str, int], game_id: str, hands: int, runs: int) -> dict[str
     followers = [Follower(ports["app"], board, order) for _ in range(FOLLOWERS)]
     for follower in followers:  # each stream has named the revision it opened at
         deadline = time.monotonic() + WITHIN
-        while not follower.revision and time.monotonic() < deadline:
+        while not follower.named and time.monotonic() < deadline:
             time.sleep(0.01)
     # What the server spends with nothing asked (the watcher's look at the followed games, once
     # a second; waitress's loop): taken off each hand's CPU, for the time the hand took.

@@ -18,7 +18,18 @@ from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
 from .presenters.seasons import night_figures
-from .wording import cite, decimal, decimals, language, locale, number, say, signed, translated
+from .wording import (
+    cite,
+    decimal,
+    decimals,
+    language,
+    locale,
+    number,
+    page_title,
+    say,
+    signed,
+    translated,
+)
 
 
 def rules_url() -> str:
@@ -96,6 +107,7 @@ def install(app: Flask) -> None:
         heartbeat=heartbeat,
         page_address=page_address,  # where the language switch brings the phone back
         revision=revision,  # the game's revision a following page shows
+        page_title=page_title,  # a following page's, told again by its stream
         decimals=decimals,  # a page of thousands of figures writes each value once
         night_figures=night_figures,  # a season's row of nights as its text writes them
     )

@@ -104,6 +104,12 @@ def translated(string: str) -> str:
     return str(language().translations.ugettext(string))
 
 
+def page_title(title: str) -> str:
+    """A page's title as the browser shows it (its tab, its history): what the page shows, then
+    the app's name."""
+    return f"{title} — {translated('Samba Scorekeeper')}"
+
+
 def number(value: int) -> str:
     """A number as the page's language writes it: 10,000 or 10.000, and −100.
 

@@ -102,7 +102,7 @@ class Following {
     if (this.noStream || this.source || this.stopped || document.visibilityState === "hidden") {
       return;
     }
-    const source = new EventSource(`${this.hub.dataset.stream}?since=${encodeURIComponent(this.known)}`);
+    const source = new EventSource(`${this.hub.dataset.stream}&since=${encodeURIComponent(this.known)}`);
     let heard = false;
     this.source = source;
     // A proxy that holds events back: poll instead.
@@ -116,7 +116,7 @@ class Following {
     };
     source.addEventListener("beat", () => this.listen());
     source.addEventListener("gone", () => this.gone());
-    // No longer allowed (a renewed link): a page says how to get in; the hand form keeps its hand.
+    // No longer allowed (a renewed link): a page shows how to get in; a hand form stays.
     source.addEventListener("refused", () => {
       this.stop();
       if (this.page) location.reload();
@@ -130,21 +130,22 @@ class Following {
     this.listen();
   }
 
-  // A revision named by the stream.
-  heard(revision) {
+  // A revision named by the stream (or what changed: news.js).
+  heard(data) {
     this.streaming = true;
     this.suspect = null;
     this.hub.dataset.by = "stream"; // for whoever looks
     this.listen();
     this.online();
     clearTimeout(this.timer);
-    if (revision !== this.known) {
-      this.known = revision;
+    if (data[0] === "{") import("./news.js").then((news) => news.takeIn(data, this));
+    else if (data !== this.known) {
+      this.known = data;
       this.ask();
     }
   }
 
-  // A stream silent for two heartbeats has lost its connection without a word.
+  // A stream silent for two heartbeats has lost its connection.
   listen() {
     clearTimeout(this.silence);
     this.silence = setTimeout(() => this.resume(), this.quiet);
@@ -200,7 +201,7 @@ class Following {
     this.since = null;
     const notice = document.getElementById("offline");
     if (notice) notice.hidden = true;
-    // The stream held while out of reach may be dead though open: a new one.
+    // The stream held while out of reach may be dead: a new one.
     if (this.source === this.suspect) {
       this.close();
       this.open();
@@ -222,8 +223,11 @@ class Following {
     here.forEach((part, index) => {
       changed = swap(part, fresh[index]) || changed;
     });
-    if (!changed) return;
-    document.title = page.title;
+    if (changed) this.swapped(page.title, focused);
+  }
+
+  swapped(title, focused) {
+    document.title = title;
     // A night's table moved on to the next round: so does its phone.
     const go = document.querySelector("[data-follow] a[data-go]");
     if (go) return this.carryOn(go.href);

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,8 @@ from .pages import correct_first_hand, finished_game_file, game_file, hand_paths
 
 
 class Served:
-    """The app served on 127.0.0.1 (werkzeug, a thread per connection), and the app itself."""
+    """The app served on 127.0.0.1 (werkzeug, a thread per connection), the app itself, and
+    each address it was asked for, counted as the server answered it (`asked`)."""
 
     def __init__(self, tmp_path: Path, streams: int) -> None:
         self.app: Flask = built_app(
@@ -45,6 +47,14 @@ class Served:
                 "STREAMS": streams,
             }
         )
+        self.asked: Counter[str] = Counter()
+        wsgi_app = self.app.wsgi_app
+
+        def counted(environ: dict[str, Any], start_response: Any) -> Any:
+            self.asked[environ.get("PATH_INFO", "")] += 1
+            return wsgi_app(environ, start_response)
+
+        self.app.wsgi_app = counted  # type: ignore[method-assign]
         self.http = make_server("127.0.0.1", 0, self.app, threaded=True)
         self.thread = threading.Thread(
             target=self.http.serve_forever, args=(STOPPED_WITHIN,), daemon=True
@@ -65,7 +75,11 @@ def streaming(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Serve
     # A heartbeat every 0.3 s: the server notices a closed stream at its next heartbeat, so that
     # a test sees its place given back at once.
     monkeypatch.setattr(stream, "HEARTBEAT", 0.3)
-    served = Served(tmp_path, streams=20)
+    # Every phone here comes from one address, whose streams hold a quarter of the cap: 40 holds
+    # a table's seven pages and the new stream each opens when its clock is stopped, before the
+    # server has given the old one's place back (a page refused a stream would poll, and a
+    # stopped clock never polls).
+    served = Served(tmp_path, streams=40)
     yield served
     served.stop()
 
@@ -145,6 +159,35 @@ def test_with_streams_every_following_page_sees_another_phones_hand_with_no_poll
 ) -> None:
     every_following_page_sees_a_hand_saved_elsewhere(streamed_table, streamed=True)
     assert streaming.streams_open() >= 5  # they were told by their streams
+
+
+def test_a_following_page_shows_the_new_hand_its_stream_carried_without_asking_the_server(
+    streamed_table: Phones, streaming: Served
+) -> None:
+    watchers = {suffix: streamed_table.watching(suffix) for suffix in ("", "/follow", "/display")}
+    for page in watchers.values():
+        streaming_on(page)  # its clock runs: a page that did not hear would ask
+    # Pages no other phone opens: the server counts who asks for them (the recording phone asks
+    # for the scoreboard); the pages' own scripts count their fetches (`window.polls`).
+    pages = [streamed_table.game + suffix for suffix in ("/follow", "/display")]
+    asked = {path: streaming.asked[path] for path in pages}
+    fetched = {suffix: page.evaluate("window.polls.made") for suffix, page in watchers.items()}
+    loads = dict.fromkeys(watchers, 0)
+    for suffix, page in watchers.items():
+        page.on("load", lambda _event, suffix=suffix: loads.__setitem__(suffix, 1))
+    for hand in (3, 4):
+        totals = streamed_table.record_a_hand()
+        for suffix, page in watchers.items():
+            expect(totals_on(page)).to_have_text(totals)
+            if suffix != "/display":
+                expect(page.locator("[data-announce]")).to_contain_text(f"Hand {hand}: Us")
+                expect(page.locator(".hands tbody tr")).to_have_count(hand)
+                expect(page.get_by_role("heading", name=f"Hand {hand + 1}")).to_be_visible()
+    assert {path: streaming.asked[path] - asked[path] for path in pages} == dict.fromkeys(pages, 0)
+    assert {suffix: page.evaluate("window.polls.made") for suffix, page in watchers.items()} == (
+        fetched
+    )
+    assert loads == dict.fromkeys(watchers, 0)  # none of them reloaded
 
 
 def test_with_streams_refused_every_following_page_sees_it_at_its_next_poll(

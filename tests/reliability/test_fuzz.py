@@ -619,6 +619,18 @@ def by_game(suffix: str) -> Callable[[Any, World], Request]:
     )
 
 
+CARRIED = ("games.scoreboard", "games.follow", "games.display", "hands.show", "games.index")
+"""Pages a game's event stream may be asked to carry (pages/events.py), and two it carries not."""
+
+
+def game_events(draw: Any, world: World) -> Request:
+    """A game's event stream, for a page it may carry or any other, since a revision or not."""
+    query = queries(draw, "since")
+    if not one_in(draw, 4):
+        query["page"] = draw(st.sampled_from(CARRIED) | VALUES)
+    return Request("GET", f"/games/{a_game(draw, world)}/events", query)
+
+
 def hand_page(draw: Any, world: World) -> Request:
     game_id = a_game(draw, world)
     hand_id = an_id(draw, world.hands(game_id))
@@ -845,7 +857,7 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
     "games.display": (by_game("/display"), 40),
     "games.display_before": (by_game("/table"), 20),
     "games.state": (by_game("/state.json"), 40),
-    "events.game_events": (by_game("/events"), 40),
+    "events.game_events": (game_events, 40),
     "hands.new": (lambda d, w: hand_form(d, w, "new"), 240),
     "hands.edit": (lambda d, w: hand_form(d, w, "edit"), 200),
     "hands.show": (hand_page, 60),

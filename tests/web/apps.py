@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -209,20 +210,26 @@ ACCESS_READ = "SELECT (SELECT TABLE_SETTING.VALUE"
 
 
 @contextmanager
-def statements(app: Flask, *, with_access: bool = False) -> Iterator[list[str]]:
-    """The SQL statements run meanwhile; but for `with_access`, not the access check's read of
-    the table's PIN, which a page outside a game makes once whatever it shows (inside a game the
-    door reads the PIN with the game: tests/web/test_access.py counts both)."""
+def statements(
+    app: Flask, *, with_access: bool = False, thread: int | None = None
+) -> Iterator[list[str]]:
+    """The SQL statements run meanwhile (by `thread` alone, if given: a request's, not an event
+    stream's beside it); but for `with_access`, not the access check's read of the table's PIN,
+    which a page outside a game makes once whatever it shows (inside a game the door reads the
+    PIN with the game: tests/web/test_access.py counts both)."""
     seen: list[str] = []
 
     def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if thread is not None and threading.get_ident() != thread:
+            return
         if with_access or not statement.lstrip().upper().startswith(ACCESS_READ):
             seen.append(statement)
         elif seen and seen[-1] == "BEGIN":
             seen.pop()  # the transaction the access check's read began
 
     def peeked(statement: str) -> None:  # the door's peek, past SQLAlchemy's events
-        seen.append(statement)
+        if thread is None or threading.get_ident() == thread:
+            seen.append(statement)
 
     with app.app_context():
         engine = db.engine

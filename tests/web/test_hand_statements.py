@@ -11,16 +11,21 @@ fails the kind's test.
 
 from __future__ import annotations
 
+import re
+import threading
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from .apps import statements
 from .helpers import GOES_OUT, STAYS_IN, game_of, hand_fields, hidden
+from .streams import Stream
 
 COUNTS = {
     "save": 10,
     "scoreboard ?saved=N, drawn": 1,
+    "a follower's stream, the page's parts": 1,
     "scoreboard, kept": 1,
     "scoreboard 304": 1,
     "state.json": 1,
@@ -35,7 +40,8 @@ COUNTS = {
 """Each kind's statements (the door's peek is one). A save: the peek, the lock (SQLite's BEGIN
 IMMEDIATE; PostgreSQL's SELECT … FOR UPDATE), the game with its sides, the place of the last hand
 and whether the form's token was used, and the writes (the game's revision, the hand, its two
-entries, the two sides' figures)."""
+entries, the two sides' figures). A follower's stream tells its page the parts that changed in
+the statement of the page's door (its access check with it: pages/events.py)."""
 
 
 def counted(app: Flask, client: FlaskClient, hands: int) -> dict[str, int]:
@@ -43,7 +49,10 @@ def counted(app: Flask, client: FlaskClient, hands: int) -> dict[str, int]:
     every kind of request of the table after it, each with the statements it ran."""
     game_id = game_of(client, hands)
     board = f"/games/{game_id}"
-    client.get(board)
+    shown = client.get(board).text
+    revision = re.search(r'data-revision="([^"]+)"', shown).group(1)  # type: ignore[union-attr]
+    follower = Stream(client, f"{board}/events?page=games.scoreboard&since={revision}")
+    assert follower.next_event() is not None  # it named the revision shown
     form = client.get(f"{board}/hands/new").text
     sent = hand_fields(
         [GOES_OUT, STAYS_IN], token=hidden(form, "token"), after=hidden(form, "after")
@@ -51,13 +60,18 @@ def counted(app: Flask, client: FlaskClient, hands: int) -> dict[str, int]:
     counts: dict[str, int] = {}
 
     def ask(kind: str, path: str, status: int = 200, **options: object) -> dict[str, str]:
-        with statements(app) as seen:
+        with statements(app, thread=threading.get_ident()) as seen:
             answer = client.open(path, **options)  # type: ignore[arg-type]
         assert answer.status_code == status, (kind, answer.status_code, answer.text[:500])
         counts[kind] = len(seen)
         return dict(answer.headers)
 
-    saved = ask("save", f"{board}/hands/new", 302, method="POST", data=sent)
+    with statements(app, thread=follower.reader.ident) as streamed:
+        saved = ask("save", f"{board}/hands/new", 302, method="POST", data=sent)
+        news = follower.next_event()
+    # The page's body, whole at 100 hands (hand 101 begins a new block of rows) or in parts.
+    assert news is not None and news["data"].startswith('{"revision"'), news
+    counts["a follower's stream, the page's parts"] = len(streamed)  # it ends by its lifetime
     assert f"saved={hands + 1}" in saved["Location"]
     ask("scoreboard ?saved=N, drawn", saved["Location"])
     etag = ask("scoreboard, kept", board)["ETag"]
@@ -78,7 +92,7 @@ def counts_by_length() -> dict[int, dict[str, int]]:
     """Each kind's count in a game of 10 hands and in one of 100 (one app: both are kept)."""
     from .apps import TEST_CONFIG, built_app
 
-    app = built_app(TEST_CONFIG)
+    app = built_app({**TEST_CONFIG, "STREAMS": 2, "STREAM_SECONDS": 60})
     client = app.test_client()
     return {hands: counted(app, client, hands) for hands in (10, 100)}
 

@@ -447,9 +447,16 @@ def test_every_following_page_names_its_stream_and_revision(
     hand = re.search(r'<tr id="hand-(\d+)">', actions.scoreboard(game_id))
     assert hand
     revision = revision_of(client, game_id)
-    for page in ("", "/follow", "/display", f"/hands/{hand.group(1)}", "/hands/new"):
+    for page, endpoint in (
+        ("", "games.scoreboard"),
+        ("/follow", "games.follow"),
+        ("/display", "games.display"),
+        (f"/hands/{hand.group(1)}", "hands.show"),
+        ("/hands/new", "hands.new"),
+    ):
         text = client.get(f"/games/{game_id}{page}").text
-        assert f'data-stream="/games/{game_id}/events"' in text, page
+        # The stream is told which page it follows: it may carry the page's body (events.py).
+        assert f'data-stream="/games/{game_id}/events?page={endpoint}"' in text, page
         assert f'data-revision="{revision}"' in text, page
 
 

@@ -107,7 +107,8 @@ def _never_kept() -> bool:
 def not_modified() -> Response | None:
     """`304 Not Modified` to a read whose browser holds the page as it still is."""
     g.flashed = bool(session.get("_flashes")) and not _marked(SHOWS_NO_NOTICE)
-    if _conditional() and request.if_none_match.contains_weak(_asked_etag()):
+    asked = request.if_none_match  # the ETag is made only for a browser that holds a copy
+    if asked and _conditional() and asked.contains_weak(_asked_etag()):
         response = current_app.response_class(status=304)
         return tagged(response, _asked_etag())
     if door.inside() and not _never_kept() and not _marked(door.PEEKS):

@@ -1,14 +1,17 @@
 """An event stream that tells a page the revision of what it shows, as it changes.
 
 A following page (the scoreboard, the follow page, the table display, a hand, the hand form's
-notice) opens one stream while it is visible (static/push.js) and fetches itself when an event
-names another revision than the one it was drawn at, as its poll does. What is sent:
+notice) opens one stream while it is visible (static/js/follow.js) and fetches itself when an
+event names another revision than the one it was drawn at, as its poll does, unless the event
+carries what changed on the page (`News`: pages/events.py). What is sent:
 
 - at once, `retry:` (a few seconds, spread at random so that phones do not come back in step
   after a restart) and the revision now, as `id:` and `data:`, so that the page knows the
   stream works and, had it missed a change, fetches itself;
-- each new revision the same way; `event: gone` when the thing is deleted; `event: refused`
-  when this phone may no longer follow it (a renewed link, another PIN); the stream then ends;
+- each new revision the same way, its data the page's new body for a stream with `News`
+  (JSON: the parts that changed, or the body whole); `event: gone` when the thing is deleted;
+  `event: refused` when this phone may no longer follow it (a renewed link, another PIN); the
+  stream then ends;
 - a heartbeat every `HEARTBEAT` seconds (`event: beat`), so that a proxy does not cut a quiet
   stream and the page, which sees events but never comments, can tell a stream that went quiet
   from one whose connection died without a word (a phone's Wi-Fi gone, the browser still
@@ -33,6 +36,7 @@ takes two or three heartbeats (a write into a connection the phone closed still 
 
 from __future__ import annotations
 
+import enum
 import random
 import select
 import socket
@@ -41,7 +45,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask, Response, current_app, request
 
@@ -119,14 +123,45 @@ def held() -> Streams:
     return streams
 
 
-def event(revision: str) -> str:
-    return f"id: {revision}\ndata: {revision}\n\n"
+REFUSED_EVENT = "event: refused\ndata: \n\n"
 
 
-def respond(key: str, revision: str, allowed: Callable[[], bool], link: str = "") -> Response:
+def event(revision: str, data: str = "") -> str:
+    return f"id: {revision}\ndata: {data or revision}\n\n"
+
+
+class Refused(enum.Enum):
+    REFUSED = "refused"
+
+
+REFUSED = Refused.REFUSED
+"""What `News.tell` says when the phone may no longer follow (its page's access check)."""
+
+
+class News(Protocol):
+    """What a stream tells its page of each new revision besides its name (pages/events.py):
+    the page's new body, so that it need not ask for itself. Drawing it asks whether the phone
+    may still follow, as its page does: the stream then need not ask apart."""
+
+    def opened(self, revision: str) -> None:
+        """The stream names `revision` first."""
+
+    def tell(self) -> tuple[str, str] | Refused | None:
+        """The revision now and what the page is told of it (one line); None: the name alone;
+        `REFUSED`: this phone may no longer follow."""
+
+
+def respond(
+    key: str,
+    revision: str,
+    allowed: Callable[[], bool],
+    link: str = "",
+    news: News | None = None,
+) -> Response:
     """The stream of `key`, read at `revision` by this request; `allowed` says again whether
     this phone may follow it (called when who may follow may have changed); `link`, the share
-    link the phone came by, if any, whose streams hold only a share of the cap."""
+    link the phone came by, if any, whose streams hold only a share of the cap; `news`, what it
+    tells of each new revision besides its name."""
     streams = held()
     claims: tuple[Claim, ...] = (("address", client_address()),)
     if link:
@@ -144,7 +179,7 @@ def respond(key: str, revision: str, allowed: Callable[[], bool], link: str = ""
     def events() -> Iterator[str]:
         try:
             with hub.watching(key, revision):
-                yield from _follow(app, hub, key, allowed, gone, lifetime, retry)
+                yield from _follow(app, hub, key, allowed, gone, lifetime, retry, news)
         finally:
             place.give_back()
 
@@ -166,6 +201,7 @@ def _follow(
     gone: Callable[[], bool],
     lifetime: float,
     retry: int,
+    news: News | None = None,
 ) -> Iterator[str]:
     ends = time.monotonic() + lifetime
     access = hub.access
@@ -173,6 +209,8 @@ def _follow(
     if sent == push.GONE:
         yield "event: gone\ndata: \n\n"
         return
+    if news is not None:
+        news.opened(sent)
     yield f"retry: {retry}\n" + event(sent)
     while (left := ends - time.monotonic()) > 0:
         revision, now_access = hub.wait(key, sent, access, min(HEARTBEAT, left))
@@ -181,15 +219,22 @@ def _follow(
         if revision == push.GONE:
             yield "event: gone\ndata: \n\n"
             return
-        if revision != sent or now_access != access:
-            access = now_access
+        # The page's body for this phone, if its stream carries it, asks whether it may still
+        # follow; else the stream asks.
+        told = news.tell() if news is not None and revision != sent else None
+        if told is REFUSED:
+            yield REFUSED_EVENT
+            return
+        if told is None and (revision != sent or now_access != access):
             with app.app_context():
                 if not allowed():
-                    yield "event: refused\ndata: \n\n"
+                    yield REFUSED_EVENT
                     return
+        access = now_access
         if revision != sent:
             sent = revision
-            yield event(revision)
+            # What the page is told may be of a later revision than this process heard of.
+            yield event(*(told or (revision, "")))
         elif time.monotonic() < ends:  # a quiet stream: a heartbeat, unless it ends now
             yield BEAT
 

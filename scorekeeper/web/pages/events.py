@@ -3,16 +3,30 @@
 It comes in through the door like every page of the game, so that only a phone that may follow
 the game opens it, and asks again whenever the game's links or the table's PIN change. The
 streams of one share link hold only a share of the server's (http/stream.py).
+
+The stream of a page that says which it is (`?page=`, the page's endpoint) and whose body its
+stream may carry (`parts.carried`: the scoreboard, the follow page, the display) carries that
+body with each new revision (`News`), so that the page need not ask for itself: the marked parts
+that changed since the revision it told the page before (`parts.changed`), or the body whole.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint
+import io
+import json
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from flask import Blueprint, Flask, current_app, request, url_for
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from ..http import access, caching, door, stream
 from ..http.access import Access, needs
+from ..presenters import parts
 from ..services import push
+from ..services.errors import NotFound
+from ..wording import page_title
 
 bp = Blueprint("events", __name__)
 
@@ -27,4 +41,94 @@ def game_events() -> Response:
         door.revision(),
         access.still_may(Access.FOLLOW),
         link=access.link_token(),
+        news=_news(request.args.get("page", "")),
     )
+
+
+UNSENT = ("wsgi.input", "werkzeug.request", "HTTP_IF_NONE_MATCH", "HTTP_LAST_EVENT_ID")
+"""What of the stream's request its page's request leaves out: the body, the request object
+werkzeug keeps in it, and what would make the page a poll."""
+
+
+def _news(endpoint: str) -> News | None:
+    """What the stream of the page `endpoint` carries, if its body may be carried."""
+    body = parts.carrier(current_app.view_functions.get(endpoint))
+    if body is None:
+        return None
+    environ = {name: value for name, value in request.environ.items() if name not in UNSENT}
+    path = url_for(endpoint, game_id=door.game_id())
+    environ.update(
+        PATH_INFO=path.removeprefix(request.script_root),
+        QUERY_STRING="",
+        REQUEST_METHOD="GET",
+    )
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    return News(app, environ, body, request.args.get("since", ""))
+
+
+class News:
+    """What one following page is told of each new revision of its game: its body as its own
+    request would draw it for this phone (in a request of the page made from the stream's: the
+    door, the access check and all), the parts that changed since what it was told before, or
+    whole. A phone the page would send elsewhere (the table played on, a follow link on the
+    scoreboard) is told the revision alone, and asks for its page as it did before streams."""
+
+    def __init__(
+        self,
+        app: Flask,
+        environ: dict[str, Any],
+        body: Callable[[], parts.Drawn | None],
+        since: str,
+    ) -> None:
+        self.app, self.environ, self.body = app, environ, body
+        self.since = since
+        self.shown: tuple[str, parts.Chunks] | None = None
+        """The revision the page shows as this stream told it, and its body cut in parts."""
+
+    def opened(self, revision: str) -> None:
+        """The stream names `revision` first: the page shows it if it was drawn at it."""
+        drawn = self._drawn() if revision == self.since else None
+        self.shown = None
+        if isinstance(drawn, Drawn) and drawn.revision == revision:
+            self.shown = (drawn.revision, drawn.cut)
+
+    def tell(self) -> tuple[str, str] | stream.Refused | None:
+        """The revision the page is told now and what it is told of it (as JSON); None when it
+        is to ask for itself; `stream.REFUSED` when this phone may no longer follow the game
+        (the page's own access check)."""
+        drawn = self._drawn()
+        if not isinstance(drawn, Drawn):
+            self.shown = None
+            return drawn
+        told: dict[str, object] = {"revision": drawn.revision, "title": drawn.title}
+        changed = parts.changed(self.shown[1], drawn.cut) if self.shown else None
+        if self.shown is None or changed is None:
+            told["whole"] = drawn.cut.text
+        else:
+            told.update(base=self.shown[0], count=len(drawn.cut.parts), parts=changed)
+        self.shown = (drawn.revision, drawn.cut)
+        return drawn.revision, json.dumps(told, ensure_ascii=False)
+
+    def _drawn(self) -> Drawn | stream.Refused | None:
+        """The page's body now, for this phone."""
+        environ = {**self.environ, "wsgi.input": io.BytesIO()}
+        with self.app.request_context(environ):
+            try:
+                if self.app.preprocess_request() is not None:
+                    return stream.REFUSED  # the door let it in; the access check did not
+            except (HTTPException, NotFound):  # the game gone: the stream says so next
+                return None
+            drawn = None if access.played_on() else self.body()
+            if drawn is None:
+                return None
+            body = drawn.body
+            cut = body.followed() if isinstance(body, parts.Kept) else parts.chunks(str(body))
+            return Drawn(door.revision(), page_title(drawn.title), cut)
+
+
+class Drawn(NamedTuple):
+    """A following page's body at a revision, as a follower is shown it, and its title."""
+
+    revision: str
+    title: str
+    cut: parts.Chunks

@@ -137,26 +137,32 @@ def new() -> str | Response | tuple[str, int]:
     return page, (422 if form.is_submitted() else 200)
 
 
+def _scoreboard_drawn() -> parts.Drawn:
+    """The scoreboard as its followers see it and as the phone that saved its last hand sees
+    it: one drawing, kept whatever the query; that hand's notice and its scores lit up beside
+    the totals are holes, filled for the phone that saved it alone. A phone with the join link
+    records hands: it is shown no control that needs the PIN."""
+    variant = "pin" if access.may(Access.PIN) else "join"
+    return parts.kept(lambda: caching.part_key(variant, query=False), _board)
+
+
 @bp.get("/games/<game_id>")
 @needs(Access.FOLLOW)
 @door.peeks
+@parts.carried(lambda: _scoreboard_drawn() if access.may(Access.JOIN) else None)
 def scoreboard() -> Response:
     if not access.may(Access.JOIN):
         # A phone with the follow link watches: the scoreboard without what it cannot use.
         return redirect(url_for("games.follow", game_id=door.game_id()))
     saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
-    # A phone with the join link records hands: it is shown no control that needs the PIN.
     managing = access.may(Access.PIN)
 
     def page() -> str:
-        # The scoreboard as its followers see it and as the phone that saved its last hand
-        # sees it: one drawing, kept whatever the query; that hand's notice and its scores lit
-        # up beside the totals are holes, filled for the phone that saved it alone.
-        drawn = parts.kept(
-            lambda: caching.part_key("pin" if managing else "join", query=False), _board
-        )
         return render_template(
-            "games/scoreboard.html", drawn=drawn, token=parts.hole("token"), managing=managing
+            "games/scoreboard.html",
+            drawn=_scoreboard_drawn(),
+            token=parts.hole("token"),
+            managing=managing,
         )
 
     kept = parts.kept_page(lambda: caching.page_key(query=False), page)
@@ -183,51 +189,60 @@ def _board(read_only: bool = False) -> parts.Drawn:
     changes the game); where the phone that saved the last hand sees its notice, holes."""
     board = _values()
     seat = night_presenters.night_seat(door.kept().game)
-    context = (
-        {"read_only": True}
-        if read_only
-        else {
-            "managing": access.may(Access.PIN),
-            "notice": parts.hole("notice"),
-            "lit": parts.hole("lit"),
-        }
-    )
-    body = parts.draw(
-        lambda: render_template("games/_scoreboard.html", board=board, night_seat=seat, **context)
-    )
-    return parts.Drawn(board.title, body)
+
+    def render() -> str:
+        context = (
+            {"read_only": True}
+            if read_only
+            else {
+                "managing": access.may(Access.PIN),
+                "notice": parts.hole("notice"),
+                "lit": parts.hole("lit"),
+            }
+        )
+        return render_template("games/_scoreboard.html", board=board, night_seat=seat, **context)
+
+    return parts.Drawn(board.title, parts.draw(render))
 
 
 # --- following the game from other phones (issue 19): read-only pages that follow it -------------
 
 
+def _follow_drawn() -> parts.Drawn:
+    return parts.kept(lambda: caching.part_key("read only", query=False), lambda: _board(True))
+
+
 @bp.get("/games/<game_id>/follow")
 @needs(Access.FOLLOW)
 @door.peeks
+@parts.carried(_follow_drawn)
 def follow() -> Response:
     """The scoreboard for a phone that only watches: nothing on it changes the game."""
 
     def page() -> str:
-        drawn = parts.kept(lambda: caching.part_key("read only", query=False), lambda: _board(True))
-        return render_template("games/follow.html", drawn=drawn)
+        return render_template("games/follow.html", drawn=_follow_drawn())
 
     return compress.respond(parts.kept_page(caching.page_key, page))
 
 
-@bp.get("/games/<game_id>/display")
-@needs(Access.FOLLOW)
-@door.peeks
-def display() -> Response:
-    """The game for a tablet or a TV in the middle of the table, read from two metres."""
-
+def _display_drawn() -> parts.Drawn:
     def draw() -> parts.Drawn:
         shown = presenters.display(door.kept())
         body = parts.draw(lambda: render_template("games/_display.html", shown=shown))
         return parts.Drawn(shown.title, body)
 
+    return parts.kept(lambda: caching.part_key(query=False), draw)
+
+
+@bp.get("/games/<game_id>/display")
+@needs(Access.FOLLOW)
+@door.peeks
+@parts.carried(_display_drawn)
+def display() -> Response:
+    """The game for a tablet or a TV in the middle of the table, read from two metres."""
+
     def page() -> str:
-        drawn = parts.kept(lambda: caching.part_key(query=False), draw)
-        return render_template("games/display.html", drawn=drawn)
+        return render_template("games/display.html", drawn=_display_drawn())
 
     return compress.respond(parts.kept_page(caching.page_key, page))
 

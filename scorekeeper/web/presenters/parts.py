@@ -59,7 +59,7 @@ GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03"
 class Kept:
     """A kept part: its pieces, and the holes among them."""
 
-    __slots__ = ("holes", "pieces", "run", "size")
+    __slots__ = ("cut", "holes", "pieces", "run", "size")
 
     def __init__(self, pieces: Iterable[Piece | str]) -> None:
         self.pieces: Pieces = tuple(pieces)
@@ -68,6 +68,15 @@ class Kept:
         """Bytes of text kept (a hole's not counted)."""
         self.run: _Run | None = _longest_run(self.pieces) if self.holes else None
         """Its longest text without a hole, compressed once (`gzipped`), if long enough."""
+        self.cut: Chunks | None = None
+        """Its text as its followers' streams carry it (`followed`), once one asked."""
+
+    def followed(self) -> Chunks:
+        """The part as a follower is shown it, its holes (what only the phone that saved sees)
+        empty, cut in its marked parts: worked out once, however many follow."""
+        if self.cut is None:
+            self.cut = chunks(self.text(dict.fromkeys(self.holes, "")).decode())
+        return self.cut
 
     def __html__(self) -> str:
         """Inside a drawing, the mark of this part, taken in whole; outside, its text (a part
@@ -287,3 +296,66 @@ def kept_page(key: Key, render: Callable[[], str]) -> Kept:
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Parts()
     keeping.kept_by(app, app.extensions[EXTENSION].kept)
+
+
+# --- what a following page is told of its new revision (pages/events.py) ---------------------
+
+OPENS, CLOSES = "<!--p-->", "<!--/p-->"
+"""The marks around a part of a following page's body that changes on its own (the totals, the
+next hand, a block of the hands' rows), in its template: the event stream sends the parts that
+changed, and the page's script swaps each between its marks (static/js/follow.js)."""
+
+
+View = TypeVar("View", bound=Callable[..., object])
+CARRIED = "carried_by_stream"
+
+
+def carried(body: Callable[[], Drawn | None]) -> Callable[[View], View]:
+    """A following page whose event stream carries its new body (pages/events.py): `body()`,
+    in the page's own request, is what every follower of it is drawn (its title and body; the
+    holes in it are what only the phone that saved sees, left empty for a follower), or None
+    for a phone the page would send elsewhere."""
+
+    def mark(view: View) -> View:
+        setattr(view, CARRIED, body)
+        return view
+
+    return mark
+
+
+def carrier(view: Callable[..., object] | None) -> Callable[[], Drawn | None] | None:
+    """What the stream of `view`'s page carries, if it carries anything."""
+    found: Callable[[], Drawn | None] | None = getattr(view, CARRIED, None)
+    return found
+
+
+class Chunks(NamedTuple):
+    """A following page's body cut at its marks: what lies between the marked parts (`glue`,
+    one more than the parts) and the parts themselves."""
+
+    glue: tuple[str, ...]
+    parts: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The body whole, its marks in it (the page's script finds the parts by them)."""
+        joined = [self.glue[0]]
+        for part, glue in zip(self.parts, self.glue[1:], strict=True):
+            joined += (OPENS, part, CLOSES, glue)
+        return "".join(joined)
+
+
+def chunks(text: str) -> Chunks:
+    """`text` (a body drawn with its marks) cut into its marked parts and what lies between."""
+    first, *rest = text.split(OPENS)
+    cut = [piece.partition(CLOSES) for piece in rest]
+    return Chunks((first, *(glue for _, _, glue in cut)), tuple(part for part, _, _ in cut))
+
+
+def changed(before: Chunks, after: Chunks) -> dict[int, str] | None:
+    """The parts of `after` that differ from `before`, by their place; None when what lies
+    between them changed (a section that came or went, a block of rows more): then the whole."""
+    if before.glue != after.glue:
+        return None
+    pairs = enumerate(zip(before.parts, after.parts, strict=True))
+    return {i: part for i, (was, part) in pairs if was != part}
