@@ -30,6 +30,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,7 +39,9 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import Pool
 
 from tests.helpers import unavailable
 
@@ -380,6 +383,26 @@ def databases_of_one_example() -> Iterator[None]:
         _let_go(made=made, lent=lent, closers=closers)
 
 
+_opened: weakref.WeakSet[psycopg.Connection[Any]] = weakref.WeakSet()
+"""Every connection a pool of this process opened to the throw-away server."""
+
+
+@event.listens_for(Pool, "connect")
+def _opened_by_a_pool(connection: Any, _record: Any) -> None:
+    if isinstance(connection, psycopg.Connection):
+        _opened.add(connection)
+
+
+def _close_ended(name: str) -> None:
+    """Close this side of every pooled connection to the database `name`, which the server has
+    just ended: an app that outlived its test (a module's, or one whose engine was not
+    disposed) would otherwise keep the connection until the collector deletes it, and its
+    ResourceWarning ("deleted while still open") would fail whichever later test it lands in."""
+    for connection in list(_opened):
+        if not connection.closed and connection.info.dbname == name:
+            connection.close()
+
+
 def _let_go(*, made: int, lent: int, closers: int) -> None:
     """`drop_made_databases` for what was made after the first `made`, `lent` and `closers`."""
     while len(_closers) > closers:
@@ -392,6 +415,7 @@ def _let_go(*, made: int, lent: int, closers: int) -> None:
         connection.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
+        _close_ended(name)
     while len(_lent) > lent:
         template, name = _lent.pop()
         connection.execute(
@@ -401,4 +425,5 @@ def _let_go(*, made: int, lent: int, closers: int) -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
             [name],
         )
+        _close_ended(name)
         _spare.setdefault(template, []).append(name)

@@ -47,6 +47,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 
 from .rankings import Standing
@@ -142,9 +143,16 @@ class Outcome:
         of the places it shares with the pairs level with it; by wins, its wins with its
         average for each round credited."""
         if measure is Measure.WINS:
-            return Fraction(self.half_wins * self.rounds, 2 * self.games)
+            return _fraction(self.half_wins * self.rounds, 2 * self.games)
         top = self.pairs - self.place + 1
-        return Fraction(sum(range(top - self.level + 1, top + 1)), self.level)
+        return _fraction(sum(range(top - self.level + 1, top + 1)), self.level)
+
+
+@lru_cache(maxsize=4096)
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """A night's figure, made once: a season's nights give the same few hundred figures again
+    and again (a fraction is reduced as it is made, which takes long by the thousand)."""
+    return Fraction(numerator, denominator)
 
 
 def outcomes(standings: Sequence[Standing]) -> list[Outcome]:
@@ -276,44 +284,48 @@ def rank(
     [(1, ('eva', 'fede'), '4', 2), (2, ('gus', 'hugo'), '2', 2)]
     """
     nights = list(nights)
-    players: dict[tuple[str, ...], dict[str, Fraction]] = {}
-    pairs: dict[tuple[str, ...], dict[str, Fraction]] = {}
     measure = Measure.PLACES if rule.measure is Measure.RATING else rule.measure
-    for night in nights:
-        who = _who(night)
-        for number, figure in night_figures(night.outcomes, measure).items():
+    given = [(night, _who(night), night_figures(night.outcomes, measure)) for night in nights]
+    # Added up exactly in whole numbers, each figure scaled once by one common denominator: a
+    # season of a real club adds up tens of thousands of figures, which as fractions take long.
+    scale = lcm(1, *{value.denominator for _, _, figures in given for value in figures.values()})
+    players: dict[tuple[str, ...], dict[str, tuple[Fraction, int]]] = {}
+    pairs: dict[tuple[str, ...], dict[str, tuple[Fraction, int]]] = {}
+    for night, who, figures in given:
+        for number, figure in figures.items():
             if number not in who:
                 raise SeasonError(f"Pair {number} of night {night.id} has no players.")
+            scaled = (figure, figure.numerator * (scale // figure.denominator))
             for key in who[number]:
-                players.setdefault((key,), {})[night.id] = figure
-            pairs.setdefault(tuple(sorted(who[number])), {})[night.id] = figure
+                players.setdefault((key,), {})[night.id] = scaled
+            pairs.setdefault(tuple(sorted(who[number])), {})[night.id] = scaled
     in_play = tuple(night.id for night in nights if not night.finished)
     rated = (ratings or {}) if rule.measure is Measure.RATING else None
     together = {who: by_night for who, by_night in pairs.items() if len(by_night) > 1}
-    return Season(_placed(players, rule, rated), _placed(together, rule, rated), in_play)
+    return Season(
+        _placed(players, scale, rule, rated), _placed(together, scale, rule, rated), in_play
+    )
 
 
 def _placed(
-    figures: Mapping[tuple[str, ...], Mapping[str, Fraction]],
+    figures: Mapping[tuple[str, ...], Mapping[str, tuple[Fraction, int]]],
+    scale: int,
     rule: Rule,
     ratings: Mapping[tuple[str, ...], Rating] | None,
 ) -> list[SeasonStanding]:
     """Each one's best nights summed (or, by rating, its rating less its ±), placed (those
-    under the minimum last, unplaced).
-
-    Added up exactly in whole numbers, each figure scaled by one common denominator: a season
-    of a real club adds up tens of thousands of figures, which as fractions take long."""
-    scale = lcm(1, *(value.denominator for row in figures.values() for value in row.values()))
+    under the minimum last, unplaced): each night's figure given with its value scaled by
+    `scale`, so that the sums are of whole numbers."""
     rows: list[tuple[int | Fraction, SeasonStanding]] = []
     for who, by_night in figures.items():
-        scaled = {night: value.numerator * (scale // value.denominator)
-                  for night, value in by_night.items()}  # fmt: skip
-        best = sorted(scaled, key=lambda night: -scaled[night])[: rule.best]
-        total: int | Fraction = sum(scaled[night] for night in best)
+        ordered = sorted(by_night.items(), key=lambda night: -night[1][1])[: rule.best]
+        total: int | Fraction = sum(scaled for _night, (_figure, scaled) in ordered)
         figure = Fraction(total, scale)
         if ratings is not None:
             figure = total = Fraction(ratings.get(who, Rating()).ordinal)
-        rows.append((total, SeasonStanding(who, None, figure, by_night, tuple(best))))
+        shown = {night: value for night, (value, _scaled) in by_night.items()}
+        best = tuple(night for night, _value in ordered)
+        rows.append((total, SeasonStanding(who, None, figure, shown, best)))
     ranked = sorted(
         (row for row in rows if row[1].nights >= rule.minimum), key=lambda r: (-r[0], r[1].who)
     )

@@ -17,7 +17,7 @@ from .http.access import may_record_hands, played_on, signed_in
 from .http.i18n import LANGUAGES
 from .presenters import parts
 from .presenters.rulebook import card_values
-from .presenters.seasons import night_cells, night_line
+from .presenters.seasons import night_figures
 from .wording import cite, decimal, decimals, language, locale, number, say, signed, translated
 
 
@@ -97,6 +97,5 @@ def install(app: Flask) -> None:
         page_address=page_address,  # where the language switch brings the phone back
         revision=revision,  # the game's revision a following page shows
         decimals=decimals,  # a page of thousands of figures writes each value once
-        night_cells=night_cells,  # a season's row of nights, in one piece
-        night_line=night_line,  # and the same nights as a phone's line under the name
+        night_figures=night_figures,  # a season's row of nights as its text writes them
     )

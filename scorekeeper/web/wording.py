@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any, NamedTuple, Protocol
 
 from babel import Locale, support
-from babel.numbers import LC_NUMERIC, format_decimal, get_group_symbol
+from babel.numbers import LC_NUMERIC, get_decimal_symbol, get_group_symbol
 from flask import url_for
 from flask_babel import get_locale, get_translations, gettext, pgettext
 from markupsafe import Markup
@@ -37,18 +37,19 @@ class Translator(Protocol):
 
 
 @cache
-def _group(locale: str) -> str:
-    """A language's thousands separator, read from Babel once."""
-    return get_group_symbol(locale)
+def _symbols(locale: str) -> tuple[str, str]:
+    """A language's thousands separator and decimal point, read from Babel once."""
+    return get_group_symbol(locale), get_decimal_symbol(locale)
 
 
 class Language(NamedTuple):
-    """The page's language as wording reads it: the locale, its translations and its thousands
-    separator."""
+    """The page's language as wording reads it: the locale, its translations, its thousands
+    separator and its decimal point."""
 
     locale: Locale | None
     translations: Any
     group: str
+    point: str
 
 
 _DRAWING: ContextVar[Language | None] = ContextVar("scorekeeper.language", default=None)
@@ -57,7 +58,9 @@ _DRAWING: ContextVar[Language | None] = ContextVar("scorekeeper.language", defau
 def _looked_up() -> Language:
     locale = get_locale()
     # None outside a request: Babel's default, as format_decimal does.
-    return Language(locale, get_translations(), _group(str(locale or LC_NUMERIC or "en_US_POSIX")))
+    return Language(
+        locale, get_translations(), *_symbols(str(locale or LC_NUMERIC or "en_US_POSIX"))
+    )
 
 
 def language() -> Language:
@@ -125,13 +128,21 @@ def _written(value: int, group: str) -> str:
 
 def decimal(value: float | Fraction, places: int = 2) -> str:
     """A number with at most `places` decimals as the page's language writes it (2.5 or 2,5; a
-    win and a third 1.33 or 1,33), a whole one as `number` writes it."""
-    rounded = round(Fraction(value), places)
-    if rounded.denominator == 1:
+    win and a third 1.33 or 1,33), a whole one as `number` writes it.
+
+    What Babel's `format_decimal(value, format="#,##0.##")` writes, with the language's
+    symbols looked up once (a season's standings write a rating for each of hundreds of rows,
+    and Babel parses the format each time) and the true minus sign."""
+    # A float is rounded as it is (half to even on its exact value, as a fraction of it would
+    # be): making it a fraction first takes longer than all the rest.
+    rounded = round(value, places) if isinstance(value, float) else round(Fraction(value), places)
+    if rounded == int(rounded):
         return number(int(rounded))
-    locale = str(language().locale or LC_NUMERIC or "en_US_POSIX")
-    shown = format_decimal(float(rounded), format="#,##0." + "#" * places, locale=locale)
-    return shown.replace("-", MINUS)
+    spoken = language()
+    # Not whole: a digit other than 0 is left after the point once its trailing 0s go.
+    digits = f"{abs(float(rounded)):,.{places}f}".rstrip("0")
+    shown = digits.replace(",", "\0").replace(".", spoken.point).replace("\0", spoken.group)
+    return MINUS + shown if rounded < 0 else shown
 
 
 def decimals(places: int = 2) -> Callable[[float | Fraction], str]:

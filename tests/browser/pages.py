@@ -231,6 +231,8 @@ def merged_player(page: Any, base_url: str) -> None:
     """A player page offering to undo a merge into the player (made through its form)."""
     import_game(page, base_url, game_file(("Merged", "Kept")))
     page.goto(base_url + "/players/ana merged")
+    with page.expect_navigation():
+        page.locator("#merge-link").click()
     page.locator("#merge-into").select_option("bob merged")
     with page.expect_navigation():
         page.locator("form[action$='/merge'] button[type=submit]").click()
@@ -298,6 +300,7 @@ def pages(games: Games) -> dict[str, Callable[[Any, str], None]]:
         "games-filtered": visit("/games?player=ana&status=playing"),
         "stats": visit("/stats"),
         "player": visit(games.player),
+        "player-merge": visit(games.player + "/merge"),
         "house-rules": visit("/house-rules"),
         "house-rule-form": visit("/house-rules/new?system=black-samba"),
         "house-rule-refused": refused_house_rule,

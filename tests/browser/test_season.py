@@ -168,6 +168,10 @@ def test_a_season_of_two_nights_with_partners_changed(browser: Any, tmp_path: Pa
             ratings = db.session.scalars(select(Rating))
             kept = {(r.pool, r.first, r.second): r.mu for r in ratings}
         assert {key: kept["all", key, ""] for key in players} == after_second
+        phone = restored.test_client()
+        for key in players:  # and every player's page still lists both nights
+            listed = phone.get(f"/players/{key}").text
+            assert len(re.findall(r'<tr data-night="', listed)) == 2, key
     finally:
         page.context.close()
         next(server, None)

@@ -32,6 +32,7 @@ from scorekeeper import rules
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
 from scorekeeper.web.http.converters import PlayerConverter
+from scorekeeper.web.services import push
 from scorekeeper.web.store.models import (
     Game,
     Hand,
@@ -278,10 +279,12 @@ def build_world() -> World:
     # Read now, while its player is there: renaming, merging and deleting games change who is,
     # and a form read later from another player's page would make Hypothesis's replays differ.
     world.pages[PLAYER_PAGE] = client.get(player_page(world.players()[0])).text
+    world.pages[MERGE_PAGE] = client.get(player_page(world.players()[0]) + "/merge").text
     return world
 
 
 PLAYER_PAGE = "a player's page"
+MERGE_PAGE = "a player's merge page"
 
 
 # --- forms, read from their pages ----------------------------------------------------------------
@@ -604,7 +607,7 @@ def a_player(draw: Any, world: World) -> str:
 
 def player_form(draw: Any, world: World, action: str) -> Request:
     key = a_player(draw, world)
-    page = world.pages[PLAYER_PAGE]
+    page = world.pages[MERGE_PAGE if action == "merge" else PLAYER_PAGE]
     form = {k: v for k, v in fuzzed_form(draw, page).items() if k.startswith(f"{action}-")}
     if not one_in(draw, 3):
         form[f"{action}-{'name' if action == 'rename' else 'into'}"] = a_player(draw, world)
@@ -877,7 +880,14 @@ FUZZED: dict[str, tuple[MakeRequest, int]] = {
         120,
     ),
     "history.rename": (lambda d, w: player_form(d, w, "rename"), 80),
-    "history.merge": (lambda d, w: player_form(d, w, "merge"), 60),
+    "history.merge": (
+        lambda d, w: (
+            Request("GET", f"/players/{segment(a_player(d, w))}/merge", queries(d))
+            if one_in(d, 3)
+            else player_form(d, w, "merge")
+        ),
+        80,
+    ),
     "sharing.enter_pin": (lambda d, w: pin_form(d, w, settings=False), 120),
     "sharing.pin_settings": (lambda d, w: pin_form(d, w, settings=True), 80),
     "sharing.sign_out": (lambda d, w: Request("POST", "/pin/forget", form={}), 10),
@@ -961,7 +971,13 @@ HEADERS = st.fixed_dictionaries(
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[World]:
-    yield build_world()
+    built = build_world()
+    yield built
+    # The module's app goes with it: a pooled connection left for the collector would warn in
+    # whichever later test the collector happens to run (a ResourceWarning, an error here).
+    push.stop(built.app)
+    with built.app.app_context():
+        db.engine.dispose()
 
 
 def test_every_route_is_fuzzed(world: World) -> None:
@@ -1095,7 +1111,7 @@ FORMS: dict[str, Callable[[World], tuple[str, str]]] = {
     "house rule edited": lambda w: (f"/house-rules/{w.house_rules()[0]}/edit",) * 2,
     "game name": lambda w: (f"/games/{w.games()[0]}/manage", f"/games/{w.games()[0]}/rename"),
     "rename": lambda w: (player_page(w.players()[0]), player_page(w.players()[0]) + "/rename"),
-    "merge": lambda w: (player_page(w.players()[0]), player_page(w.players()[0]) + "/merge"),
+    "merge": lambda w: (player_page(w.players()[0]) + "/merge",) * 2,
     "night": lambda w: ("/nights/new?pairs=5",) * 2,
     "seating": lambda w: (f"/nights/{w.nights()[0]}/seating?round=2",) * 2,
     "season": lambda w: ("/seasons/new",) * 2,

@@ -5,12 +5,13 @@ to ask for it)."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from scorekeeper.web.extensions import db
 
@@ -71,3 +72,67 @@ def together(sends: Sequence[Callable[[], Any]]) -> list[Any]:
     for thread in threads:
         thread.join()
     return answers
+
+
+WAITING_FOR_A_LOCK = text(
+    "SELECT count(*) FROM pg_stat_activity"
+    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+)
+
+
+def wait_for_a_write_waiting_for_a_lock(app: Flask, unless: threading.Event | None = None) -> bool:
+    """On PostgreSQL: returns True once another connection waits for a lock (each look in a
+    transaction of its own: PostgreSQL keeps what a transaction saw of pg_stat_activity), False
+    once `unless` is set (the other write went through without waiting); fails when neither
+    comes."""
+    with app.app_context():
+        engine = db.engine
+    deadline = time.monotonic() + WAITING_AT_MOST
+    while time.monotonic() < deadline:
+        with engine.connect() as connection:
+            if connection.scalar(WAITING_FOR_A_LOCK):
+                return True
+        if unless is not None and unless.is_set():
+            return False
+        time.sleep(0.01)
+    raise AssertionError("no write waited for a lock")
+
+
+def at_once(
+    first: Callable[[], object], second: Callable[[], object], holding: threading.Event
+) -> dict[str, Any]:
+    """`first` from a thread named "first"; `second` once `first` holds on (`holding`)."""
+    answers: dict[str, Any] = {}
+
+    def run_first() -> None:
+        answers["first"] = first()
+
+    def run_second() -> None:
+        assert holding.wait(WAITING_AT_MOST)
+        answers["second"] = second()
+
+    threads = [
+        threading.Thread(target=run_first, name="first"),
+        threading.Thread(target=run_second),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def held_after(
+    app: Flask, function: Callable[..., Any], holding: threading.Event, done: threading.Event
+) -> Callable[..., Any]:
+    """`function`, which in the thread "first", once, holds on after it ran until another write
+    waits for a lock or is `done`."""
+
+    def then_hold(*args: Any) -> Any:
+        found = function(*args)
+        if threading.current_thread().name == "first" and not holding.is_set():
+            holding.set()
+            wait_for_a_write_waiting_for_a_lock(app, unless=done)
+        return found
+
+    return then_hold

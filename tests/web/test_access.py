@@ -48,7 +48,13 @@ def tokens(app: Flask, game_id: str) -> tuple[str, str]:
         return game.follow_token, game.join_token
 
 
-NOTHING_THERE = {"house_rules.rules_page", "house_rules.edit", "history.player", "seasons.edit"}
+NOTHING_THERE = {
+    "house_rules.rules_page",
+    "house_rules.edit",
+    "history.player",
+    "history.merge",
+    "seasons.edit",
+}
 """Pages whose sample address (`sample`) names a house rule, a player or a season that is not
 there."""
 PUBLIC_ANSWERS = {

@@ -45,7 +45,7 @@ def test_a_backup_restored_into_an_empty_database_is_the_same_database(
     games = games_of_every_kind(app, client, actions)
     first = backup_of(app)
     assert [game["id"] for game in first["games"]] == games
-    assert first["format"] == "samba-scorekeeper-backup" and first["version"] == 4
+    assert first["format"] == "samba-scorekeeper-backup" and first["version"] == 5
 
     restored = another_app(tmp_path, "restored.sqlite3")
     with restored.app_context():
@@ -191,8 +191,8 @@ def _duplicate_game(data: dict[str, Any]) -> None:
     ("change", "message"),
     [
         (_set("format", "game-file"), "This is not a Samba Scorekeeper backup"),
-        (_set("version", 5), "Backup version 5: this Samba Scorekeeper restores versions 1 to 4."),
-        (_set("version", 0), "Backup version 0: this Samba Scorekeeper restores versions 1 to 4."),
+        (_set("version", 6), "Backup version 6: this Samba Scorekeeper restores versions 1 to 5."),
+        (_set("version", 0), "Backup version 0: this Samba Scorekeeper restores versions 1 to 5."),
         (_set("games", {}), "games: expected a list"),
         (_set("house_rules", None), "house_rules: expected a list"),
         (_set("games.0", "a game"), "games[0]: expected an object"),
@@ -231,6 +231,8 @@ def _duplicate_game(data: dict[str, Any]) -> None:
         (_set("games.3.archived_at", "soon"), "games[3].archived_at: expected a date and time"),
         (_set("games.3.token", "not a token!"), "games[3].token: not a valid value"),
         (_set("games.2.token", "one-time"), "games[3].token: already the token of games[2]"),
+        (_set("rating_pool", "both"), "rating_pool: expected 'all' or 'apart', got \"both\""),
+        (_set("rating_pool", None), "rating_pool: expected 'all' or 'apart', got null"),
     ],
 )
 def test_a_malformed_backup_is_refused_with_a_one_line_reason_and_stores_nothing(
@@ -264,7 +266,7 @@ def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
     data = backup_of(app)
     assert data == {
         "format": "samba-scorekeeper-backup",
-        "version": 4,
+        "version": 5,
         "games": [],
         "house_rules": [],
         "player_merges": [],
@@ -273,6 +275,7 @@ def test_an_empty_backup_restores_nothing(app: Flask, tmp_path: Path) -> None:
         "ratings": [],
         "rated_games": [],
         "rating_steps": [],
+        "rating_pool": "all",
     }
     empty = another_app(tmp_path, "empty.sqlite3")
     with empty.app_context():

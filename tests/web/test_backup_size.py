@@ -15,11 +15,11 @@ from tests.club_backup import club_backup
 
 from .apps import TEST_CONFIG, built_app, database_url, statements
 
-BACKUP_READS = 20
+BACKUP_READS = 21
 """A BEGIN and the access check's read, then the backup's own BEGIN and one read of each of the
 seventeen tables it holds: games, sides, players, hands, entries, corrections; nights, pairs,
 tables, rounds, seats; house rules and merges of players; seasons, ratings, rated games and
-rating steps."""
+rating steps; and the club's choice of rating pool."""
 
 
 def restored_club(tmp_path: Path, hands: int, *, nights: bool = False) -> tuple[Flask, list[str]]:

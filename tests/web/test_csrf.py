@@ -197,7 +197,7 @@ def rename_form(client: FlaskClient) -> Typed:
 
 def merge_form(client: FlaskClient) -> Typed:
     imported(client)
-    return Typed("/players/ana", "/players/ana/merge", {"merge-into": "bo"}, "Merge")
+    return Typed("/players/ana/merge", "/players/ana/merge", {"merge-into": "bo"}, "Merge")
 
 
 def import_form(client: FlaskClient) -> Typed:

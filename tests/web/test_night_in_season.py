@@ -153,3 +153,36 @@ def test_a_night_of_another_season_added_on_the_season_page_is_refused_changing_
     assert nights_of(app, spring) == ["First"] and nights_of(app, summer) == ["Second"]
     with app.app_context():
         assert service.season_of(summer).name == "Summer"
+
+
+def test_more_nights_ticked_than_the_season_is_to_have_are_refused_next_to_them(
+    app: Flask, client: FlaskClient
+) -> None:
+    made = [
+        client.post("/nights/new?pairs=4", data=night_form(FIRST, name=name, round_count="1"))
+        for name in ("First", "Second", "Third")
+    ]
+    first, second, third = [answer.headers["Location"].split("/")[2] for answer in made]
+    season_id = season(app, "Spring", first, planned=2)
+    sent = edit_form(client, season_id, name="Spring renamed", planned="2",
+                     nights=[first, second, third])  # fmt: skip
+    for language, said in (
+        ("en", "3 nights chosen for a season of 2 nights: choose fewer, or give it more nights"),
+        ("es", "3 noches elegidas para una temporada de 2 noches: elige menos, o dale más"),
+    ):
+        refused = client.post(
+            f"/seasons/{season_id}/edit", data=sent, headers={"Accept-Language": language}
+        )
+        assert refused.status_code == 422
+        errors = re.search(r'<ul class="errors" id="nights-errors"><li>([^<]+)</li>', refused.text)
+        assert errors and errors[1].startswith(said), errors
+        assert 'value="Spring renamed"' in refused.text  # what was typed
+        for night_id in (first, second, third):
+            assert re.search(rf'<input checked id="nights-\d" name="nights" type="checkbox" '
+                             rf'value="{night_id}">', refused.text)  # fmt: skip
+    assert nights_of(app, season_id) == ["First"]
+    with app.app_context():
+        assert service.season_of(season_id).name == "Spring"
+    sent["planned"] = "3"  # given more nights in the same form: saved
+    assert client.post(f"/seasons/{season_id}/edit", data=sent).status_code == 302
+    assert nights_of(app, season_id) == ["First", "Second", "Third"]

@@ -8,44 +8,19 @@ is skipped, and under CI fails.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import text
 
-from scorekeeper.web.extensions import db
 from scorekeeper.web.services import hands as hand_services
 
 from .apps import assert_figures_are_the_replays
 from .helpers import GOES_OUT, STAYS_IN, Actions
+from .races import WAITING_AT_MOST, wait_for_a_write_waiting_for_a_lock
 
 pytestmark = pytest.mark.once
-
-WAITING_AT_MOST = 10
-"""Seconds the delete holds the lock for the save: past it, the save never asked for it."""
-
-WAITING_FOR_A_LOCK = text(
-    "SELECT count(*) FROM pg_stat_activity"
-    " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-)
-
-
-def wait_for_a_write_waiting_for_the_lock(app: Flask) -> None:
-    """Returns once another connection waits for a lock (each look in a transaction of its own:
-    PostgreSQL keeps what a transaction saw of pg_stat_activity); fails when none does."""
-    with app.app_context():
-        engine = db.engine
-    deadline = time.monotonic() + WAITING_AT_MOST
-    while time.monotonic() < deadline:
-        with engine.connect() as connection:
-            if connection.scalar(WAITING_FOR_A_LOCK):
-                return
-        time.sleep(0.01)
-    # A save that never waited wrote beside the delete, unlocked: its answer is this 500.
-    raise AssertionError("no write waited for the game's lock")
 
 
 def test_a_hand_saved_while_another_phone_deletes_one_is_added_to_the_totals_the_delete_left(
@@ -63,7 +38,8 @@ def test_a_hand_saved_while_another_phone_deletes_one_is_added_to_the_totals_the
     def store_once_the_save_waits(game: Any, result: Any, last: Any = None) -> None:
         if last is None:  # the delete's, not the save's (which stores its new hand's alone)
             deleting.set()
-            wait_for_a_write_waiting_for_the_lock(postgresql)
+            # A save that never waited wrote beside the delete, unlocked: its answer is a 500.
+            wait_for_a_write_waiting_for_a_lock(postgresql)
         store_figures(game, result, last)
 
     monkeypatch.setattr(hand_services, "store_figures", store_once_the_save_waits)

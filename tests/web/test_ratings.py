@@ -14,9 +14,10 @@ from sqlalchemy import select
 from scorekeeper.nights import Measure, Rule
 from scorekeeper.web.extensions import db
 from scorekeeper.web.presenters.seasons import season_standings
+from scorekeeper.web.services.backup import backup_text
 from scorekeeper.web.services.games import KEPT_DELETED, delete_game, purge_deleted
 from scorekeeper.web.services.players import merge_players, rename_player, undo_merge
-from scorekeeper.web.services.ratings import ratings_among
+from scorekeeper.web.services.ratings import ratings_among, systems_apart
 from scorekeeper.web.services.restore import restore
 from scorekeeper.web.services.seasons import SeasonPlan, season_of, set_up_season
 from scorekeeper.web.store.models import Game, PlayerMerge, now
@@ -120,7 +121,7 @@ def test_the_club_chooses_each_system_apart_and_the_pages_say_which(
         season_id = set_up_season(SeasonPlan("Spring", Rule(Measure.RATING), (night_id,)), "t")
         shown = season_standings(season_of(season_id))
         assert shown.pool == "classic"
-        classic = ratings_among({key for row in shown.players for key in row.who}, "classic")
+        classic = ratings_among({(row.who[0], "") for row in shown.players}, "classic")
         assert {row.who: row.rating for row in shown.players} == {
             (key,): rating for (key, second), rating in classic.items() if not second
         }
@@ -188,3 +189,35 @@ def test_a_backup_restores_the_same_ratings_steps_and_chart(
         page[page.index(chart) :].split("</svg>")[0]
         == again[again.index(chart) :].split("</svg>")[0]
     )
+
+
+def apart(app: Flask) -> bool:
+    with app.app_context():
+        return systems_apart()
+
+
+def test_a_backup_keeps_the_clubs_choice_of_rating_pool(app: Flask, client: FlaskClient) -> None:
+    play_night(client, FIRST, "First")
+    assert client.post("/settings/ratings", data={"pool": "apart"}).status_code == 302
+    data = json.loads(json.dumps(backup_of(app)))
+    with app.app_context():
+        assert json.loads("".join(backup_text())) == data  # the file downloaded says it too
+    assert client.post("/settings/ratings", data={"pool": "together"}).status_code == 302
+    restored = built_app(TEST_CONFIG)  # a new server: together until told
+    with restored.app_context():
+        restore(data)
+    assert (
+        apart(restored) and 'data-pool="classic"' in restored.test_client().get("/players/ana").text
+    )
+    together = built_app(TEST_CONFIG)
+    assert together.test_client().post("/settings/ratings", data={"pool": "apart"}).status_code
+    with together.app_context():
+        restore({**data, "rating_pool": "all"})  # the server chose apart before the restore
+    assert not apart(together)
+    older = built_app(TEST_CONFIG)
+    assert older.test_client().post("/settings/ratings", data={"pool": "apart"}).status_code
+    del data["rating_pool"]
+    data["version"] = 4  # kept no choice: the server's own stays
+    with older.app_context():
+        restore(data)
+    assert apart(older)

@@ -66,10 +66,10 @@ def test_the_results_come_as_csv_in_the_pages_language(client: FlaskClient) -> N
     season_id = set_up_season(client, first)
     url = standings_url(client, season_id)
     english = list(csv.reader(io.StringIO(client.get(f"{url}/results.csv").text)))
-    assert english[0] == ["Place", "Player", "Nights", "Season", "First"]
+    assert english[0] == ["Place", "Player", "Nights", "Season", "Rating", "±", "First"]
     assert len(english) == 9 and {row[2] for row in english[1:]} == {"1"}
     spanish = client.get(f"{url}/results.csv", headers={"Accept-Language": "es"}).text
-    assert spanish.splitlines()[0] == "Puesto,Jugador,Noches,Temporada,First"
+    assert spanish.splitlines()[0] == "Puesto,Jugador,Noches,Temporada,Valoración,±,First"
 
 
 def test_a_refused_season_says_why_next_to_the_field_and_keeps_what_was_typed(
@@ -155,10 +155,15 @@ def test_the_results_come_as_text_in_english_and_spanish(client: FlaskClient) ->
     assert english.headers["Content-Disposition"] == "attachment; filename=season.txt"
     lines = english.text.splitlines()
     assert lines[0] == "Spring" and lines[1].startswith("Ranked by points by place")
-    assert re.search(r"^1\. Ana: 3\.5 — 1 night$", english.text, re.M)
+    assert lines[2] == "N1: First"
+    assert re.search(
+        r"^1\. Ana: 3\.5 — 1 night \(N1 3\.5\) — Rating [\d.]+ ± [\d.]+$", english.text, re.M
+    )
     spanish = client.get(f"{url}/results.txt", headers={"Accept-Language": "es"}).text
     assert "Parejas que siguieron juntas" in spanish
-    assert re.search(r"^1\. Ana: 3,5 — 1 noche$", spanish, re.M)
+    assert re.search(
+        r"^1\. Ana: 3,5 — 1 noche \(N1 3,5\) — Valoración [\d,]+ ± [\d,]+$", spanish, re.M
+    )
 
 
 def test_a_season_ranked_by_rating_places_by_the_ratings_kept_and_shows_pairs_ratings(
@@ -216,3 +221,39 @@ def test_the_standings_and_a_players_page_ask_as_much_for_three_nights_as_for_on
         for night_id in later:
             service.add_night(season_id, night_id)
     assert counted() == one
+
+
+def as_text(cell: str) -> str:
+    """A figure of the CSV (3.50, [1.50]) as the text writes it in English (3.5, [1.5])."""
+    written = f"{float(cell.strip('[]')):g}"
+    return written if cell == cell.strip("[]") else f"[{written}]"
+
+
+def test_the_results_give_each_rating_and_bracket_the_nights_that_do_not_count(
+    client: FlaskClient, app: Flask
+) -> None:
+    """As the page shows them: the rating beside each player, and the nights past the best N
+    struck through (in brackets in the CSV and the text)."""
+    first, second = play_night(client, FIRST, "First"), play_night(client, SECOND, "Second")
+    url = standings_url(client, set_up_season(client, first, second, best="1"))
+    rows = list(csv.reader(io.StringIO(client.get(f"{url}/results.csv").text)))
+    assert rows[0][4:] == ["Rating", "±", "First", "Second"]
+    text = client.get(f"{url}/results.txt").text
+    assert "In brackets: a night that is not among the best that count." in text
+    for place, name, played, figure, middle, spread, *nights in rows[1:]:
+        assert played == "2"  # everyone played both nights: one counts, the best
+        counted = [night for night in nights if not night.startswith("[")]
+        left_out = [night.strip("[]") for night in nights if night.startswith("[")]
+        assert len(counted) == len(left_out) == 1 and float(counted[0]) >= float(left_out[0])
+        assert figure == counted[0]
+        with app.app_context():
+            rating = rating_of((name.lower(), ""))
+        assert rating and (middle, spread) == (f"{rating.mu:.1f}", f"{rating.spread:.1f}")
+        said = ", ".join(f"N{n} {as_text(night)}" for n, night in enumerate(nights, 1))
+        line = f"{place}. {name}: {as_text(figure)} — 2 nights ({said})"
+        assert f"{line} — Rating {middle} ± {spread}\n" in text
+    spanish = client.get(f"{url}/results.txt", headers={"Accept-Language": "es"}).text
+    assert "Entre corchetes: una noche que no está entre las mejores que cuentan." in spanish
+    assert re.search(
+        r"^1\. \w+: 3,5 — 2 noches \(N1 \[?3,5\]?, N2 \[?[\d,]+\]?\) — Valoración", spanish, re.M
+    )

@@ -197,7 +197,7 @@ def test_a_backup_restores_the_seasons_their_standings_and_the_same_ratings(
         season_id = service.set_up_season(plan(*two_nights, rule=Rule(best=1, minimum=2)), "t")
         shown = season_standings(service.season_of(season_id))
     data = json.loads(json.dumps(backup_of(app)))
-    assert data["version"] == 4 and [s["name"] for s in data["seasons"]] == ["Spring"]
+    assert data["version"] == 5 and [s["name"] for s in data["seasons"]] == ["Spring"]
     restored = built_app(TEST_CONFIG)
     with restored.app_context():
         restore(data)

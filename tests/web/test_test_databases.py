@@ -4,6 +4,7 @@ copy is lent again to a later test, emptied."""
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,27 @@ def test_a_postgresql_copy_lent_again_is_as_empty_as_a_new_one(postgresql_server
     assert stored_games(second) == 0
     Actions(second.test_client()).new_game()
     assert side_ids(second) == [1, 2]
+
+
+@pytest.mark.once  # about the throw-away PostgreSQL's copies, which it asks for itself
+def test_an_app_that_outlives_its_database_leaves_no_connection_open(
+    postgresql_server: str,
+) -> None:
+    """An app whose engine no one disposes (built outside `built_app`, or a module's that
+    outlives its test) still holds a pooled connection when its copy is put back; this side of
+    it is closed then, so that the collector, whenever it comes, finds nothing to warn about
+    (its ResourceWarning would fail whichever later test it landed in)."""
+    url = postgres.fresh_database(template=migrated_postgresql())
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
+    assert stored_games(app) == 0  # a connection taken and given back to the pool
+    postgres.drop_made_databases()
+    name = make_url(url).database
+    still_open = [
+        found
+        for found in gc.get_objects()
+        if isinstance(found, psycopg.Connection) and not found.closed and found.info.dbname == name
+    ]
+    assert still_open == []  # while the app that holds it is still there
 
 
 def side_ids(app: Flask) -> list[int]:

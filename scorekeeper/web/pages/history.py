@@ -26,6 +26,7 @@ from ..services.ratings import systems_apart
 from ..store import queries, tallies
 from ..store.models import NAME_LENGTH
 from ..store.seasons import ALL_SYSTEMS
+from ..wording import one_language
 
 bp = Blueprint("history", __name__)
 
@@ -92,7 +93,7 @@ def _merge_form(key: str, names: dict[str, str]) -> MergeForm:
 
 
 def _player_page(
-    key: str, found: tallies.Statistics, rename: RenameForm, merge: MergeForm, status: int = 200
+    key: str, found: tallies.Statistics, rename: RenameForm, status: int = 200
 ) -> tuple[str, int]:
     system = _system()
     theirs = [row for row in found.players if row.key == key]
@@ -121,7 +122,6 @@ def _player_page(
         games=recent,
         more_games=len(recent) == queries.PAGE_SIZE,
         rename=rename,
-        merge=merge,
         merges=queries.merges_into(key),
         systems=rules.SYSTEMS,
         ratings=ratings,
@@ -133,9 +133,10 @@ def _player_page(
 
 @bp.get("/players/<player:key>")
 @needs(Access.PIN)
+@one_language()  # hundreds of figures and words, one language looked up
 def player(key: str) -> tuple[str, int]:
     found = tallies.statistics(_system(), player=key)
-    return _player_page(key, found, RenameForm(prefix="rename"), _merge_form(key, found.names))
+    return _player_page(key, found, RenameForm(prefix="rename"))
 
 
 @bp.post("/players/<player:key>/rename")
@@ -161,18 +162,19 @@ def rename(key: str) -> Response | tuple[str, int]:
             else:
                 flash(_("Renamed."))
             return redirect(url_for("history.player", key=new_key))
-    found = tallies.statistics()
-    return _player_page(key, found, form, _merge_form(key, found.names), 422)
+    return _player_page(key, tallies.statistics(player=key), form, 422)
 
 
-@bp.post("/players/<player:key>/merge")
+@bp.route("/players/<player:key>/merge", methods=["GET", "POST"])
 @form_view
 @needs(Access.PIN)
 def merge(key: str) -> Response | tuple[str, int]:
+    """A player merged into another, chosen by name on a page of its own: every player's name
+    is read for it (a club of five years has 8,000 teams), not for each player's page."""
     if not queries.known_player(key):
         abort(404)
-    found = tallies.statistics()
-    form = _merge_form(key, found.names)
+    names = tallies.names()
+    form = _merge_form(key, names)
     if form.validate_on_submit():
         try:
             merge_players(key, form.into.data or "")
@@ -181,7 +183,9 @@ def merge(key: str) -> Response | tuple[str, int]:
         else:
             flash(_("Merged: their games now count together."))
             return redirect(url_for("history.player", key=form.into.data))
-    return _player_page(key, found, RenameForm(prefix="rename"), form, 422)
+    name = names.get(key, key)
+    page = render_template("history/merge.html", key=key, name=name, merge=form)
+    return page, (422 if form.is_submitted() else 200)
 
 
 @bp.post("/merges/<id:merge_id>/undo")

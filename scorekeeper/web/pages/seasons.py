@@ -20,6 +20,7 @@ from ... import rules
 from ..forms.season import SeasonFields, season_form
 from ..http import caching, compress, door, stream
 from ..http.access import Access, needs
+from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import parts
 from ..presenters import seasons as presenters
@@ -143,14 +144,22 @@ def events() -> Response:
 def standings() -> Response:
     """The season's standings for the room's screen and the phones, with its link and QR,
     following its nights as they are played: drawn once per revision of the season (its
-    nights' with it), language and address, whoever asks (a year's season is a large page)."""
+    nights' with it), language and address, whoever asks (a year's season is a large page).
+    Each night's figure is shown for ten nights at a time: the latest, or from the night
+    `?from=` asks for (a number that is none is a 404)."""
+    asked = request.args.get("from")
+    first = None if asked is None else whole_number(asked)
+    if asked is not None and first is None:
+        abort(404)
 
     def page() -> str:
         token = door.state().follow_token
         url = url_for("seasons.standings", season_token=token, _external=True)
+        shown = presenters.season_standings(door.season())
         return render_template(
             "seasons/standings.html",
-            shown=presenters.season_standings(door.season()),
+            shown=shown,
+            page=presenters.standings_page(shown, first),
             token=token,
             url=url,
             qr=qr_svg(url),
@@ -173,7 +182,7 @@ def results_csv() -> Response:
 
     def written() -> str:
         shown = presenters.season_standings(door.season())
-        headings = [_("Place"), _("Player"), _("Nights"), _("Season")]
+        headings = [_("Place"), _("Player"), _("Nights"), _("Season"), _("Rating"), "±"]
         return presenters.results_csv(shown, headings, _("not ranked"))
 
     body = parts.kept(caching.part_key(), written)

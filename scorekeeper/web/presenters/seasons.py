@@ -7,10 +7,12 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
+from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup, escape
@@ -19,10 +21,11 @@ from ... import nights
 from ...nights.ratings import Rating
 from ...nights.seasons import Night as SeasonNight
 from ..services import outcomes
-from ..services.ratings import pool_of, ratings_among
+from ..services.ratings import Who, pool_of, ratings_among
 from ..services.seasons import SeasonRefused, SeasonRoom, rule_of, season_nights
 from ..store.models import Night
 from ..store.seasons import ALL_SYSTEMS, Season, nights_of, pair_names
+from ..wording import decimal, decimals
 
 
 @dataclass(frozen=True)
@@ -37,16 +40,32 @@ class NightColumn:
 @dataclass(frozen=True)
 class SeasonRow:
     """One player (or pair) of the season: place (None: under the minimum), names, figure,
-    nights played, and each night's figure (None: not played), marked when it counts."""
+    nights played, and each night's figure (`by_night`), marked when it counts."""
 
     place: int | None
     who: tuple[str, ...]
     names: str
     figure: Fraction
     nights: int
-    by_night: list[tuple[Fraction | None, bool]]
+    figures: Mapping[str, Fraction]
+    """Each night's figure by the night's id, for the nights played."""
+    counted: frozenset[str]
+    """The nights that count (the best N)."""
+    ids: Sequence[str]
+    """Every night of the season, in order."""
     rating: Rating | None = None
     """Its rating in the club's pool (a pair's as a pair), None before its first rated game."""
+
+    def between(self, start: int, end: int) -> list[tuple[Fraction | None, bool]]:
+        """The figure of each of the season's nights from `start` to before `end` (None: not
+        played), and whether it counts."""
+        figures, counted = self.figures, self.counted
+        return [(figures.get(night), night in counted) for night in self.ids[start:end]]
+
+    @cached_property
+    def by_night(self) -> list[tuple[Fraction | None, bool]]:
+        """Each night's figure, every night of the season (its page shows ten at a time)."""
+        return self.between(0, len(self.ids))
 
 
 @dataclass(frozen=True)
@@ -65,6 +84,12 @@ class SeasonStandings:
     problem: str | None = None
     """Why the season cannot be ranked now (a player in two pairs of one night, after a merge
     in the history), in the engine's words; then no one is listed."""
+
+    @property
+    def labels(self) -> list[str]:
+        """Each night's label in the page's language, its number in the season (N1, N2…): what
+        names it in the line under each name (`night_line`) and the text's list of nights."""
+        return [_("N%(number)s", number=number) for number in range(1, len(self.nights) + 1)]
 
 
 @dataclass(frozen=True)
@@ -141,6 +166,14 @@ def season_pool(night_list: list[Night]) -> str:
     return pool_of(systems.most_common(1)[0][0]) if systems else ALL_SYSTEMS
 
 
+def _listed(read: list[SeasonNight]) -> list[Who]:
+    """Who the standings may list, as ratings are kept: every player, and every pair that was
+    together on two nights or more (a pair of one night is not listed)."""
+    keys = {key for night in read for pair in night.pairs.values() for key in pair}
+    pairs = Counter(tuple(sorted(pair)) for night in read for pair in night.pairs.values())
+    return [(key, "") for key in keys] + [(a, b) for (a, b), n in pairs.items() if n > 1]
+
+
 def season_standings(season: Season) -> SeasonStandings:
     """The season's players and pairs ranked by its rule, from its nights as they stand, each
     with its rating as kept (the rule by rating ranks by them)."""
@@ -148,8 +181,7 @@ def season_standings(season: Season) -> SeasonStandings:
     read = outcomes.as_the_season_reads(night_list)
     rule = rule_of(season)
     pool = season_pool(night_list)
-    keys = {key for night in read for pair in night.pairs.values() for key in pair}
-    rated = ratings_among(keys, pool)
+    rated = ratings_among(_listed(read), pool)
     by_who: dict[tuple[str, ...], Rating] = {
         (a,) if not b else (a, b): rating for (a, b), rating in rated.items()
     }
@@ -163,14 +195,15 @@ def season_standings(season: Season) -> SeasonStandings:
     ids = [night.id for night in night_list]
 
     def row(standing: nights.SeasonStanding) -> SeasonRow:
-        counted, figures = set(standing.counted), standing.by_night
         return SeasonRow(
             standing.place,
             standing.who,
             " & ".join(spelled.get(key, key) for key in standing.who),
             standing.figure,
             standing.nights,
-            [(figures.get(night), night in counted) for night in ids],
+            standing.by_night,
+            frozenset(standing.counted),
+            ids,
             by_who.get(standing.who),
         )
 
@@ -234,28 +267,164 @@ def _shown(text: str, counted: bool) -> Markup:
     return escape(text) if counted else Markup("<s>%s</s>") % text
 
 
+NIGHTS_SHOWN = 10
+"""The nights whose figures a season's page shows at once: the latest, or ten from a night
+asked for (`?from=`), each stretch a link away; the CSV has them all. A year's season
+of 50 nights and 414 rows showed each of its 20,000 figures twice, a page of 1 MB."""
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Nights a season's page shows together, as it links to them: from the night `first` (from
+    1; None: the latest), named by their labels (N1–N10), `current` when shown."""
+
+    first: int | None
+    label: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    """A season's standings as its page shows them: every player and pair, each with the
+    figures of the nights `shown` (by their labels: N1, N2…), and the stretches of
+    `NIGHTS_SHOWN` nights it links to (none when it shows them all)."""
+
+    standings: SeasonStandings
+    shown: list[tuple[str, NightColumn]]
+    stretches: list[Stretch]
+    players: list[Markup]
+    """Each player's row of the table, written (`_row`)."""
+    pairs: list[Markup]
+
+
+def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPage:
+    """The season's page, showing the figures of the `NIGHTS_SHOWN` nights from night `first`
+    (from 1), or the latest ones: also for a `first` too near the end for as many (or past it,
+    as after a night was taken out of the season). Each row written here in one piece."""
+    count = len(standings.nights)
+    last_start = max(count - NIGHTS_SHOWN, 0)
+    start = last_start if first is None or first > last_start else first - 1
+    end = min(start + NIGHTS_SHOWN, count)
+
+    every = standings.labels
+
+    def stretch(begin: int, first: int | None) -> Stretch:
+        last = min(begin + NIGHTS_SHOWN, count) - 1
+        return Stretch(first, f"{every[begin]}–{every[last]}", begin == start)
+
+    stretches = [stretch(begin, begin + 1) for begin in range(0, last_start, NIGHTS_SHOWN)]
+    labels = every[start:end]
+    written, said = decimals(), {}
+    words = (_("not ranked"), _("Rating"), _("%(middle)s ± %(spread)s"))
+
+    def shown(kind: str, row: SeasonRow) -> Markup:
+        if row.nights not in said:
+            said[row.nights] = ngettext("%(num)s night", "%(num)s nights", row.nights)
+        link = url_for("history.player", key=row.who[0]) if kind == "player" else None
+        by_night = row.between(start, end)
+        figures = night_line(by_night, written, labels), night_cells(by_night, written)
+        return _row(kind, row, written(row.figure), said[row.nights], link, figures, words)
+
+    return StandingsPage(
+        standings,
+        list(zip(labels, standings.nights[start:end], strict=True)),
+        [*stretches, stretch(last_start, None)] if count > NIGHTS_SHOWN else [],
+        [shown("player", row) for row in standings.players],
+        [shown("pair", row) for row in standings.pairs],
+    )
+
+
+def _row(
+    kind: str,
+    row: SeasonRow,
+    figure: str,
+    nights_said: str,
+    link: str | None,
+    figures: tuple[Markup, Markup],
+    words: tuple[str, str, str],
+) -> Markup:
+    """A row of the season's table: its place (or `not ranked`), its name (linked to `link`),
+    under it the nights played, each night's figure (`figures`: the line, then the cells) and
+    its rating, then the nights, the season's figure and the rating as columns. Written here
+    in one piece: a year's season has hundreds of rows, each a dozen values in the template."""
+    not_ranked, rating_word, rating_said = (str(escape(word)) for word in words)
+    line, cells = figures
+    place = row.place or ""
+    name: str = escape(row.names)
+    if link is not None:
+        name = f'<a href="{escape(link)}">{name}</a>'
+    rated = data = under = ""
+    if row.rating is not None:
+        middle, spread = decimal(row.rating.mu, 1), decimal(row.rating.spread, 1)
+        rated = rating_said % {"middle": middle, "spread": spread}  # digits: nothing to escape
+        data = f' data-mu="{row.rating.mu}" data-sigma="{row.rating.sigma}"'
+        under = f" · <span>{rating_word}&nbsp;{rated}</span>"
+    figure, unplaced = escape(figure), f'<span class="hint">{not_ranked}</span>'
+    return Markup(
+        f'<tr data-{kind}="{escape("|".join(row.who))}" data-place="{place}"'
+        f' data-figure="{figure}" data-nights="{row.nights}">\n'
+        f'    <td class="place">{place or unplaced}</td>\n'
+        f'    <th scope="row"><span class="pair-name"><span class="place-inline"'
+        f' aria-hidden="true">{f"{place}." if place else f"({not_ranked})"} </span>{name}</span>\n'
+        f'      <small class="by-round"><span>{escape(nights_said)}</span>{line}{under}</small>'
+        f"</th>\n"
+        f'    <td class="num nights">{row.nights}</td>\n'
+        f'    <td class="num sum">{figure}</td>\n'
+        f'    <td class="num rating"{data}>{rated or "–"}</td>\n'
+        f"    {cells}\n"
+        f"  </tr>\n"
+    )
+
+
 def _figure(value: Fraction) -> str:
     """A season's figure as CSV gives it: whole, or with two decimals."""
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
 
 
+def _counted(text: str, counted: bool) -> str:
+    """A night's figure as the season's CSV and text give it: in brackets when it is not among
+    the nights that count (the page strikes it through)."""
+    return text if counted else f"[{text}]"
+
+
 def results_csv(shown: SeasonStandings, headings: list[str], unranked: str) -> str:
     """The season's players as CSV: place (or `unranked`), player, nights played, the season's
-    figure, and each night's figure (empty: not played)."""
+    figure, the rating and its ± (empty before the first rated game), and each night's figure
+    (empty: not played; in brackets: not among the nights that count)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(headings + [night.name for night in shown.nights])
     for row in shown.players:
+        rating = row.rating
         writer.writerow(
             [
                 unranked if row.place is None else row.place,
                 row.names,
                 row.nights,
                 _figure(row.figure),
-                *("" if figure is None else _figure(figure) for figure, _ in row.by_night),
+                "" if rating is None else f"{rating.mu:.1f}",
+                "" if rating is None else f"{rating.spread:.1f}",
+                *(
+                    "" if figure is None else _counted(_figure(figure), counted)
+                    for figure, counted in row.by_night
+                ),
             ]
         )
     return out.getvalue()
+
+
+def night_figures(
+    by_night: list[tuple[Fraction | None, bool]],
+    written: Callable[[Fraction], str],
+    labels: list[str],
+) -> str:
+    """A row's nights as the season's text gives them: each night played by its label and
+    figure, in brackets when it does not count (N1 3, N2 [1], N4 2)."""
+    return ", ".join(
+        f"{label} {_counted(written(figure), counted)}"
+        for (figure, counted), label in zip(by_night, labels, strict=True)
+        if figure is not None
+    )
 
 
 def refusal_text(refused: SeasonRefused) -> str:
@@ -282,6 +451,15 @@ def refusal_text(refused: SeasonRefused) -> str:
             " choose another season.",
             values["nights"],
             season=values["season"],
+        )
+    if refused.code == "more-than-planned":
+        return ngettext(
+            "%(count)s nights chosen for a season of %(num)s night: choose fewer, or give it"
+            " more nights above.",
+            "%(count)s nights chosen for a season of %(num)s nights: choose fewer, or give it"
+            " more nights above.",
+            values["nights"],
+            count=values["count"],
         )
     if refused.code == "no-such-season":
         return _("That season is no longer there: choose again.")

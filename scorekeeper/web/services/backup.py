@@ -45,16 +45,19 @@ from ..store.models import (
     Seating,
     Side,
 )
-from ..store.seasons import RatedGame, Rating, RatingStep, Season
+from ..store.seasons import ALL_SYSTEMS, RatedGame, Rating, RatingStep, Season
+from .ratings import APART, systems_apart
 
 FORMAT = "samba-scorekeeper-backup"
-VERSION = 4
+VERSION = 5
 """2: each started round of a night keeps who sat out and who had left (`NightRound`); a backup
 of version 1 is restored too, those guessed as an upgraded database has them. 3: the club's
 seasons (each night naming its own) and the ratings as kept, with the games they rated; a
 backup of an earlier version has none. 4: each rated game's place in the order and its totals
 as rated, and what it did to each rating (`rating_steps`); a rated game of version 3 takes its
-place by when it was rated and its sides' totals, and has no steps."""
+place by when it was rated and its sides' totals, and has no steps. 5: the club's choice of
+rating pool (`rating_pool`: "all" systems together, or each "apart"); a restore of an earlier
+version leaves the server's choice as it is."""
 
 # Columns a backup leaves out: the parent's id (the nesting says it) and the replay's copies.
 LEFT_OUT: Mapping[type[Any], frozenset[str]] = {
@@ -261,9 +264,15 @@ def _snapshot() -> None:
         )
 
 
+def _rating_pool() -> str:
+    """The club's choice of rating pool, as a backup holds it."""
+    return APART if systems_apart() else ALL_SYSTEMS
+
+
 def backup() -> dict[str, Any]:
     """Every game (deleted ones, deleted hands and corrections too), every house rule, every
-    merge of players and every club night (deleted ones too), as plain data."""
+    merge of players and every club night (deleted ones too), the seasons, the ratings and the
+    club's choice of rating pool, as plain data."""
     with _games_and_nights() as (games, nights):
         return {
             "format": FORMAT,
@@ -273,6 +282,7 @@ def backup() -> dict[str, Any]:
             "player_merges": _others(PlayerMerge),
             "nights": list(nights),
             **{name: _others(model) for name, model in CLUB},
+            "rating_pool": _rating_pool(),
         }
 
 
@@ -291,4 +301,4 @@ def backup_text() -> Iterator[str]:
         yield "\n]"
         for name, model in CLUB:
             yield f',\n"{name}": {json.dumps(_others(model), ensure_ascii=False)}'
-        yield "}\n"
+        yield f',\n"rating_pool": {json.dumps(_rating_pool())}}}\n'

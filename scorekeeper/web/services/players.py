@@ -44,6 +44,11 @@ def revise_games_of(key: str) -> None:
         push.changed(push.game_key(game_id), revision)
     night_ids = {night for _game, night in revised if night is not None}
     if night_ids:
+        # The nights before their outcome rows, as the director's writes take them: the other
+        # way round, each write would hold what the other waits for (PostgreSQL: a deadlock).
+        db.session.execute(
+            select(Night.id).where(Night.id.in_(night_ids)).order_by(Night.id).with_for_update()
+        )
         carry(night_ids, revision)
         db.session.execute(
             update(Night)

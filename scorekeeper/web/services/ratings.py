@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
-from sqlalchemy import delete, func, insert, or_, select, tuple_
+from sqlalchemy import delete, func, insert, or_, select, text, tuple_
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -56,6 +56,23 @@ def _rated(system_id: str, sides: list[list[str]]) -> Rated:
     if all(len(side) == 2 for side in sides):
         rated += [(pool, [[(side[0], side[1])] for side in sides]) for pool in pools]
     return rated
+
+
+ORDER_LOCK = text("SELECT pg_advisory_xact_lock(3811)")
+"""The rated games' order, on PostgreSQL: a lock held until commit, taken by every write that
+rates a game (`rate_game`) or replays them (`rerate`) before it reads anything of the ratings.
+A game rated then takes the next place in the order, after the one rated before it (two games
+rated at once would otherwise share a `sequence`), and a replay reads every game rated before it
+and no other: without it a replay would miss a game that ends among new players (whose rows no
+lock of the replay's holds) and then delete that game's steps, committed meanwhile. Taken after
+the rows a write locks first (its games, its nights, its players): a write that holds it then
+asks for the ratings' rows, which no write locks without it. SQLite writes one at a time
+(`BEGIN IMMEDIATE`) and needs none."""
+
+
+def _lock_the_order() -> None:
+    if db.engine.dialect.name == "postgresql":
+        db.session.execute(ORDER_LOCK)
 
 
 def _rows(pools: Iterable[str], who: Iterable[Who]) -> dict[tuple[str, Who], Rating]:
@@ -107,6 +124,7 @@ def rate_game(game: Game) -> bool:
     sides = _sides_of([[player.key for player in side.players] for side in game.sides])
     if sides is None or db.session.get(RatedGame, game.id) is not None:
         return False
+    _lock_the_order()
     totals = [side.total or 0 for side in game.sides]
     rated = _rated(game.system_id, sides)
     rows = _rows({pool for pool, _ in rated}, [one for _, s in rated for side in s for one in side])
@@ -114,12 +132,15 @@ def rate_game(game: Game) -> bool:
     steps = _play(game.id, rated, totals, now)
     for at, row in rows.items():
         row.mu, row.sigma, row.games = now[at].mu, now[at].sigma, now[at].games
-    # After the rows are locked: a game sharing a player with this one was rated before it.
-    last = db.session.scalar(select(func.max(RatedGame.sequence))) or 0
-    db.session.add(RatedGame(game_id=game.id, sequence=last + 1, totals=totals))
+    db.session.add(RatedGame(game_id=game.id, sequence=_next_place(), totals=totals))
     db.session.flush()
     db.session.execute(insert(RatingStep), steps)
     return True
+
+
+def _next_place() -> int:
+    """The place in the order of the game rated now (the order's lock held): after the last."""
+    return (db.session.scalar(select(func.max(RatedGame.sequence))) or 0) + 1
 
 
 def rerate(keys: Collection[str]) -> None:
@@ -127,6 +148,7 @@ def rerate(keys: Collection[str]) -> None:
     rated, with each game's players as its rows name them now and its totals as rated, inside
     the write that changed who they are (a rename, a merge, a merge undone): each rating is then
     what the games give, and none is left under a key no game has any more."""
+    _lock_the_order()
     theirs = or_(Rating.first.in_(keys), Rating.second.in_(keys))
     games_of = select(Side.game_id).join(Player).where(Player.key.in_(keys))
     pools = set(db.session.scalars(select(Rating.pool).where(theirs).distinct()))
@@ -198,6 +220,10 @@ anything else (and no choice), every system counted together."""
 APART = "apart"
 
 
+POOL_CHOICES = (ALL_SYSTEMS, APART)
+"""The club's choice as a backup holds it."""
+
+
 def systems_apart() -> bool:
     """Whether the club counts each system apart (the pages then show the system's ratings)."""
     value = db.session.scalar(select(TableSetting.value).where(TableSetting.key == POOL_SETTING))
@@ -207,13 +233,21 @@ def systems_apart() -> bool:
 def count_systems_apart(apart: bool) -> None:
     """The club's choice of pool. Both pools are always kept, so nothing is recomputed: the
     pages read the other one from now on."""
-    value = APART if apart else ALL_SYSTEMS
-    upsert = postgresql_insert if db.engine.dialect.name == "postgresql" else sqlite_insert
     with writing():
-        statement = upsert(TableSetting).values(key=POOL_SETTING, value=value)
-        db.session.execute(
-            statement.on_conflict_do_update(index_elements=["key"], set_={"value": value})
-        )
+        choose_pool(APART if apart else ALL_SYSTEMS)
+
+
+def choose_pool(value: str) -> None:
+    """Inside a write: the club's choice kept, one of `POOL_CHOICES` (the settings page's, or a
+    restored backup's); every system together is no choice at all, as a new database has it."""
+    if value != APART:
+        db.session.execute(delete(TableSetting).where(TableSetting.key == POOL_SETTING))
+        return
+    upsert = postgresql_insert if db.engine.dialect.name == "postgresql" else sqlite_insert
+    statement = upsert(TableSetting).values(key=POOL_SETTING, value=value)
+    db.session.execute(
+        statement.on_conflict_do_update(index_elements=["key"], set_={"value": value})
+    )
 
 
 def pool_of(system_id: str) -> str:
@@ -253,19 +287,18 @@ def rating_steps(key: str, pool: str) -> list[tuple[float, float, float, float]]
     return [(row[0], row[1], row[2], row[3]) for row in rows]
 
 
-def ratings_among(keys: Collection[str], pool: str) -> dict[Who, ratings.Rating]:
-    """The ratings in `pool` of the players `keys` and of the pairs they make (by who)."""
-    among = set(keys)
-    # Columns, not rows: a season of a year reads thousands (every partner its players had).
+def ratings_among(whos: Collection[Who], pool: str) -> dict[Who, ratings.Rating]:
+    """The ratings in `pool` of the players (`(key, "")`) and pairs `whos`, those rated."""
+    # Columns, not rows, and only those asked: a season of a year lists 414 players and pairs,
+    # whose players made 8,000 pairs over five years.
     rows = db.session.execute(
         select(Rating.first, Rating.second, Rating.mu, Rating.sigma, Rating.games).where(
-            Rating.pool == pool, Rating.first.in_(among)
+            Rating.pool == pool, tuple_(Rating.first, Rating.second).in_(list(whos))
         )
     )
     return {
         (first, second): ratings.Rating(mu, sigma, games)
         for first, second, mu, sigma, games in rows
-        if not second or second in among
     }
 
 

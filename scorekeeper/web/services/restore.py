@@ -47,6 +47,7 @@ from .engine import replay
 from .figures import store_figures
 from .night_restore import NightNotWhole, check_nights
 from .outcomes import store_outcomes
+from .ratings import POOL_CHOICES, choose_pool
 
 # The columns a backup may leave out though they hold something: added after backups were first
 # written, a backup made before has none, and a restore gives them what a new row gets (a game
@@ -80,7 +81,10 @@ ADDED_LATER: Mapping[type[Any], frozenset[str]] = {
 }
 READABLE = tuple(range(1, VERSION + 1))
 """The backup versions a restore reads: version 1's rounds kept no record of who sat out, and
-versions 1 and 2 no seasons or ratings, version 3 no rating steps."""
+versions 1 and 2 no seasons or ratings, version 3 no rating steps, version 4 no choice of rating
+pool."""
+POOL_KEPT_SINCE = 5
+"""The first version that holds the club's choice of rating pool (`rating_pool`)."""
 # How the database orders the rows a row holds, so that a restored game replays as it will load.
 ORDER = {
     Side: "position",
@@ -242,7 +246,7 @@ def read_backup(
     unknown = sorted(
         str(key)
         for key in data.keys()
-        - {"format", "version", "games", "house_rules", "player_merges", "nights"}
+        - {"format", "version", "games", "house_rules", "player_merges", "nights", "rating_pool"}
         - {name for name, _model in CLUB}
     )
     if unknown:
@@ -378,9 +382,23 @@ def _sequences_past_largest_ids() -> None:
     db.session.execute(select(*settings))
 
 
+def _rating_pool(data: Mapping[str, Any]) -> str | None:
+    """The club's choice of rating pool a backup holds; None before version 5 (the server's
+    own is left as it is). BackupError for another value, or none in a backup that holds it."""
+    if data["version"] < POOL_KEPT_SINCE and "rating_pool" not in data:
+        return None
+    pool = data.get("rating_pool")
+    if pool not in POOL_CHOICES:
+        choices = " or ".join(repr(choice) for choice in POOL_CHOICES)
+        raise BackupError(f"rating_pool: expected {choices}, got {_show(pool)}")
+    return str(pool)
+
+
 def restore(data: object) -> int:
     """Load a backup into an empty database, all or nothing; how many games it held."""
     games, house_rules, merges, nights, club = read_backup(data)
+    assert isinstance(data, dict)  # read_backup refuses anything else
+    pool = _rating_pool(data)
     _rated_order(club, games)
     writer = _Writer()
     writer.number([*house_rules, *nights, *games, *merges, *club])
@@ -398,6 +416,8 @@ def restore(data: object) -> int:
             _sequences_past_largest_ids()
             # What each night gave its pairs is not in a backup: worked out from its games.
             store_outcomes([night.id for night in nights])
+            if pool is not None:
+                choose_pool(pool)
     except (SQLAlchemyError, ValueError, OverflowError) as error:  # the schema let it through
         if isinstance(error, BackupError):
             raise

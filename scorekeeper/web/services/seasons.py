@@ -108,7 +108,12 @@ def season_nights(season_id: str) -> list[Night]:
 def _check_rule(plan: SeasonPlan) -> None:
     """The rule must fit the season's nights, those it is to have or, more, those it has:
     refused with the field it is about. A season with neither (set up before its first night,
-    its nights to be added as they are played) takes any rule: it is checked once it has."""
+    its nights to be added as they are played) takes any rule: it is checked once it has. And
+    it has no more nights than it is to have (as a night's set-up refuses a full season)."""
+    if plan.planned is not None and len(plan.nights) > plan.planned:
+        raise SeasonRefused(
+            "more-than-planned", "nights", count=len(plan.nights), nights=plan.planned
+        )
     rule, count = plan.rule, max(plan.planned or 0, len(plan.nights))
     if rule.measure is nights.Measure.RATING and rule.best is not None:
         raise SeasonRefused("best-by-rating", "best")

@@ -198,8 +198,12 @@ Index(
 
 class Player(Model):
     # A side's team (`Side.team`) is spelled again from its named players and their names, read
-    # from this index alone (services.figures.store_teams), not from the table.
-    __table_args__ = (Index("ix_player_side_id_key_name", "side_id", "key", "name"),)
+    # from the first index alone (services.figures.store_teams), not from the table; and the
+    # names each player was written with, from the second (store.tallies.names_of).
+    __table_args__ = (
+        Index("ix_player_side_id_key_name", "side_id", "key", "name"),
+        Index("ix_player_key_name", "key", "name"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id"), index=True)
