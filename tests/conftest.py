@@ -98,10 +98,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
-SPREAD = frozenset({"tests/test_benchmarks.py"})
-"""Files whose tests share nothing (no module fixture, no tally), handed to the workers one test
-at a time: the suite hands out a file at a time (`--dist loadfile`, so that a module's server
-or world is made once), and the benchmarks' file alone was 500 s of one worker."""
+SPREAD = frozenset(
+    {
+        "tests/test_benchmarks.py",
+        "tests/reliability/test_fuzz.py",
+        "tests/reliability/test_pin_guesses.py",
+        "tests/reliability/test_processes.py",
+        "tests/browser/test_disputes.py",
+        "tests/browser/test_play.py",
+    }
+)
+"""Files handed to the workers one test at a time. The suite hands out a file at a time
+(`--dist loadfile`, so that a module's server or world is made once); these files' tests
+share nothing but what a worker makes for itself (the fuzzing's world, a module fixture, made
+once by each worker it is spread to: xdist hands a file's tests out one after the other) and
+keep no tally across tests, and each file was minutes of one worker: the fuzzing 600 s (its
+inputs are counted by each test: test_fuzz.py), the benchmarks 500 s, a browser's disputes in
+two languages, its games played at every phone size, the PIN's guesses and two processes
+behind a server 3-5 minutes each under load. The files are handed out in the order they are
+collected (pyproject.toml's `--no-loadscope-reorder`): the browser and reliability suites,
+whose files are few tests of seconds to minutes each, start first, and the web suite's many
+quick files fill the workers at the end."""
 
 
 @pytest.hookimpl(optionalhook=True)
