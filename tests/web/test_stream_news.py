@@ -10,12 +10,14 @@ import html
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.web.presenters import parts
+from scorekeeper.web.services import kept, push
 
 from .apps import TEST_CONFIG, built_app, database_url
 from .helpers import GOES_OUT, STAYS_IN, Actions, game_of
@@ -124,3 +126,24 @@ def test_a_stream_carries_no_page_the_phone_would_not_be_shown(app: Flask) -> No
         **{page: new["id"] for page in streams},
         "games.follow": new["data"],
     }
+
+
+def test_the_followers_hear_of_a_saved_hand_once_this_process_keeps_the_game_at_it(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save keeps the game at its new revision (with the hand) before its commit wakes the
+    streams: a stream woken first would draw its page from a game kept at the revision before,
+    and read the whole game again (a race a busy machine loses now and then)."""
+    client = app.test_client()
+    game_id = game_of(client, 3)
+    follow(client, f"/games/{game_id}")  # its stream makes the game a followed key
+    heard_first: list[bool] = []
+    recorded = kept.recorded
+
+    def recording(game: str, before: str, revision: str, hand: Any) -> None:
+        heard_first.append(push.hub().revision(push.game_key(game)) == revision)
+        recorded(game, before, revision, hand)
+
+    monkeypatch.setattr(kept, "recorded", recording)
+    Actions(client).record_hand(game_id, [GOES_OUT, STAYS_IN])
+    assert heard_first == [False]

@@ -94,6 +94,7 @@ def replay_of(game: Game) -> rules.GameResult:
 
 
 def game_changed(game_id: str, revision: str, result: rules.GameResult) -> None:
-    """The step after a write's commit: the game is at a new revision, and `result` (the replay
-    it stored) is its cached replay, so the next page replays nothing."""
+    """A write's last step (a save's just before its commit, others' after it): the game is at
+    a new revision, and `result` (the replay it stored) is its cached replay, so the next page
+    replays nothing."""
     REPLAYS.keep((game_id, revision), result, game_key(game_id))

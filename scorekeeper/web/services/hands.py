@@ -148,6 +148,11 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
             if game.over:
                 rate_game(game)
             recorded, revision = Recorded(as_kept.id, len(result.hands)), game.revision
+            # This process keeps the game at its new revision before the commit tells the
+            # followers of it (push: after_commit), or their pages, drawn at once, would read
+            # the whole game again; a revision that never commits is never asked for.
+            game_changed(game_id, revision, result)
+            kept.recorded(game_id, was, revision, as_kept)
     except IntegrityError:
         # The lock makes this impossible; if it ever happens, the other write won: say so.
         db.session.rollback()
@@ -155,8 +160,6 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
         if won is not None:
             return Recorded(won.id, live_number(won))
         raise HandTaken([]) from None
-    game_changed(game_id, revision, result)
-    kept.recorded(game_id, was, revision, as_kept)
     return recorded
 
 

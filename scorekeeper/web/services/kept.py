@@ -150,8 +150,8 @@ def _read_whole(game_id: str, known: tuple[int, list[HandRead]] | None) -> KeptG
 
 
 def recorded(game_id: str, before: str, revision: str, hand: HandRead) -> None:
-    """After a hand recorded in this process commits: a game kept at `before` is kept at
-    `revision` with `hand`, and nothing is read again for it."""
+    """A hand recorded in this process, as its write is about to commit: a game kept at
+    `before` is kept at `revision` with `hand`, and nothing is read again for it."""
     kept = _kept().get(game_id)
     if kept is not None and kept.game.revision == before:
         _kept().keep(_with_hands(kept, revision, [hand]))
