@@ -102,7 +102,9 @@ class Following {
     if (this.noStream || this.source || this.stopped || document.visibilityState === "hidden") {
       return;
     }
-    const source = new EventSource(`${this.hub.dataset.stream}&since=${encodeURIComponent(this.known)}`);
+    const address = new URL(this.hub.dataset.stream, location.href); // a game's names its page
+    address.searchParams.set("since", this.known);
+    const source = new EventSource(address);
     let heard = false;
     this.source = source;
     // A proxy that holds events back: poll instead.

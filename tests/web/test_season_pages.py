@@ -20,28 +20,7 @@ from scorekeeper.web.store.seasons import Season
 
 from .apps import statements
 from .nights import FIRST, SECOND, play_night, seated
-
-
-def season_form(client: FlaskClient, **fields: object) -> dict[str, object]:
-    page = client.get("/seasons/new").text
-    token = re.search(r'name="token" type="hidden" value="([^"]+)"', page)
-    assert token
-    return {"name": "Spring", "measure": "places", "minimum": "1", "token": token[1], **fields}
-
-
-def set_up_season(client: FlaskClient, *nights: str, **fields: object) -> str:
-    response = client.post("/seasons/new", data=season_form(client, nights=list(nights), **fields))
-    assert response.status_code == 302, response.text
-    return response.headers["Location"].split("/")[2]
-
-
-def standings_url(client: FlaskClient, season_id: str) -> str:
-    found = re.search(
-        r'id="season-standings" href="http://[^/]+([^"]+)"',
-        client.get(f"/seasons/{season_id}/edit").text,
-    )
-    assert found
-    return found[1]
+from .seasons import season_form, set_up_season, standings_url
 
 
 def test_a_season_set_up_on_its_page_shows_its_standings_with_link_and_qr(

@@ -11,7 +11,7 @@ import re
 from flask.testing import FlaskClient
 
 from .nights import FIRST, play_night, set_up
-from .test_season_pages import set_up_season, standings_url
+from .seasons import set_up_season, standings_url
 
 
 def heads(page: str) -> list[str]:
