@@ -102,7 +102,7 @@ class Following {
     if (this.noStream || this.source || this.stopped || document.visibilityState === "hidden") {
       return;
     }
-    const address = new URL(this.hub.dataset.stream, location.href); // a game's names its page
+    const address = new URL(this.hub.dataset.stream, location.href);
     address.searchParams.set("since", this.known);
     const source = new EventSource(address);
     let heard = false;
@@ -136,7 +136,7 @@ class Following {
   heard(data) {
     this.streaming = true;
     this.suspect = null;
-    this.hub.dataset.by = "stream"; // for whoever looks
+    this.hub.dataset.by = "stream";
     this.listen();
     this.online();
     clearTimeout(this.timer);
@@ -147,7 +147,6 @@ class Following {
     }
   }
 
-  // A stream silent for two heartbeats has lost its connection.
   listen() {
     clearTimeout(this.silence);
     this.silence = setTimeout(() => this.resume(), this.quiet);
@@ -162,7 +161,7 @@ class Following {
   }
 
   pause() {
-    this.close(); // a hidden page holds no stream
+    this.close();
     clearTimeout(this.timer);
   }
 
@@ -203,7 +202,6 @@ class Following {
     this.since = null;
     const notice = document.getElementById("offline");
     if (notice) notice.hidden = true;
-    // The stream held while out of reach may be dead: a new one.
     if (this.source === this.suspect) {
       this.close();
       this.open();

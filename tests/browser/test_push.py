@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
 from scorekeeper.web.http import stream
 from tests.web.apps import built_app
@@ -28,6 +27,7 @@ from .helpers import (
     PATIENCE,
     STOPPED_WITHIN,
     Phones,
+    http_server,
     new_page,
     totals_on,
     type_a_hand,
@@ -55,7 +55,7 @@ class Served:
             return wsgi_app(environ, start_response)
 
         self.app.wsgi_app = counted  # type: ignore[method-assign]
-        self.http = make_server("127.0.0.1", 0, self.app, threaded=True)
+        self.http = http_server(self.app)
         self.thread = threading.Thread(
             target=self.http.serve_forever, args=(STOPPED_WITHIN,), daemon=True
         )
