@@ -159,6 +159,9 @@ def _teams(player: str = "") -> list[_Team]:
         )
         .where(Side.team.is_not(None), LIVE_SIDE)
         .group_by(Side.team, Side.system_id)
+        # In one order on every database: of two best hands alike, the first is the one shown
+        # (SQLite grouped them in this order, PostgreSQL's hashing in any).
+        .order_by(Side.team, Side.system_id)
     )
     if player:
         query = query.where(Side.id.in_(select(Player.side_id).where(Player.key == player)))
