@@ -58,6 +58,10 @@ expectation): generous, so that a machine busy with a second test run beside thi
 passes. It is a bound, not a wait: a step goes on as soon as its condition holds."""
 
 
+TEXT_SIZE = 32
+"""Chromium's default font size at 200% of its usual 16 px (Settings → Appearance → Font size,
+the setting a person with weaker eyes changes)."""
+
 LANDSCAPE = {"740x360": (740, 360)}  # a phone on its side: the form's rows share its height
 
 ROOMS = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}

@@ -2,7 +2,8 @@
 page must be: axe-core finds nothing wrong (in both languages and both colour schemes), every field
 has a visible label, nothing jumps the tab order, nothing comes from another site, no page scrolls
 sideways even with long names, every control is thumb-sized, and at a 200% root font size (a
-reader's own style sheet) nothing scrolls sideways or is cut off.
+reader's own style sheet) and at Chromium's own text size at 200% nothing scrolls sideways or is
+cut off.
 
 Drawing a page costs far more than a check of it, so the checks share their walks: a walk of
 every page for each setting (size, language, colour scheme), on a server of its own, made the
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import AXE, CUT_OFF, PHONES, axe_violations, new_page, served
+from .helpers import AXE, CUT_OFF, PHONES, TEXT_SIZE, axe_violations, new_page, served
 from .pages import NO_JS_PAGES, OPEN_ALL_DETAILS, every_state
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -131,6 +132,26 @@ def cut_off_at_a_200_percent_root_font_size(page: Any) -> list[str]:
     return found
 
 
+TEXT_SIZE_IN_FORCE = "() => parseFloat(getComputedStyle(document.body).fontSize)"
+
+
+def cut_off_at_a_200_percent_text_size(page: Any) -> list[str]:
+    """CUT_OFF with Chromium's own text size at 200%, set on the page as it is drawn (the
+    preference test_large_text.py's profile sets, here through DevTools: the page is laid out
+    again, not drawn again), and put back afterwards."""
+    fonts = page.context.new_cdp_session(page)
+    try:
+        fonts.send("Page.setFontSizes", {"fontSizes": {"standard": TEXT_SIZE}})
+        body = page.evaluate(TEXT_SIZE_IN_FORCE)
+        found: list[str] = page.evaluate(CUT_OFF)
+    finally:
+        fonts.send("Page.setFontSizes", {"fontSizes": {"standard": 16}})
+        fonts.detach()
+    if body < TEXT_SIZE:
+        found.append(f"the text size setting is not in force: the body's text is {body} px")
+    return found
+
+
 @dataclass(frozen=True)
 class Check:
     """What a check finds on a page, and where it runs."""
@@ -170,6 +191,9 @@ CHECKS = {
         opened=True,
     ),
     "small targets": Check(evaluate(SMALL_TARGETS), ("en-US-light",), opened=True),
+    "text size 200%": Check(
+        cut_off_at_a_200_percent_text_size, ("en-US-light", "es-dark"), opened=True
+    ),
 }
 """Every check of every page, by name. The dark theme's walk is in Spanish, so that the checks
 of both languages need one walk each."""
@@ -314,4 +338,19 @@ def test_nothing_scrolls_sideways_at_a_200_percent_root_font_size(
     assert SETTINGS[setting].language == language
     found = walked(setting).found["root font 200%"]
     assert {"home", "scoreboard", "hand-form", "hand-form-refused"} <= found.keys()
+    assert not problems(found), problems(found)
+
+
+@pytest.mark.parametrize(
+    ("language", "setting"),
+    [pytest.param("en-US", "en-US-light", id="en-US"), pytest.param("es", "es-dark", id="es")],
+)
+def test_nothing_scrolls_sideways_or_is_cut_off_at_a_200_percent_text_size(
+    walked: Callable[[str], Walk], language: str, setting: str
+) -> None:
+    """Except a word too long for its line, which ends in "…" with the whole of it in a title
+    (CUT_OFF); every <details> opened."""
+    assert SETTINGS[setting].language == language
+    found = walked(setting).found["text size 200%"]
+    assert {"scoreboard", "hand-form", "stats", "rules"} <= found.keys()
     assert not problems(found), problems(found)
