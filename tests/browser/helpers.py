@@ -225,10 +225,13 @@ class Player:
         self.page.goto(self.base_url + path)
 
     def tap(self, locator: Any, *, navigates: bool = True) -> None:
-        """Tap a link or button; by default wait for the page it leads to."""
+        """Tap a link or button; by default wait for the page it leads to: its load, not merely
+        a navigation, which the page being left also makes when its script drops `?saved=` from
+        its address (history.replaceState) as its stream's news arrives, at any moment on a busy
+        machine (the step after it then found its page gone: test_play failed so)."""
         self.interactions += 1
         if navigates:
-            with self.page.expect_navigation():
+            with self.page.expect_event("load"):
                 locator.tap()
         else:
             locator.tap()
