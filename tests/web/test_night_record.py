@@ -23,9 +23,10 @@ from scorekeeper import nights
 from scorekeeper.web.extensions import db
 from scorekeeper.web.services import nights as service
 from scorekeeper.web.services.restore import restore
-from scorekeeper.web.store.models import Night, NightRound, Side
+from scorekeeper.web.store.models import Game, Night, NightRound, Side
 
 from .apps import TEST_CONFIG, backup_of, built_app, database_url
+from .helpers import Actions
 from .nights import PAIRS, play_round, set_up, standings_link, start
 
 
@@ -198,3 +199,26 @@ def test_an_upgraded_database_keeps_what_its_started_rounds_tell(tmp_path: Any) 
         upgrade()
         assert service.night_of(night_id).rounds[1].sitting_out is None  # not started
     assert rounds_shown(app.test_client().get(page).text) == before
+
+
+def test_a_game_of_a_night_is_not_deleted_on_its_own(client: FlaskClient, app: Flask) -> None:
+    """Its night's standings count it: deleting it alone would change a night's record behind
+    its director's back (the standings kept their old figures); the night is deleted whole."""
+    night_id = set_up(client, round_hands="1")
+    play_round(client, night_id, 1)
+    link = standings_link(client, night_id)
+    standings = client.get(link).text
+    with app.app_context():
+        game_id = db.session.scalars(select(Game.id).where(Game.night_id == night_id)).first()
+    asked = client.get(f"/games/{game_id}/delete")
+    assert asked.status_code == 200
+    assert "is deleted only with the whole night" in asked.text
+    assert 'class="danger big"' not in asked.text  # no button to press
+    refused = client.post(f"/games/{game_id}/delete")
+    assert refused.status_code == 409
+    assert "is deleted only with the whole night" in refused.text
+    assert client.get(f"/games/{game_id}").status_code == 200
+    assert client.get(link).text == standings
+    other = Actions(client).new_game()  # any other game still goes
+    assert client.post(f"/games/{other}/delete").status_code == 302
+    assert client.get(f"/games/{other}").status_code == 404

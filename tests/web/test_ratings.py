@@ -15,7 +15,8 @@ from scorekeeper.nights import Measure, Rule
 from scorekeeper.web.extensions import db
 from scorekeeper.web.presenters.seasons import season_standings
 from scorekeeper.web.services.backup import backup_text
-from scorekeeper.web.services.games import KEPT_DELETED, delete_game, purge_deleted
+from scorekeeper.web.services.games import KEPT_DELETED, purge_deleted
+from scorekeeper.web.services.nights import delete_night
 from scorekeeper.web.services.players import merge_players, rename_player, undo_merge
 from scorekeeper.web.services.ratings import ratings_among, systems_apart
 from scorekeeper.web.services.restore import restore
@@ -158,16 +159,18 @@ def test_a_players_page_charts_their_rating_after_each_rated_game(
 def test_a_rated_game_deleted_long_ago_is_purged_and_the_ratings_keep_what_it_gave(
     app: Flask, client: FlaskClient
 ) -> None:
-    play_night(client, FIRST, "First")
+    first = play_night(client, FIRST, "First")
+    play_night(client, SECOND, "Second")
     kept = ratings_kept(app)
     with app.app_context():
-        game_id = db.session.scalars(select(RatedGame.game_id)).first()
-        assert game_id is not None and delete_game(game_id)
+        gone = db.session.scalars(select(Game.id).where(Game.night_id == first)).all()
+        assert gone and delete_night(first)  # a night's game goes with its night
         purge_deleted(now() + KEPT_DELETED + timedelta(days=1))  # its rated game once held it back
-        assert db.session.get(Game, game_id) is None
-        assert db.session.get(RatedGame, game_id) is None
-        assert db.session.scalars(select(RatingStep.game_id)).all()
-        assert game_id not in db.session.scalars(select(RatingStep.game_id)).all()
+        for game_id in gone:
+            assert db.session.get(Game, game_id) is None
+            assert db.session.get(RatedGame, game_id) is None
+            assert game_id not in db.session.scalars(select(RatingStep.game_id)).all()
+        assert db.session.scalars(select(RatingStep.game_id)).all()  # the second night's
     assert ratings_kept(app) == kept
 
 

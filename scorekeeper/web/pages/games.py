@@ -19,6 +19,7 @@ from ..presenters import game as presenters
 from ..presenters import nights as night_presenters
 from ..presenters import parts
 from ..services import games as games_service
+from ..services.errors import PartOfANight
 from ..services.games import KEPT_DELETED, create_game
 from ..services.house_rules import as_game_rules
 from ..store import queries
@@ -336,9 +337,15 @@ def delete() -> str | Response:
     """
     game = door.game()
     title = presenters.game_title(game)
+    asking = {"game": game, "title": title, "days": KEPT_DELETED.days}
     if request.method == "GET":
-        return render_template("games/delete.html", game=game, title=title, days=KEPT_DELETED.days)
-    if games_service.delete_game(door.game_id()):
+        night = games_service.night_keeping(game.id)
+        return render_template("games/delete.html", **asking, night=night)
+    try:
+        deleted = games_service.delete_game(door.game_id())
+    except PartOfANight as refused:
+        return Response(render_template("games/delete.html", **asking, night=refused.night), 409)
+    if deleted:
         flash(
             _(
                 "The game %(title)s was deleted. It can be brought back from Recently deleted"

@@ -68,6 +68,15 @@ class GameRefused(Exception):
         self.violations = list(violations)
 
 
+class PartOfANight(Exception):
+    """A game of a club night's round, asked to be deleted on its own: the night's standings
+    count it, and its director keeps that record (the night is deleted whole); nothing changed."""
+
+    def __init__(self, night: str) -> None:
+        super().__init__(night)
+        self.night = night
+
+
 class PlayerRefused(ValueError):
     """A rename or merge that cannot be done; nothing was changed."""
 

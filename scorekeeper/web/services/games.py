@@ -28,7 +28,7 @@ from ..store.models import (
 )
 from ..store.seasons import NightOutcome
 from .engine import engine_game, game_changed, replay_of
-from .errors import GameRefused, NotFound
+from .errors import GameRefused, NotFound, PartOfANight
 from .figures import store_figures
 from .loading import game_with_sides, lock_game
 from .ratings import forget_games
@@ -185,15 +185,30 @@ KEPT_DELETED = timedelta(days=30)
 """How long a deleted game can be brought back; then it is purged for good."""
 
 
+def night_keeping(game_id: str) -> str | None:
+    """The name of the club night whose record holds this game (a game of one of its rounds,
+    the night not deleted); None for any other game."""
+    night: str | None = db.session.scalar(
+        select(Night.name)
+        .join(Game, Game.night_id == Night.id)
+        .where(Game.id == game_id, Night.deleted_at.is_(None))
+    )
+    return night
+
+
 def delete_game(game_id: str) -> bool:
     """Take a game out of every list, page and statistic, to be brought back (`bring_back`)
     until KEPT_DELETED has passed; False if there is no such game (deleted already, by a double
-    tap or on another phone)."""
+    tap or on another phone). A club night's game is refused (`PartOfANight`): its night's
+    standings count it."""
     with writing():
         try:
             game = lock_game(game_id, everything=False)
         except NotFound:
             return False
+        night = night_keeping(game_id)
+        if night is not None:
+            raise PartOfANight(night)
         game.deleted_at = now()
         # A form sent again after this (its token kept) starts a game rather than answer with
         # one that is gone.
