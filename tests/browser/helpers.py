@@ -372,7 +372,7 @@ class Phones:
         page = self.recorder
         page.goto(self.server + self.game + "/hands/new")
         type_a_hand(page)
-        with page.expect_navigation():
+        with page.expect_event("load"):
             page.get_by_role("button", name="Save hand", exact=True).tap()
         return [str(t) for t in page.locator(".totals .big-number").all_inner_texts()]
 
@@ -425,7 +425,7 @@ def set_up_night(
     for i, (first, second) in enumerate(pairs):
         director.locator(f"#pairs-{i}-first").fill(first)
         director.locator(f"#pairs-{i}-second").fill(second)
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.get_by_role("button", name="Set up the night").tap()
     found = re.search(r"/nights/([^/]+)/seating", director.url)
     assert found, director.url
@@ -444,6 +444,6 @@ def record(phone: Any, table: int) -> None:
     phone.locator(f"#sides-{other}-set_mixed_canasta").fill("1")
     phone.locator(f"#sides-{other}-melded_points").fill("150")
     phone.locator(f"#sides-{other}-hand_points").fill("30")
-    with phone.expect_navigation():
+    with phone.expect_event("load"):
         phone.get_by_role("button", name="Save hand", exact=True).tap()
     phone.goto(game)  # the scoreboard, which follows the night from here

@@ -77,7 +77,7 @@ def correct_first_hand(page: Any, base_url: str, scoreboard: str) -> None:
     first = hand_paths(page, base_url, scoreboard)[0]
     page.goto(base_url + first + "/edit")
     page.locator("#sides-1-hand_points").fill("45")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("button[name=action][value=save]").click()
     assert page.url.startswith(base_url + scoreboard), page.url
 
@@ -115,7 +115,7 @@ def make_house_rule(page: Any, base_url: str, name: str) -> str:
     page.goto(base_url + "/house-rules/new?system=denexa")
     page.locator("#name").fill(name)
     page.locator("#bonus_samba").fill("1500")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("main form button[type=submit]").last.click()
     links = page.locator("a[href^='/house-rules/']").evaluate_all(
         "links => links.map(a => a.getAttribute('href'))"
@@ -130,7 +130,7 @@ def refused_house_rule(page: Any, base_url: str) -> None:
     page.goto(base_url + "/house-rules/new?system=classic")
     page.locator("#name").fill("   ")
     page.locator("#first_meld-1-lowest").fill("100")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("main form button[type=submit]").last.click()
     assert page.locator(".errors").count() >= 1
 
@@ -140,7 +140,7 @@ def refused_names(page: Any, base_url: str) -> None:
     page.goto(base_url + "/games/new?system=black-samba&table=2x2")
     page.locator("#side_list-0-name").fill("   ")
     page.locator("#side_list-1-name").fill(" ")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("form.stack button[type=submit]").click()
     assert page.locator(".errors").count() >= 2
 
@@ -174,7 +174,7 @@ def hand_with_preview(path: str) -> Callable[[Any, str], None]:
         page.locator("#sides-1-melded_points").fill("150")
         preview = page.locator(".preview-button")
         if preview.is_visible():  # without JavaScript, Preview asks for the scores
-            with page.expect_navigation():
+            with page.expect_event("load"):
                 preview.click()
         # With it, the summary at the bottom scores the hand as it is typed.
         page.locator("#summary .hand-score", has_text="+").first.wait_for()
@@ -194,7 +194,7 @@ def refused_restore(page: Any, base_url: str) -> None:
     page.locator("#backup_file").set_input_files(
         {"name": "backup.json", "mimeType": "application/json", "buffer": backup}
     )
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("main form button[type=submit]").click()
     assert page.locator("#backup_file-errors").count() == 1
 
@@ -203,7 +203,7 @@ def wrong_pin(page: Any, base_url: str) -> None:
     """The PIN's form sent back: no PIN is set here, so a PIN of spaces is the wrong one."""
     page.goto(base_url + "/pin")
     page.locator("#pin").fill("  ")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("main form button[type=submit]").click()
 
 
@@ -212,7 +212,7 @@ def refused_pin_settings(page: Any, base_url: str) -> None:
     page.goto(base_url + "/settings/pin")
     page.locator("#new").fill("1357")
     page.locator("#again").fill("1358")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("main form.stack button[type=submit]").click()
     assert page.locator("#again-errors").count() == 1
 
@@ -221,7 +221,7 @@ def recently_deleted(page: Any, base_url: str) -> None:
     """Recently deleted, with a game deleted through its confirmation."""
     scoreboard = import_game(page, base_url, game_file(("Deleted", "Gone")))
     page.goto(base_url + scoreboard + "/delete")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("main form button[type=submit]").click()
     page.goto(base_url + "/games/deleted")
     assert page.locator("form[action='/games/deleted'] button").count() >= 1
@@ -231,10 +231,10 @@ def merged_player(page: Any, base_url: str) -> None:
     """A player page offering to undo a merge into the player (made through its form)."""
     import_game(page, base_url, game_file(("Merged", "Kept")))
     page.goto(base_url + "/players/ana merged")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("#merge-link").click()
     page.locator("#merge-into").select_option("bob merged")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("form[action$='/merge'] button[type=submit]").click()
     page.goto(base_url + "/players/bob merged")
     assert page.locator("form[action$='/undo'] button").count() >= 1

@@ -116,7 +116,7 @@ class Referee:
         self.page.goto(self.server + self.scoreboard)
         rules = f"{self.scoreboard}/rules"
         assert rules in self.page.evaluate(ON_FIRST_SCREEN, "header a"), "no Rules on screen"
-        with self.page.expect_navigation():
+        with self.page.expect_event("load"):
             self.page.locator(f'header a[href="{rules}"]').tap()
         self.rules = self.page.url
 

@@ -24,7 +24,7 @@ def pin_server(tmp_path: Path) -> Iterator[str]:
 
 def enter_pin(page: Any) -> None:
     page.locator("#pin").fill(PIN)
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.get_by_role("button", name="Enter").click()
 
 
@@ -74,7 +74,7 @@ def test_phones_get_what_their_pin_or_link_allows(
     joiner.goto(links["join"])
     joiner.goto(f"{pin_server}{scoreboard}/hands/new")
     type_a_hand(joiner)
-    with joiner.expect_navigation():
+    with joiner.expect_event("load"):
         joiner.get_by_role("button", name="Save hand", exact=True).click()
     expect(joiner.locator(".notice")).to_have_text("Hand 3 saved.")
     joiner.goto(f"{pin_server}{other}/hands/new")
@@ -84,13 +84,13 @@ def test_phones_get_what_their_pin_or_link_allows(
     joiner.goto(f"{pin_server}{scoreboard}/hands/new")
     type_a_hand(joiner)
     table.goto(f"{pin_server}{scoreboard}/share")
-    with table.expect_navigation():
+    with table.expect_event("load"):
         table.get_by_role("button", name="Make new links").click()
     save = joiner.get_by_role("button", name="Save hand", exact=True)
     if javascript:
         save.click()  # sent in the background: the answer replaces the page
     else:
-        with joiner.expect_navigation():
+        with joiner.expect_event("load"):
             save.click()
     expect(joiner.locator("h1")).to_have_text("This table has a PIN")
     expect(joiner.get_by_text("What you typed is kept")).to_be_visible()

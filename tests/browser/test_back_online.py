@@ -43,7 +43,7 @@ def save_two_hands(browser: Any, server: str, game: str, language: str = "en-US"
     for _ in range(2):
         recorder.goto(server + game + "/hands/new")
         type_a_hand(recorder)
-        with recorder.expect_navigation():
+        with recorder.expect_event("load"):
             recorder.locator("button[name=action][value=save]").tap()
     totals = [str(t) for t in recorder.locator(".totals .big-number").all_inner_texts()]
     recorder.context.close()
@@ -128,7 +128,7 @@ def test_a_hand_typed_offline_stays_not_saved_yet_and_one_tap_sends_it_once(
     expect_as_typed(page)
     page.context.set_offline(False)
     expect(problem).to_contain_text("Back online: tap Save")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         save.tap()
     with urllib.request.urlopen(f"{streaming}{game}/result.json") as answer:
         assert len(json.load(answer)["hands"]) == 3

@@ -53,7 +53,7 @@ def save_a_hand(phone: Any) -> None:
     game = phone.url.split("?")[0]
     phone.goto(game + "/hands/new")
     type_a_hand(phone)
-    with phone.expect_navigation():
+    with phone.expect_event("load"):
         phone.get_by_role("button", name="Save hand", exact=True).tap()
 
 
@@ -113,7 +113,7 @@ def test_the_director_follows_the_tables_and_ends_nothing_by_a_stray_tap(
     director.locator("table.hands tbody tr").first.get_by_role("link").first.tap()
     director.get_by_role("link", name="Correct this hand").tap()
     director.locator("#sides-1-hand_points").fill("45")
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.locator("button[name=action][value=save]").tap()
     told = phone.locator("[data-announce]")
     expect(told).to_be_visible()
@@ -162,7 +162,7 @@ def test_axe_finds_nothing_on_any_night_page(
         page.goto(night.base + path)
         found[name] = axe_violations(page, axe)
     page.goto(f"{night.base}/nights/{night.night_id}/end-round?round=1")
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.get_by_role("button", name="End round 1", exact=True).click()
     for name, path in BETWEEN_ROUNDS.items():
         page.goto(night.base + path.format(id=night.night_id))

@@ -74,7 +74,7 @@ def test_a_phone_following_a_game_deleted_elsewhere_is_told_it_is_gone(phones: P
     page = phones.watching("/follow")
     expect(page.locator("#gone")).to_be_hidden()
     phones.recorder.goto(phones.server + phones.game + "/delete")
-    with phones.recorder.expect_navigation():
+    with phones.recorder.expect_event("load"):
         phones.recorder.locator("main form button[type=submit]").tap()
     page.clock.run_for(EVERY)  # the next poll
     expect(page.locator("#gone")).to_be_visible()
@@ -110,7 +110,7 @@ def test_the_follow_page_works_without_javascript(browser: Any, server: str) -> 
     scoreboard = import_game(page, server, game_file())
     page.goto(server + scoreboard + "/follow")
     assert page.locator("main form").count() == 0
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.get_by_role("link", name="Refresh").tap()
     assert page.url == server + scoreboard + "/follow"
     page.context.close()

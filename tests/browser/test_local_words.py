@@ -76,7 +76,7 @@ def test_who_deals_first_follows_the_names_as_they_are_typed(
     page.locator("#side_list-1-players-1").fill("Di")
     assert seats.nth(3).inner_text() == "Di (Los $& de $1)"
     page.get_by_label("Di (Los $& de $1)").check()
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.locator("main form button[type=submit]").last.click()
     assert page.locator(".next .dealer").inner_text().count("Di") == 1
     page.context.close()

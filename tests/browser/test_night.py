@@ -43,10 +43,10 @@ def press(director: Any, base: str, night_id: str, name: str) -> None:
     unfinished table counts as, too), and is pressed again on the page that asks."""
     director.goto(f"{base}/nights/{night_id}")
     ends = name.startswith("End")
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.get_by_role("link" if ends else "button", name=name, exact=True).tap()
     if ends:
-        with director.expect_navigation():
+        with director.expect_event("load"):
             director.get_by_role("button", name=name, exact=True).tap()
 
 

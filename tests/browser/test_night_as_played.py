@@ -33,9 +33,9 @@ MOVED_ON = 15_000  # ms: the night's stream names the new round, the phone loads
 
 def ask_and_confirm(director: Any, link: str, button: str) -> None:
     """A director's control that ends something: it asks, and is pressed again on its page."""
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.get_by_role("link", name=link, exact=True).tap()
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.get_by_role("button", name=button, exact=True).tap()
 
 
@@ -43,7 +43,7 @@ def tapped_by_mistake(director: Any, link: str) -> None:
     """A control of the director's page that ends something, tapped once: it asks, and the
     director goes back (to the page the link was on)."""
     home = director.url
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.get_by_role("link", name=link, exact=True).tap()
     expect(director.get_by_role("heading", name=f"{link}?")).to_be_visible()
     director.goto(home)
@@ -54,7 +54,7 @@ def save_hands(phone: Any, count: int) -> None:
     for _ in range(count):
         phone.goto(game + "/hands/new")
         type_a_hand(phone)
-        with phone.expect_navigation():
+        with phone.expect_event("load"):
             phone.get_by_role("button", name="Save hand", exact=True).tap()
 
 
@@ -95,7 +95,7 @@ def test_nine_pairs_over_three_rounds_with_a_pair_leaving_and_one_arriving(
 
         def start(number: int) -> list[int]:
             director.goto(home)
-            with director.expect_navigation():
+            with director.expect_event("load"):
                 director.get_by_role("button", name=f"Start round {number}").tap()
             tables = playing_tables(director)
             for table in tables:
@@ -119,7 +119,7 @@ def test_nine_pairs_over_three_rounds_with_a_pair_leaving_and_one_arriving(
         # Pair 5 leaves, asked once.
         director.locator("ul.pairs li").nth(4).get_by_role("link", name="Leaves").tap()
         expect(director.get_by_role("heading", name="Does pair 5 leave?")).to_be_visible()
-        with director.expect_navigation():
+        with director.expect_event("load"):
             director.get_by_role("button", name="Pair 5 leaves", exact=True).tap()
         expect(director.locator("ul.pairs li").nth(4)).to_contain_text("(left)")
 
@@ -146,7 +146,7 @@ def test_nine_pairs_over_three_rounds_with_a_pair_leaving_and_one_arriving(
         # A tenth pair arrives for round 3, which every table plays whole; then the night ends.
         director.locator("#arriving-first").fill(ARRIVING[0])
         director.locator("#arriving-second").fill(ARRIVING[1])
-        with director.expect_navigation():
+        with director.expect_event("load"):
             director.get_by_role("button", name="A pair arrives").tap()
         for table in start(3):
             save_hands(phones[table], 2)

@@ -30,13 +30,13 @@ MOVEMENT = nights.mitchell(10, 3)  # nine pairs and the ghost (10), whose place 
 
 
 def tap(director: Any, name: str) -> None:
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.get_by_role("button", name=name, exact=True).first.tap()
 
 
 def ask(director: Any, name: str) -> None:
     """A control of the director's page that ends something: a link to the page that asks."""
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.get_by_role("link", name=name, exact=True).first.tap()
 
 

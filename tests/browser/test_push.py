@@ -227,7 +227,7 @@ def test_a_renewed_link_ends_the_stream_of_a_phone_that_followed_by_it(
     table.goto(streaming.url + "/settings/pin")
     table.locator("#new").fill("2468")
     table.locator("#again").fill("2468")
-    with table.expect_navigation():
+    with table.expect_event("load"):
         table.locator("main form button[type=submit]").first.click()
     game = import_game(table, streaming.url, game_file())
     table.goto(streaming.url + game + "/share")
@@ -236,7 +236,7 @@ def test_a_renewed_link_ends_the_stream_of_a_phone_that_followed_by_it(
     follower.goto(follow_link if follow_link.startswith("http") else streaming.url + follow_link)
     streaming_on(follower)
     expect_streams(streaming, 1)
-    with table.expect_navigation():
+    with table.expect_event("load"):
         table.locator(f"form[action='{game}/share/renew'] button").click()
     # The stream ends, and the page says how to get in again.
     expect_streams(streaming, 0)
@@ -261,7 +261,7 @@ def test_a_renewed_link_keeps_the_hand_typed_on_the_form_and_save_asks_for_the_p
     joiner.evaluate("window.typedHere = true")  # gone if the page were drawn again
     expect_streams(streaming, 1)
     table.goto(streaming.url + game + "/share")
-    with table.expect_navigation():
+    with table.expect_event("load"):
         table.locator(f"form[action='{game}/share/renew'] button").click()
     # The form's stream ends; the page and what is typed on it stay.
     expect_streams(streaming, 0)
@@ -280,7 +280,7 @@ def table_with_pin(browser: Any, served: Served) -> Any:
     table.goto(served.url + "/settings/pin")
     table.locator("#new").fill("2468")
     table.locator("#again").fill("2468")
-    with table.expect_navigation():
+    with table.expect_event("load"):
         table.locator("main form button[type=submit]").first.click()
     return table
 

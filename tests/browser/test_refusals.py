@@ -52,7 +52,7 @@ def refused_save(browser: Any, server: str, size: str, language: str, javascript
             save.click()
         page.locator(".refusals").wait_for()
     else:
-        with page.expect_navigation():
+        with page.expect_event("load"):
             save.click()
     return page
 

@@ -128,7 +128,7 @@ def test_typing_a_question_shows_the_black_samba_answer(
     # machine that takes a few seconds.
     expect(first).to_contain_text(words["question"], timeout=30_000)
     assert first.get_attribute("href") == "/rules/black-samba#q-red-and-black-samba"
-    with page.expect_navigation():
+    with page.expect_navigation():  # within the page: no load
         first.tap()
     answer = page.locator("#q-red-and-black-samba")
     assert words["answer"] in answer.inner_text()
@@ -145,7 +145,7 @@ def test_without_javascript_the_search_form_answers_with_a_page(
     page = new_page(browser, "360x740", javascript=False, language=language)
     page.goto(server + "/rules")
     page.locator("#rules-q").fill(words["typed"])
-    with page.expect_navigation():
+    with page.expect_event("load"):
         page.get_by_role("button", name=words["search"], exact=True).tap()
     assert "/rules/search?q=" in page.url
     first = page.locator("#search-results ol.found li a").first
@@ -175,7 +175,7 @@ def test_one_tap_shows_the_totals_read_the_other_way(
     link = page.locator(f'a[href="{scoreboard}/what-if#reading-1"]')
     if LANGUAGES[language]["what if"]:
         assert link.inner_text() == LANGUAGES[language]["what if"]
-    with page.expect_navigation():
+    with page.expect_event("load"):
         link.tap()
     table = page.locator("#reading-1 table")
     assert table.is_visible()

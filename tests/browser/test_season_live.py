@@ -37,7 +37,7 @@ def night_in_play(director: Any, base: str) -> tuple[str, dict[int, str]]:
     table cards."""
     night_id = set_up_night(director, base, PAIRS, "Tuesday", rounds=1, hands=2)
     director.goto(f"{base}/nights/{night_id}")
-    with director.expect_navigation():
+    with director.expect_event("load"):
         director.get_by_role("button", name="Start round 1").tap()
     director.goto(f"{base}/nights/{night_id}/cards")
     tables = {

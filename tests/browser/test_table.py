@@ -48,7 +48,7 @@ class Table:
         if navigates:
             # With JavaScript the save goes in the background and the page then goes to the
             # scoreboard: two round trips, within the navigation's bound (helpers.patient).
-            with self.page.expect_navigation():
+            with self.page.expect_event("load"):
                 button.tap()
         else:
             button.tap()
@@ -118,7 +118,7 @@ def test_enter_in_a_field_changes_no_counter(table: Table, field: str, next_fiel
         page.keyboard.press("Enter")
         assert page.evaluate("() => window.submits") == 0
     else:
-        with page.expect_navigation():
+        with page.expect_event("load"):
             page.keyboard.press("Enter")
     expect_as_typed(page)
     assert table.hands_recorded(scoreboard) == 2
