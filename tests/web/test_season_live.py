@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.nights import Rule
+from scorekeeper.nights import Measure, Rule
 from scorekeeper.web.presenters import parts
 from scorekeeper.web.services import keeping, outcomes, players, push
 from scorekeeper.web.services import seasons as service
@@ -138,7 +138,7 @@ def nights_read(app: Flask) -> int:
     return kept.misses
 
 
-@pytest.mark.parametrize("change", ["hand saved", "round ended", "player renamed"])
+@pytest.mark.parametrize("change", ["hand saved", "round ended", "player renamed", "rule changed"])
 def test_a_season_drawn_again_after_a_change_reads_only_its_night_and_shows_it_at_once(
     app: Flask, client: FlaskClient, change: str
 ) -> None:
@@ -148,7 +148,7 @@ def test_a_season_drawn_again_after_a_change_reads_only_its_night_and_shows_it_a
     ended = play_night(client, SECOND, "Before")
     playing = night_in_play(client, FIRST, "Now")
     Actions(client).record_hand(game_at(client, playing, 1), [GOES_OUT, STAYS_IN])
-    _season_id, url = season_of(app, ended, playing)
+    season_id, url = season_of(app, ended, playing)
     before = client.get(url).text
     assert nights_read(app) == 2
     if change == "hand saved":
@@ -157,15 +157,20 @@ def test_a_season_drawn_again_after_a_change_reads_only_its_night_and_shows_it_a
         )
     elif change == "round ended":
         end(client, playing, 1)
-    else:
+    elif change == "player renamed":
         with app.app_context():
             players.rename_player("carla", "Carlota")  # of both nights
+    else:  # no night changed: what each gives by the new rule
+        with app.app_context():
+            plan = SeasonPlan("Spring", Rule(Measure.WINS), (ended, playing))
+            service.change_season(season_id, plan)
     drawn, read = client.get(url).text, nights_read(app)
     parts.init_app(app)  # nothing kept: drawn as by a process that just started
     outcomes.init_app(app)
     fresh = client.get(url).text
     assert without_tokens(drawn) == without_tokens(fresh) != without_tokens(before)
-    assert read == (4 if change == "player renamed" else 3)  # carla played both nights
+    # carla played both nights
+    assert read == {"player renamed": 4, "rule changed": 2}.get(change, 3)
     # Named as each night spells its pairs, keyed as the games' rows name them now.
     assert ('data-player="carlota"' in drawn) is (change == "player renamed")
 
