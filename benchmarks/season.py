@@ -19,7 +19,10 @@ PostgreSQL the seed goes in through the app's backup and restore, then `pg_dump`
 
 Then each page is asked `--runs` times through the Flask test client, each request beside one
 to a bare Flask app answering as many bytes, and the p50 and p99 are printed with their ratio to
-the bare app's and the SQL statements per request. Goal: under 100 ms at p99 at 250 nights.
+the bare app's and the SQL statements per request; a season's standings are also drawn anew
+`--drawings` times, after a write to one of its nights and with nothing kept. The app is
+settled first as `scorekeeper serve` settles it (`serving.settle`). Goal: under 100 ms at p99
+at 250 nights.
 
 Run: `.venv/bin/python benchmarks/season.py [nights] [--tables 30] [--runs 100]
 [--postgres URL]`; the first run may seed with a smaller number of nights, e.g. 25.
@@ -51,13 +54,14 @@ from history import CACHE, NAMES, _app, _pg_args, asked, bare_app, counted, play
 
 from scorekeeper import nights, rules
 from scorekeeper.rules.gamefile import read_hand
+from scorekeeper.web import serving
 from scorekeeper.web.extensions import db
 from scorekeeper.web.presenters import parts
-from scorekeeper.web.services import seasons
+from scorekeeper.web.services import outcomes, seasons
 from scorekeeper.web.services.backup import backup_text
 from scorekeeper.web.services.hands import record_hand
 from scorekeeper.web.services.night_setup import NewNight, set_up_night
-from scorekeeper.web.services.nights import end_night, end_round, start_round
+from scorekeeper.web.services.nights import end_night, end_round, set_ranking, start_round
 from scorekeeper.web.services.restore import restore
 from scorekeeper.web.serving import upgrade as upgrade_as_served
 from scorekeeper.web.store.models import Night, NightRound, Player, Seating
@@ -288,22 +292,46 @@ DRAWINGS = 10
 `--drawings` says otherwise."""
 
 
+def _latest_night(app: Flask, token: str) -> str:
+    with app.app_context():
+        season = seasons.season_by_link(token)
+        assert season is not None
+        return seasons.season_nights(season.id)[-1].id
+
+
+def _forget_everything(app: Flask) -> None:
+    """Let go of what the process keeps, as in a process that just started: the drawings, and
+    the nights' reads where the app keeps them (`outcomes.init_app`)."""
+    parts.init_app(app)
+    if hasattr(outcomes, "init_app"):
+        outcomes.init_app(app)
+
+
 def drawn_anew(app: Flask, client: Any, url: str, drawings: int, statements: list[int]) -> None:
-    """The standings drawn anew each time, as the first phone after a change gets them: every
-    later phone gets that drawing (the rows above). The kept drawings are let go before each."""
-    times, cpu = [], []
-    for _ in range(drawings):
-        parts.init_app(app)  # nothing kept: the page is drawn again
-        statements[0] = 0
-        began, began_cpu = time.perf_counter(), time.thread_time()
-        assert client.get(url).status_code == 200
-        times.append(1000 * (time.perf_counter() - began))
-        cpu.append(1000 * (time.thread_time() - began_cpu))
-    print(
-        f"{'  drawn anew (' + str(drawings) + ')':40} {statistics.median(times):6.1f}"
-        f" {percentile(times, 0.99):6.1f} {statistics.median(cpu):6.1f}"
-        f" {percentile(cpu, 0.99):6.1f} {'':>5} {'':>6} {statements[0]:5d}"
-    )
+    """The standings drawn anew each time, as the first phone after a change gets them (every
+    later phone gets that drawing: the rows above): after the director changed how its latest
+    night ranks (a write to one night, as a table's hand is), and with nothing kept, as in a
+    process that just started."""
+    night = _latest_night(app, url.rsplit("/", 1)[1])
+    rankings = [nights.Ranking.POINTS, nights.Ranking.WINS]
+    for kind in ("after one night changed", "nothing kept"):
+        times, cpu = [], []
+        for drawing in range(drawings):
+            if kind == "nothing kept":
+                _forget_everything(app)
+            else:
+                with app.app_context():
+                    set_ranking(night, rankings[drawing % 2])
+            statements[0] = 0
+            began, began_cpu = time.perf_counter(), time.thread_time()
+            assert client.get(url).status_code == 200
+            times.append(1000 * (time.perf_counter() - began))
+            cpu.append(1000 * (time.thread_time() - began_cpu))
+        print(
+            f"{'  drawn anew, ' + kind:40} {statistics.median(times):6.1f}"
+            f" {percentile(times, 0.99):6.1f} {statistics.median(cpu):6.1f}"
+            f" {percentile(cpu, 0.99):6.1f} {'':>5} {'':>6} {statements[0]:5d}"
+        )
 
 
 def run(uri: str, label: str, runs: int, drawings: int) -> None:
@@ -313,6 +341,8 @@ def run(uri: str, label: str, runs: int, drawings: int) -> None:
     began = time.perf_counter()
     upgrade_as_served(app)
     print(f"\n{label}: upgraded in {time.perf_counter() - began:.1f} s")
+    if hasattr(serving, "settle"):
+        serving.settle()  # as `scorekeeper serve` does before it serves
     statements = counted(app)
     client, bare = app.test_client(), bare_app().test_client()
     print(f"\n{label}, {runs} requests each")

@@ -44,11 +44,12 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from typing import NamedTuple
 
 from .rankings import Standing
 from .ratings import Rating
@@ -193,6 +194,33 @@ class Night:
     outcomes: Sequence[Outcome]
     finished: bool = True
 
+    def entries(self, measure: Measure) -> list[Entry]:
+        """What the night gives each pair that played it by `measure`, as `rank` adds it up:
+        worked out and checked once per measure (a night kept by the app is ranked again in
+        every drawing of its season)."""
+        kept: dict[Measure, list[Entry]] = self.__dict__.setdefault("_entries", {})
+        if measure not in kept:
+            who = _who(self)
+            found = []
+            for number, figure in night_figures(self.outcomes, measure).items():
+                if number not in who:
+                    raise SeasonError(f"Pair {number} of night {self.id} has no players.")
+                first, second = who[number]
+                pair = (first, second) if first <= second else (second, first)
+                found.append(Entry(figure, figure.numerator, figure.denominator, pair))
+            kept[measure] = found
+        return kept[measure]
+
+
+class Entry(NamedTuple):
+    """What a night gives one pair (`figure`, with its numerator and denominator) and its
+    players' keys, sorted."""
+
+    figure: Fraction
+    numerator: int
+    denominator: int
+    pair: tuple[str, str]
+
 
 @dataclass(frozen=True)
 class SeasonStanding:
@@ -285,30 +313,39 @@ def rank(
     """
     nights = list(nights)
     measure = Measure.PLACES if rule.measure is Measure.RATING else rule.measure
-    given = [(night, _who(night), night_figures(night.outcomes, measure)) for night in nights]
+    given = [(night.id, night.entries(measure)) for night in nights]
     # Added up exactly in whole numbers, each figure scaled once by one common denominator: a
     # season of a real club adds up tens of thousands of figures, which as fractions take long.
-    scale = lcm(1, *{value.denominator for _, _, figures in given for value in figures.values()})
-    players: dict[tuple[str, ...], dict[str, tuple[Fraction, int]]] = {}
-    pairs: dict[tuple[str, ...], dict[str, tuple[Fraction, int]]] = {}
-    for night, who, figures in given:
-        for number, figure in figures.items():
-            if number not in who:
-                raise SeasonError(f"Pair {number} of night {night.id} has no players.")
-            scaled = (figure, figure.numerator * (scale // figure.denominator))
-            for key in who[number]:
-                players.setdefault((key,), {})[night.id] = scaled
-            pairs.setdefault(tuple(sorted(who[number])), {})[night.id] = scaled
+    scale = lcm(1, *{entry.denominator for _, entries in given for entry in entries})
+    players: dict[tuple[str, ...], Figures] = {}
+    pairs: dict[tuple[str, ...], Figures] = {}
+    for night_id, entries in given:
+        for figure, numerator, denominator, pair in entries:
+            scaled = (night_id, numerator * (scale // denominator))
+            for who, kept in (((pair[0],), players), ((pair[1],), players), (pair, pairs)):
+                found = kept.get(who)
+                if found is None:
+                    found = kept[who] = Figures({}, [])
+                found.shown[night_id] = figure
+                found.scaled.append(scaled)
     in_play = tuple(night.id for night in nights if not night.finished)
     rated = (ratings or {}) if rule.measure is Measure.RATING else None
-    together = {who: by_night for who, by_night in pairs.items() if len(by_night) > 1}
+    together = {who: figures for who, figures in pairs.items() if len(figures.shown) > 1}
     return Season(
         _placed(players, scale, rule, rated), _placed(together, scale, rule, rated), in_play
     )
 
 
+class Figures(NamedTuple):
+    """One player's (or pair's) nights: each one's figure, and its value scaled to a whole
+    number (by the night, in the order of the nights)."""
+
+    shown: dict[str, Fraction]
+    scaled: list[tuple[str, int]]
+
+
 def _placed(
-    figures: Mapping[tuple[str, ...], Mapping[str, tuple[Fraction, int]]],
+    figures: Mapping[tuple[str, ...], Figures],
     scale: int,
     rule: Rule,
     ratings: Mapping[tuple[str, ...], Rating] | None,
@@ -316,25 +353,30 @@ def _placed(
     """Each one's best nights summed (or, by rating, its rating less its ±), placed (those
     under the minimum last, unplaced): each night's figure given with its value scaled by
     `scale`, so that the sums are of whole numbers."""
-    rows: list[tuple[int | Fraction, SeasonStanding]] = []
-    for who, by_night in figures.items():
-        ordered = sorted(by_night.items(), key=lambda night: -night[1][1])[: rule.best]
-        total: int | Fraction = sum(scaled for _night, (_figure, scaled) in ordered)
-        figure = Fraction(total, scale)
+    rows: list[tuple[int | Fraction, tuple[str, ...], list[tuple[str, int]]]] = []
+    for who, theirs in figures.items():
+        ordered = sorted(theirs.scaled, key=lambda night: -night[1])[: rule.best]
+        total: int | Fraction = sum(scaled for _night, scaled in ordered)
         if ratings is not None:
-            figure = total = Fraction(ratings.get(who, Rating()).ordinal)
-        shown = {night: value for night, (value, _scaled) in by_night.items()}
-        best = tuple(night for night, _value in ordered)
-        rows.append((total, SeasonStanding(who, None, figure, shown, best)))
-    ranked = sorted(
-        (row for row in rows if row[1].nights >= rule.minimum), key=lambda r: (-r[0], r[1].who)
-    )
-    unranked = sorted(
-        (row for row in rows if row[1].nights < rule.minimum), key=lambda r: (-r[0], r[1].who)
-    )
+            total = Fraction(ratings.get(who, Rating()).ordinal)
+        rows.append((total, who, ordered))
+    rows.sort(key=lambda row: (-row[0], row[1]))
     placed: list[SeasonStanding] = []
-    for index, (total, row) in enumerate(ranked):
-        level = index > 0 and ranked[index - 1][0] == total
-        place = placed[index - 1].place if level else index + 1
-        placed.append(replace(row, place=place))
-    return [*placed, *(row for _total, row in unranked)]
+    unranked: list[SeasonStanding] = []
+    level: tuple[int | Fraction, int] | None = None  # the last total placed, and its place
+    for total, who, ordered in rows:
+        shown = figures[who].shown
+        place = None
+        if len(shown) >= rule.minimum:
+            if level is None or level[0] != total:
+                level = (total, len(placed) + 1)
+            place = level[1]
+        standing = SeasonStanding(
+            who,
+            place,
+            Fraction(total, scale) if ratings is None else Fraction(total),
+            shown,
+            tuple(night for night, _scaled in ordered),
+        )
+        (unranked if place is None else placed).append(standing)
+    return [*placed, *unranked]

@@ -22,7 +22,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import http, settings, templating
 from .extensions import db, migrate
 from .presenters import parts
-from .services import kept, push
+from .services import kept, outcomes, push
 from .store import database, schema
 
 PACKAGE = settings.PACKAGE
@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     push.init_app(app)
     parts.init_app(app)
     kept.init_app(app)
+    outcomes.init_app(app)
     http.install(app)
     templating.install(app)
     _trust_proxies(app)

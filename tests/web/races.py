@@ -80,17 +80,19 @@ WAITING_FOR_A_LOCK = text(
 )
 
 
-def wait_for_a_write_waiting_for_a_lock(app: Flask, unless: threading.Event | None = None) -> bool:
-    """On PostgreSQL: returns True once another connection waits for a lock (each look in a
-    transaction of its own: PostgreSQL keeps what a transaction saw of pg_stat_activity), False
-    once `unless` is set (the other write went through without waiting); fails when neither
-    comes."""
+def wait_for_a_write_waiting_for_a_lock(
+    app: Flask, unless: threading.Event | None = None, writes: int = 1
+) -> bool:
+    """On PostgreSQL: returns True once another connection (`writes` others) waits for a lock
+    (each look in a transaction of its own: PostgreSQL keeps what a transaction saw of
+    pg_stat_activity), False once `unless` is set (the other write went through without
+    waiting); fails when neither comes."""
     with app.app_context():
         engine = db.engine
     deadline = time.monotonic() + WAITING_AT_MOST
     while time.monotonic() < deadline:
         with engine.connect() as connection:
-            if connection.scalar(WAITING_FOR_A_LOCK):
+            if (connection.scalar(WAITING_FOR_A_LOCK) or 0) >= writes:
                 return True
         if unless is not None and unless.is_set():
             return False

@@ -15,14 +15,15 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.nights import Rule
-from scorekeeper.web.services import players, push
+from scorekeeper.nights import Measure, Rule
+from scorekeeper.web.presenters import parts
+from scorekeeper.web.services import keeping, outcomes, players, push
 from scorekeeper.web.services import seasons as service
 from scorekeeper.web.services.seasons import SeasonPlan
 
 from .apps import TEST_CONFIG, built_app, database_url, statements
 from .helpers import GOES_OUT, STAYS_IN, Actions, without_tokens
-from .nights import FIRST, SECOND, cards, end, set_up, start, table_game
+from .nights import FIRST, SECOND, cards, end, play_night, set_up, start, table_game
 from .streams import Stream
 
 
@@ -129,6 +130,49 @@ def test_every_change_to_what_the_season_shows_gives_it_another_revision(
                 kept = () if change == "night taken out" else (night_id,)
                 service.change_season(season_id, SeasonPlan("Summer", Rule(), kept))
     assert not unchanged(client, url, etag)
+
+
+def nights_read(app: Flask) -> int:
+    """How many nights' reads this app's season pages have read so far (not found kept)."""
+    kept: keeping.Keeping[tuple[str, str], outcomes.SeasonRead] = app.extensions[outcomes.EXTENSION]
+    return kept.misses
+
+
+@pytest.mark.parametrize("change", ["hand saved", "round ended", "player renamed", "rule changed"])
+def test_a_season_drawn_again_after_a_change_reads_only_its_night_and_shows_it_at_once(
+    app: Flask, client: FlaskClient, change: str
+) -> None:
+    """Each night's read is kept in the process under its revision (services/outcomes.py):
+    the standings drawn after one of its nights changed read that night alone, and are what a
+    process that kept nothing draws."""
+    ended = play_night(client, SECOND, "Before")
+    playing = night_in_play(client, FIRST, "Now")
+    Actions(client).record_hand(game_at(client, playing, 1), [GOES_OUT, STAYS_IN])
+    season_id, url = season_of(app, ended, playing)
+    before = client.get(url).text
+    assert nights_read(app) == 2
+    if change == "hand saved":
+        Actions(client).record_hand(
+            game_at(client, playing, 2), [STAYS_IN, GOES_OUT], ending="out-1"
+        )
+    elif change == "round ended":
+        end(client, playing, 1)
+    elif change == "player renamed":
+        with app.app_context():
+            players.rename_player("carla", "Carlota")  # of both nights
+    else:  # no night changed: what each gives by the new rule
+        with app.app_context():
+            plan = SeasonPlan("Spring", Rule(Measure.WINS), (ended, playing))
+            service.change_season(season_id, plan)
+    drawn, read = client.get(url).text, nights_read(app)
+    parts.init_app(app)  # nothing kept: drawn as by a process that just started
+    outcomes.init_app(app)
+    fresh = client.get(url).text
+    assert without_tokens(drawn) == without_tokens(fresh) != without_tokens(before)
+    # carla played both nights
+    assert read == {"player renamed": 4, "rule changed": 2}.get(change, 3)
+    # Named as each night spells its pairs, keyed as the games' rows name them now.
+    assert ('data-player="carlota"' in drawn) is (change == "player renamed")
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ says: empty answers any host, and a name starting with a dot takes its subdomain
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,9 @@ def serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Serve:
     monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "s")
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", "sqlite://")
     monkeypatch.setattr(serving, "upgrade", lambda app: 0)  # a static file needs no tables
+    settled: list[bool] = []
+    # The test process's objects stay collectable (a later test's garbage must be collected).
+    monkeypatch.setattr(serving, "settle", lambda: settled.append(True))
     served: list[Flask] = []
     monkeypatch.setattr(serving.waitress, "serve", lambda app, **_: served.append(app))
 
@@ -33,6 +37,7 @@ def serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Serve:
         if trusted is not None:
             monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", trusted)
         assert serving.serve("127.0.0.1", 5000) == 0
+        assert settled, "serve keeps what it loaded out of the collector's passes"
         return served[-1]
 
     return serving_with
@@ -73,3 +78,13 @@ def test_serve_with_a_trusted_host_starting_with_a_dot_answers_its_subdomains(
         assert answer(app, host) == 200, host
     for host in ("evil.example", "example.org.evil.example", "notexample.org", "localhost"):
         assert answer(app, host) == 400, host
+
+
+def test_settling_keeps_what_is_loaded_out_of_the_collectors_passes() -> None:
+    """What `scorekeeper serve` does before it serves: what is loaded is frozen (a full pass
+    of the collector over it set the heavy pages' p99), the garbage collected first."""
+    try:
+        serving.settle()
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()

@@ -9,6 +9,8 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
+from scorekeeper.web.store.queries import PAGE_SIZE
+
 from .helpers import (
     BIG_HAND,
     FIRST_HAND,
@@ -127,6 +129,22 @@ def test_a_player_page_shows_their_games_and_numbers(
     assert listed(page) == two_games[::-1]
     assert cards(page)[""]["Average hand"] == "+3,485"
     assert cards(page)["ana & Bo"]["Games"] == "2"
+
+
+def test_a_player_page_lists_their_latest_games_newest_first_but_not_the_deleted(
+    client: FlaskClient,
+) -> None:
+    """A page of them (`queries.PAGE_SIZE`), linked to all their games; Ana plays twice in one
+    of them (two players typed alike): listed once."""
+    games = [
+        import_game(client, game_file((("Ana", "Bo"), ("Cy", "Di")), (FIRST_HAND,)))
+        for _ in range(PAGE_SIZE + 1)
+    ]
+    twice = import_game(client, game_file((("Ana", "Bo"), ("ANA", "Di")), (FIRST_HAND,)))
+    assert client.post(f"/games/{games[-1]}/delete").status_code == 302
+    page = client.get("/players/ana").text
+    assert listed(page) == [twice, *games[-2::-1]][:PAGE_SIZE]
+    assert "All their games" in page
 
 
 def test_a_player_page_counts_their_partnerships_as_the_statistics_page_does(

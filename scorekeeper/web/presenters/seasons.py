@@ -24,7 +24,7 @@ from ..services import outcomes
 from ..services.ratings import Who, pool_of, ratings_among
 from ..services.seasons import SeasonRefused, SeasonRoom, rule_of, season_nights
 from ..store.models import Night
-from ..store.seasons import ALL_SYSTEMS, Season, nights_of, pair_names
+from ..store.seasons import ALL_SYSTEMS, Season, nights_of
 from ..wording import decimal, decimals
 
 
@@ -147,13 +147,12 @@ def player_nights(key: str) -> list[PlayerNight]:
     return shown
 
 
-def _names(nights_read: list[SeasonNight]) -> dict[str, str]:
+def _names(reads: list[outcomes.SeasonRead]) -> dict[str, str]:
     """Each player key's name, as the latest night spells it."""
     spelled: dict[str, str] = {}
-    names = pair_names([read.id for read in nights_read])
-    for read in nights_read:
-        for number, (first, second) in names[read.id].items():
-            keys = read.pairs.get(number)
+    for read in reads:
+        for number, (first, second) in read.names.items():
+            keys = read.night.pairs.get(number)
             if keys is not None:
                 spelled[keys[0]], spelled[keys[1]] = first, second
     return spelled
@@ -178,7 +177,8 @@ def season_standings(season: Season) -> SeasonStandings:
     """The season's players and pairs ranked by its rule, from its nights as they stand, each
     with its rating as kept (the rule by rating ranks by them)."""
     night_list = season_nights(season.id)
-    read = outcomes.as_the_season_reads(night_list)
+    reads = outcomes.season_reads(night_list)
+    read = [each.night for each in reads]
     rule = rule_of(season)
     pool = season_pool(night_list)
     rated = ratings_among(_listed(read), pool)
@@ -190,7 +190,7 @@ def season_standings(season: Season) -> SeasonStandings:
         ranked = nights.rank(read, rule, by_who)
     except nights.SeasonError as error:
         ranked, problem = nights.Season([], []), str(error)
-    spelled = _names(read)
+    spelled = _names(reads)
 
     ids = [night.id for night in night_list]
 

@@ -1,8 +1,9 @@
 """What each process keeps in memory, sized by the games followed there, not by a count of entries.
 
-Three things are kept: the drawn parts (`presenters/parts.py`), the games as their pages read
-them with their replays (`services/kept.py`), and the replays that writes stored
-(`services/engine.py`). Each entry kept belongs to a game or a night, named as the push names it
+Four things are kept: the drawn parts (`presenters/parts.py`), the games as their pages read
+them with their replays (`services/kept.py`), the replays that writes stored
+(`services/engine.py`), and each night as a season's standings read it (`services/outcomes.py`,
+one entry a night). Each entry kept belongs to a game or a night, named as the push names it
 (`game:<id>`; a part drawn outside any game, to a group of its own). A game is **followed** here
 while anything of it is asked for or kept, or a request comes in through its door (`following`:
 a page, a poll answered 304, a hand saved), in all three at once. So a club's thousand tables,

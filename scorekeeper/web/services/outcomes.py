@@ -12,12 +12,18 @@ again on every page view.
   in play is worked out live, one night, and nothing stale is ever shown.
 - **Players merged** (or renamed, or a merge undone) take their rows with them: the pairs'
   keys are read again as the games' rows name them now (`rekey`).
+- **Kept in the process** as read (`season_reads`), with the pairs' names, under the night's
+  revision (each write to a night gives it a new one): a season's standings drawn again after
+  one of its nights changed read only that night. A night's read is kept while its night is
+  followed (`services/keeping.py`), the latest revision only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
+from flask import Flask, current_app
 from sqlalchemy import Select, delete, insert, or_, select, update
 
 from ... import nights
@@ -26,7 +32,8 @@ from ..extensions import db
 from ..store.database import writing
 from ..store.models import Game, Night, Pair, Player, Side
 from ..store.queries import TableRow, nights_tables
-from ..store.seasons import NightOutcome, pair_players, with_rounds_and_pairs
+from ..store.seasons import NightOutcome, pair_names, pair_players, with_rounds_and_pairs
+from . import keeping, push
 from .rounds import round_as_played
 
 BATCH = 25
@@ -123,6 +130,41 @@ def as_the_season_reads(played: Sequence[Night]) -> list[SeasonNight]:
     kept = _kept(played)
     live = iter(worked_out([night for night in played if night.id not in kept]))
     return [kept[night.id] if night.id in kept else next(live) for night in played]
+
+
+@dataclass(frozen=True)
+class SeasonRead:
+    """A night as a season's standings read it: what it gave its pairs, and their names as the
+    night spells them (by pair number)."""
+
+    night: SeasonNight
+    names: Mapping[int, tuple[str, str]]
+
+
+EXTENSION = "scorekeeper.outcomes"
+
+
+def init_app(app: Flask) -> None:
+    """The nights' reads this app keeps: one revision of each night (its latest read)."""
+    app.extensions[EXTENSION] = keeping.Keeping[tuple[str, str], SeasonRead](1)
+    keeping.kept_by(app, app.extensions[EXTENSION])
+
+
+def season_reads(played: Sequence[Night]) -> list[SeasonRead]:
+    """Each night as `as_the_season_reads` reads it, with its pairs' names: kept by the process
+    under the night's revision, so only the nights changed since they were last read are read
+    (their rows, their names, and for one in play its tables). The revision is the one read
+    with the night, before what is read of it: a night changed meanwhile is kept under the
+    revision before with what is newer, never the other way round."""
+    reads: keeping.Keeping[tuple[str, str], SeasonRead] = current_app.extensions[EXTENSION]
+    found = {night.id: reads.get((night.id, night.revision)) for night in played}
+    missing = [night for night in played if found[night.id] is None]
+    if missing:
+        names = pair_names([night.id for night in missing])
+        for night, season_night in zip(missing, as_the_season_reads(missing), strict=True):
+            found[night.id] = kept = SeasonRead(season_night, names[night.id])
+            reads.keep((night.id, night.revision), kept, push.night_key(night.id))
+    return [read for night in played if (read := found[night.id]) is not None]
 
 
 def kept_of_player(

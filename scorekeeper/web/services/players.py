@@ -32,11 +32,18 @@ def revise_games_of(key: str) -> None:
     """Give the games a player played a new revision: their pages show the player's name; and
     their nights: a season reads its players from the nights' games (`store.seasons`), so its
     standings, whose revision is made of its nights', show the name or the merge at once."""
-    games = select(Side.game_id).join(Player).where(Player.key == key)
+    played = select(Side.game_id).join(Player).where(Player.key == key)
+    # The games locked in order of id first, as every write that locks games takes them
+    # (`nights._lock_games`): an update locks them in the order it finds them, and against a
+    # night's delete or end, each write would hold a game the other waits for (PostgreSQL: a
+    # deadlock).
+    db.session.execute(
+        select(Game.id).where(Game.id.in_(played)).order_by(Game.id).with_for_update()
+    )
     revision = new_revision()
     revised = db.session.execute(
         update(Game)
-        .where(Game.id.in_(games))
+        .where(Game.id.in_(played))
         .values(revision=revision)
         .returning(Game.id, Game.night_id)
     ).all()

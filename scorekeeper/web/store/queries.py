@@ -218,12 +218,29 @@ def game_page(
 def latest_games(player: str, system: str = "") -> list[GameRow]:
     """A player's latest games (by key, not by the name of their side), newest first: the
     first page of the list without counting the rest, as a player's page shows them. Three
-    statements: the games, their sides, the sides' players."""
-    query = (
-        _filtered(select(Game), player, system, "all", side_names=False)
-        .options(selectinload(Game.sides).selectinload(Side.players))
-        .order_by(Game.created_at.desc(), Game.id.desc())
+    statements: the games, their sides, the sides' players.
+
+    The latest are picked among the player's own games, reached from their rows (by the index
+    on their key): as `_filtered` asks it, SQLite went through every game not deleted (by the
+    index on that) to find those of the player, 10 ms at five years of a club, 3 this way."""
+    newest = Game.created_at.desc(), Game.id.desc()
+    theirs = (
+        select(Game.id, Game.created_at)
+        .join(Side, Side.game_id == Game.id)
+        .join(Player, Player.side_id == Side.id)
+        .where(LIVE, Player.key == player_key(player))
+        .distinct()  # a game where the player has two seats once
+        .order_by(*newest)
         .limit(PAGE_SIZE)
+    )
+    if system:
+        theirs = theirs.where(Game.system_id == system)
+    latest = theirs.subquery()
+    query = (
+        select(Game)
+        .where(Game.id.in_(select(latest.c.id)))
+        .options(selectinload(Game.sides).selectinload(Side.players))
+        .order_by(*newest)
     )
     return [_row(game) for game in db.session.scalars(query)]
 
