@@ -314,7 +314,8 @@ def sent_hand(formdata: MultiDict[str, str], game: GameLike) -> Sent | None:
         token = _first(formdata, "token")
         if ending not in endings or (token is not None and len(token) > TOKEN_LENGTH):
             raise _Unplain
-        sides = [_side(formdata, f"sides-{i}-", system, red_threes) for i in range(count)]
+        asked = controls(system)
+        sides = [_side(formdata, f"sides-{i}-", asked, red_threes) for i in range(count)]
     except _Unplain:
         return None
     hidden = Hidden(token, _first(formdata, "after"), _first(formdata, "version"))
@@ -355,11 +356,12 @@ def _number(formdata: MultiDict[str, str], name: str, most: int, default: int | 
 
 
 def _side(
-    formdata: MultiDict[str, str], prefix: str, system: rules.RuleSystem, red_threes: int
+    formdata: MultiDict[str, str], prefix: str, asked: Sequence[Control], red_threes: int
 ) -> Callable[[str], Any]:
-    """One side's values by control, read as its fields would (`_control`), each checked."""
+    """One side's values by control (`asked`), read as its fields would (`_control`), each
+    checked."""
     values: dict[str, Any] = {}
-    for control in controls(system):
+    for control in asked:
         name, field = prefix + control.field, control.ref.entry_field
         if control.kind == "pick":
             value = _first(formdata, name)
