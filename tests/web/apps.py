@@ -30,6 +30,7 @@ from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.store import database
 from scorekeeper.web.store.models import Game
 from tests import postgres
+from tests.web import streams
 
 TEST_CONFIG = {
     "TESTING": True,
@@ -137,6 +138,7 @@ def _app(config: Mapping[str, Any]) -> Flask:
 
 def _close(app: Flask) -> None:
     push.stop(app)  # its listener would call on a dropped database for ever
+    streams.end_all(app)  # and so would a stream still open, when it next draws its page
     with app.app_context():
         db.engine.dispose()
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import weakref
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 WITHIN = 60.0
@@ -33,6 +35,7 @@ class Stream:
         self.reader = threading.Thread(target=self._read, daemon=True)
         if self.response.status_code == 200:
             self.reader.start()
+            _reading.setdefault(client.application, []).append(self.reader)
 
     def _read(self) -> None:
         pending = ""
@@ -73,3 +76,15 @@ class Stream:
         """Closed once read to its end; one still open ends by itself within its lifetime."""
         if not self.reader.is_alive():
             self.response.close()
+
+
+_reading: weakref.WeakKeyDictionary[Flask, list[threading.Thread]] = weakref.WeakKeyDictionary()
+"""The reader threads of the streams opened on each app."""
+
+
+def end_all(app: Flask) -> None:
+    """Wait until every stream opened on `app`, which is done (`push.stop`), has ended: one
+    that drew its page after its test would call on the test's database when it is gone."""
+    for reader in _reading.pop(app, []):
+        reader.join(WITHIN)
+        assert not reader.is_alive(), "a stream went on after its app was stopped"

@@ -109,6 +109,17 @@ def test_the_saving_process_wakes_its_streams_without_waiting_for_the_watcher(
     assert changed is not None and changed["data"] == revision_of(client, game_id)
 
 
+def test_a_stopped_app_ends_its_streams_at_once(streaming: Flask, opened: list[Stream]) -> None:
+    """A test's app is stopped before its database goes: a stream left open would wake to draw
+    its page from a database that is gone (it failed a later test on PostgreSQL)."""
+    client = streaming.test_client()
+    game_id = Actions(client).new_game()
+    stream = open_stream(opened, streaming.test_client(), game_id)
+    assert stream.next() is not None
+    push.stop(streaming)
+    assert stream.ended()
+
+
 def test_a_write_of_another_process_reaches_the_stream(
     streaming: Flask, opened: list[Stream]
 ) -> None:

@@ -214,8 +214,9 @@ def _follow(
     yield f"retry: {retry}\n" + event(sent)
     while (left := ends - time.monotonic()) > 0:
         revision, now_access = hub.wait(key, sent, access, min(HEARTBEAT, left))
-        if gone():
-            return  # the phone left: its place is free now, not after a write fails
+        # The phone left (its place is free now, not after a write fails), or the app is done.
+        if gone() or hub.stopped.is_set():
+            return
         if revision == push.GONE:
             yield "event: gone\ndata: \n\n"
             return

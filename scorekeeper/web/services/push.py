@@ -124,7 +124,7 @@ class Hub:
         follow to change from `access`; the revision and the access count then."""
         with self.lock:
             watched = self.watched[key]
-            if watched.revision == since and self.access == access:
+            if watched.revision == since and self.access == access and not self.stopped.is_set():
                 watched.changed.wait(timeout)
             return watched.revision, self.access
 
@@ -147,6 +147,15 @@ class Hub:
         """Who may follow changed (the PIN): every waiter wakes to check again."""
         with self.lock:
             self.access += 1
+            for watched in self.watched.values():
+                watched.changed.notify_all()
+
+    def stop(self) -> None:
+        """The app is done: its watcher and listener end, and so does every stream that
+        follows here (`stopped`), woken now rather than at its next heartbeat."""
+        with self.lock:
+            self.stopped.set()
+            self.nudged.set()
             for watched in self.watched.values():
                 watched.changed.notify_all()
 
@@ -362,12 +371,11 @@ def _forgotten(session: Session) -> None:
 
 
 def stop(app: Flask) -> None:
-    """This app is done (a test's, whose database goes next): its watcher and listener end
-    within a second. A server's run as long as its process."""
+    """This app is done (a test's, whose database goes next): its streams end now, its watcher
+    and listener within a second. A server's run as long as its process."""
     found: Hub | None = app.extensions.get(EXTENSION)
     if found is not None:
-        found.stopped.set()
-        found.nudged.set()
+        found.stop()
 
 
 def init_app(app: Flask) -> None:
