@@ -81,7 +81,7 @@ def _sent(data: Any, names: list[str], sides: int) -> MultiDict[str, str]:
 
 @pytest.mark.parametrize(("system", "table"), TABLES)
 @settings(
-    max_examples=80,
+    max_examples=50,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
