@@ -5,7 +5,7 @@
 // a hand saved on another phone meanwhile (#elsewhere) follows the game's state.
 import { setUp as setUpPage } from "./page.js";
 import { follow, unfollow } from "./follow.js";
-import { ask, latest, read, swap } from "./parts.js";
+import { ask, latest, swap } from "./parts.js";
 
 export function setUp() {
   const form = document.querySelector("form.hand-form");
@@ -113,7 +113,7 @@ function counters(form) {
 // data-preview (the summary, the breakdown, the problem next to each control) replace those
 // here; what is typed is left alone.
 function previewAsTyped(form) {
-  const asking = latest();
+  const asking = latest((response) => response.status < 500);
   let timer = null;
   form.classList.add("previewing");
   form.querySelectorAll(".preview-button").forEach((button) => {
@@ -124,7 +124,6 @@ function previewAsTyped(form) {
     const data = new FormData(form);
     data.set("action", "preview");
     asking(address(form), { method: "POST", body: data })
-      .then((response) => (response && response.status < 500 ? read(response) : null))
       .then((page) => {
         // A newer answer is on its way, or Save's answer already took the page's place.
         if (!page || !form.isConnected) return;

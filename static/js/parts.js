@@ -35,12 +35,16 @@ export function swap(here, fresh) {
   return true;
 }
 
-// Asked again as one types: only the latest answer counts (a late or forgotten one is null).
-export function latest() {
+// Asked again as one types: only the page of the latest question counts, read if `accept`s
+// its answer (null for a late or forgotten one, even when a newer came while its body was read).
+export function latest(accept = (response) => response.ok) {
   let asked = 0;
   const asking = (url, options) => {
     const mine = ++asked;
-    return ask(url, options).then((response) => (mine === asked ? response : null));
+    const still = (found) => (mine === asked ? found : null);
+    return ask(url, options)
+      .then((response) => (still(response) && accept(response) ? read(response) : null))
+      .then(still);
   };
   asking.forget = () => {
     asked += 1;

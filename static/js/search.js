@@ -1,6 +1,6 @@
 // The rules search answers as one types (rules/_search_form.html): the same GET the form sends,
 // its results shown under the field. Without this the form sends it and the answer is a page.
-import { latest, read, swap } from "./parts.js";
+import { latest, swap } from "./parts.js";
 
 export function searchAsYouType() {
   const form = document.querySelector("form[data-search]");
@@ -23,7 +23,6 @@ export function searchAsYouType() {
         return;
       }
       asking(`${form.action}?${query}`)
-        .then((response) => (response && response.ok ? read(response) : null))
         .then((page) => page && swap(results, page.getElementById("search-results")))
         .catch(() => {
           // offline: the form still works once the Wi-Fi is back
