@@ -23,7 +23,7 @@ from .helpers import GOES_OUT, STAYS_IN, game_of, hand_fields, hidden
 from .streams import Stream
 
 COUNTS = {
-    "save": 10,
+    "save": 9,
     "scoreboard ?saved=N, drawn": 1,
     "a follower's stream, the page's parts": 1,
     "scoreboard, kept": 1,
@@ -38,10 +38,11 @@ COUNTS = {
     "hand form, kept": 1,
 }
 """Each kind's statements (the door's peek is one). A save: the peek, the lock (SQLite's BEGIN
-IMMEDIATE; PostgreSQL's SELECT … FOR UPDATE), the game with its sides, the place of the last hand
-and whether the form's token was used, and the writes (the game's revision, the hand, its two
-entries, the two sides' figures). A follower's stream tells its page the parts that changed in
-the statement of the page's door (its access check with it: pages/events.py)."""
+IMMEDIATE; PostgreSQL's SELECT … FOR UPDATE), the game with its sides and, in the same
+statement, the place of the last hand and whether the form's token was used, and the writes
+(the game's revision, the hand, its two entries, the two sides' figures). A follower's stream
+tells its page the parts that changed in the statement of the page's door (its access check
+with it: pages/events.py)."""
 
 
 def counted(app: Flask, client: FlaskClient, hands: int) -> dict[str, int]:

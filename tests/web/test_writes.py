@@ -12,7 +12,7 @@ import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import literal, null, select, update
+from sqlalchemy import literal, null, update
 
 from scorekeeper import cli, rules
 from scorekeeper.web import create_app
@@ -305,7 +305,7 @@ def test_a_race_that_reaches_the_databases_unique_number_is_answered_as_a_confli
     game_id = actions.new_game()
     actions.record_hand(game_id, QUIET, ending="stock")
     # Were the lock ever wrong, two hands would get one number: the constraint refuses it.
-    nothing_there = select(literal(0), null())  # no hand yet, the token unused
+    nothing_there = (literal(0), null())  # no hand yet, the token unused
     monkeypatch.setattr(hand_services, "_places", lambda game_id, token: nothing_there)
     response = actions.post_hand(game_id, QUIET, "stock")
     assert response.status_code == 409

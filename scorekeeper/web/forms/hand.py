@@ -5,6 +5,7 @@ is the presenter's (`presenters/hand_form.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -231,13 +232,27 @@ def _hand_form_class(key: SystemKey, side_count: int, red_threes: int) -> type[H
 
 def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
     """The hand the form describes, for the rules engine (a form that passed validation)."""
-    ending = ending_of(form.ending.data, len(form.sides)) or Ending.STOCK
+    sides = [_fields_of(side.form) for side in form.sides]
+    return _hand(form.ending.data, sides, system)
+
+
+def _fields_of(side: Form) -> Callable[[str], Any]:
+    """A side's values by control, as its fields read them."""
+    return lambda name: side[name].data
+
+
+def _hand(
+    ending_sent: object, sides: Sequence[Callable[[str], Any]], system: rules.RuleSystem
+) -> rules.Hand:
+    """The hand of the ending chosen and each side's values, read by control (`sides`): what
+    the form's fields or a plain reading of the form sent (`sent_hand`) hold."""
+    ending = ending_of(ending_sent, len(sides)) or Ending.STOCK
     asked = controls(system)
     entries = []
-    for index, side in enumerate(form.sides):
+    for index, side in enumerate(sides):
         values: dict[str, Any] = {"went_out": ending.side == index}
         for control in asked:
-            field, data = control.ref.entry_field, side.form[control.field].data
+            field, data = control.ref.entry_field, side(control.field)
             if control.ref.key is not None:
                 values.setdefault(field.name, {})[control.ref.key] = int(data or 0)
             elif field.kind is FieldKind.FLAG:
@@ -250,6 +265,122 @@ def hand_from_form(form: HandFields, system: rules.RuleSystem) -> rules.Hand:
                 values[field.name] = values[told_by]
         entries.append(entry_of(values))
     return rules.Hand(tuple(entries), ending.ended_by)
+
+
+@dataclass
+class Hidden:
+    """The hand form's hidden values: its one-time token, the last hand's number when a new
+    hand's form was opened, the version of the hand a correction opened; what a save reads and,
+    when another phone saved meanwhile, changes for the form sent back."""
+
+    token: str | None
+    after: str | None
+    version: str | None
+
+    @classmethod
+    def of(cls, form: HandFields) -> Hidden:
+        return cls(form.token.data, form.after.data, form.version.data)
+
+    def into(self, form: HandFields) -> None:
+        form.token.data, form.after.data, form.version.data = self.token, self.after, self.version
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A new hand's form as sent, read plainly: the hand, and the form's hidden values."""
+
+    hand: rules.Hand
+    hidden: Hidden
+
+
+class _Unplain(Exception):
+    """A value the plain reading does not take: the form, built whole, says what of it."""
+
+
+def sent_hand(formdata: MultiDict[str, str], game: GameLike) -> Sent | None:
+    """A new hand's form as sent, read and checked without building the form's fields (a save
+    costs less by it); None when anything sent is not plainly a good value, or not plainly
+    where the form reads it: then the form built whole reads it (`hand_form`), and says what
+    is wrong next to the field. What this takes the form takes too, and reads the same
+    (tests/web/test_sent_hands.py). The CSRF token is the caller's to have checked."""
+    system = system_of(game)
+    red_threes = system.deck(sum(len(side.players) for side in game.sides)).red_threes
+    count = len(game.sides)
+    try:
+        if sorted(_indices(formdata)) != list(range(count)):
+            raise _Unplain
+        endings = {ending_value(e) for e in Ending.every(count)}
+        ending = _first(formdata, "ending")
+        token = _first(formdata, "token")
+        if ending not in endings or (token is not None and len(token) > TOKEN_LENGTH):
+            raise _Unplain
+        asked = controls(system)
+        sides = [_side(formdata, f"sides-{i}-", asked, red_threes) for i in range(count)]
+    except _Unplain:
+        return None
+    hidden = Hidden(token, _first(formdata, "after"), _first(formdata, "version"))
+    return Sent(_hand(ending, sides, system), hidden)
+
+
+def _indices(formdata: MultiDict[str, str]) -> set[int]:
+    """The sides' indices the form's names carry, as WTForms' FieldList finds them."""
+    found = set()
+    for name in formdata:
+        if name.startswith("sides-"):
+            index = name[len("sides-") :].split("-", 1)[0]
+            if index.isdigit():
+                found.add(int(index))
+    return found
+
+
+def _first(formdata: MultiDict[str, str], name: str) -> str | None:
+    values = formdata.getlist(name)
+    return values[0] if values else None
+
+
+def _number(formdata: MultiDict[str, str], name: str, most: int, default: int | None) -> int | None:
+    """A whole number field as WTForms reads it (blank: None; missing: its default), if it is
+    one from 0 to `most`."""
+    value = _first(formdata, name)
+    if value is None:
+        return default
+    if not value.strip():
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise _Unplain from None
+    if not 0 <= number <= most:
+        raise _Unplain
+    return number
+
+
+def _side(
+    formdata: MultiDict[str, str], prefix: str, asked: Sequence[Control], red_threes: int
+) -> Callable[[str], Any]:
+    """One side's values by control (`asked`), read as its fields would (`_control`), each
+    checked."""
+    values: dict[str, Any] = {}
+    for control in asked:
+        name, field = prefix + control.field, control.ref.entry_field
+        if control.kind == "pick":
+            value = _first(formdata, name)
+            try:
+                picked = 0 if value is None else int(value)
+            except ValueError:
+                raise _Unplain from None
+            if not 0 <= picked <= red_threes:
+                raise _Unplain
+            values[control.field] = picked
+        elif field.kind is FieldKind.FLAG:
+            values[control.field] = _first(formdata, name) not in (None, "false", "")
+        else:
+            zero = None if field.kind is FieldKind.POINTS else 0
+            values[control.field] = _number(formdata, name, field.most, zero)
+        if control.counter is not None:
+            for card in rules.Card:
+                _number(formdata, f"{prefix}{control.counter}_cards-{card.value}", 9999, 0)
+    return values.__getitem__
 
 
 def form_data(hand: Hand) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     abort,
+    current_app,
+    g,
     redirect,
     render_template,
     request,
@@ -14,7 +16,16 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from ... import rules
-from ..forms.hand import HandFields, adjust, form_data, hand_form, hand_from_form
+from ..forms.hand import (
+    HandFields,
+    Hidden,
+    Sent,
+    adjust,
+    form_data,
+    hand_form,
+    hand_from_form,
+    sent_hand,
+)
 from ..http import access, caching, compress, door
 from ..http.access import Access, needs
 from ..http.converters import whole_number
@@ -118,12 +129,34 @@ def _page(drawn: parts.Drawn, token: str | None) -> str:
 def _sent(game: GameLike, system: rules.RuleSystem, hand: Hand | None) -> ResponseReturnValue:
     """A hand form sent, to record a hand (`hand` None) or correct one: drawn again after a
     button, previewed, or saved (a redirect), and otherwise answered with what became of it.
-    A new hand is read and saved with the game kept; its row is read only to answer otherwise."""
-    form = hand_form(game, formdata=adjust(request.form, system))
-    outcome = _outcome(game, system, form, hand)
+    A new hand is read and saved with the game kept; its row is read only to answer otherwise.
+    A new hand's Save sent with plainly good values is read without building the form's fields
+    (`sent_hand`): the form is built only to be shown again."""
+    plain = _plainly_saved(game) if hand is None else None
+    if plain is not None:
+        outcome = _save(game, plain.hidden, None, plain.hand)
+        if not isinstance(outcome, Outcome):
+            return outcome
+        form = hand_form(game, formdata=adjust(request.form, system))
+        form.validate()  # it takes what the plain reading took: no problem to show
+        plain.hidden.into(form)
+    else:
+        form = hand_form(game, formdata=adjust(request.form, system))
+        outcome = _outcome(game, system, form, hand)
     if isinstance(outcome, Outcome):
         return _answer(door.game(), system, form, outcome, hand)
     return outcome
+
+
+def _plainly_saved(game: GameLike) -> Sent | None:
+    """A new hand's form sent to be saved, its token checked, read plainly if it can be."""
+    if "bump" in request.form or "count" in request.form:
+        return None
+    if request.form.get("action", "save") == "preview":
+        return None
+    if current_app.config.get("WTF_CSRF_ENABLED", True) and not g.get("csrf_valid"):
+        return None  # the form says the session expired
+    return sent_hand(request.form, game)
 
 
 def _outcome(
@@ -140,36 +173,41 @@ def _outcome(
         # Also what the page's script asks for as you type: the scores of the hand, and each
         # problem next to what it is about.
         return Outcome(Kind.PREVIEWED, typed)
-    return _save(game, form, hand, typed)
+    hidden = Hidden.of(form)
+    outcome = _save(game, hidden, hand, typed)
+    hidden.into(form)
+    return outcome
 
 
 def _save(
-    game: GameLike, form: HandFields, hand: Hand | None, typed: rules.Hand
+    game: GameLike, form: Hidden, hand: Hand | None, typed: rules.Hand
 ) -> Outcome | ResponseReturnValue:
     """Record a new hand, or correct `hand`; what stopped it as an outcome (or the page of a
-    repeated form, or the PIN's). A repeat of a saved form is answered as the first time was."""
+    repeated form, or the PIN's). A repeat of a saved form is answered as the first time was.
+    `form`: the form's hidden values, changed for the form sent back when another phone saved
+    meanwhile."""
     game_id = game.id  # after the commit, reading game.id would load the whole game again
     try:
         if hand is None:
-            token = form.token.data or new_token()
-            _id, number = record_hand(game_id, typed, token, sent_number(form.after.data))
+            token = form.token or new_token()
+            _id, number = record_hand(game_id, typed, token, sent_number(form.after))
             # The notice rides on the address, so a repeated Save gets the very same answer,
             # and a page that saves in the background can show it too. The scoreboard opens
             # at its top: the new totals, then who deals next and "Record hand N+1".
             return redirect(url_for("games.scoreboard", game_id=game_id, saved=number))
-        version = sent_number(form.version.data) or 0
+        version = sent_number(form.version) or 0
         saved_id = correct_hand(game_id, hand.id, typed, version, director=_director())
         return redirect(url_for("games.scoreboard", game_id=game_id, _anchor=f"hand-{saved_id}"))
     except HandRefused as refused:
         return Outcome(Kind.REFUSED, typed, broken=tuple(refused.violations))
     except HandChanged as changed:
-        form.version.data = str(changed.current.version)
+        form.version = str(changed.current.version)
         if changed.current.deleted:
             return Outcome(Kind.DELETED)
         return Outcome(Kind.CHANGED, typed, theirs=changed.current.hand)
     except HandTaken as taken:
         # Saving again from this page saves the typed hand after the one recorded meanwhile.
-        form.after.data = str(last_position(game_id))
+        form.after = str(last_position(game_id))
         return Outcome(Kind.TAKEN, number=_taken_number(door.game(), taken))
     except TableClosed as closed:
         complete = closed.hands if closed.code == "complete" else None

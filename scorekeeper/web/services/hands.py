@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.exc import IntegrityError
 
 from ... import rules
@@ -22,7 +22,7 @@ from . import kept
 from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
-from .loading import lock_game, with_hands
+from .loading import lock_game, lock_game_with, with_hands
 from .night_tables import hand_at_table, round_over
 from .outcomes import store_outcomes
 from .ratings import rate_game
@@ -132,8 +132,7 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     """
     try:
         with writing():
-            game = lock_game(game_id, everything=False)
-            last, already_id = db.session.execute(_places(game_id, token)).one()
+            game, (last, already_id) = lock_game_with(game_id, *_places(game_id, token))
             if already_id is not None:
                 already = db.session.get_one(Hand, already_id)
                 if not same_hand(already, hand):
@@ -163,11 +162,12 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     return recorded
 
 
-def _places(game_id: str, token: str) -> Select[Any]:
+def _places(game_id: str, token: str) -> tuple[ColumnElement[Any], ColumnElement[Any]]:
     """The place of the game's last hand (deleted or not) and the id of the hand recorded with
-    `token`, if any: what a new hand's write checks, in one statement."""
+    `token`, if any: what a new hand's write checks, read with the locked game."""
+    last = select(func.max(Hand.position)).where(Hand.game_id == game_id)
     used = select(Hand.id).where(Hand.game_id == game_id, Hand.token == token)
-    return select(func.max(Hand.position), used.scalar_subquery()).where(Hand.game_id == game_id)
+    return last.scalar_subquery(), used.scalar_subquery()
 
 
 def _append(
