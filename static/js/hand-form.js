@@ -113,7 +113,7 @@ function counters(form) {
 // data-preview (the summary, the breakdown, the problem next to each control) replace those
 // here; what is typed is left alone.
 function previewAsTyped(form) {
-  const asking = latest((response) => response.status < 500);
+  const asking = latest((r) => r.status < 500);
   let timer = null;
   form.classList.add("previewing");
   form.querySelectorAll(".preview-button").forEach((button) => {

@@ -35,16 +35,13 @@ export function swap(here, fresh) {
   return true;
 }
 
-// Asked again as one types: only the page of the latest question counts, read if `accept`s
-// its answer (null for a late or forgotten one, even when a newer came while its body was read).
-export function latest(accept = (response) => response.ok) {
+// Asked again as one types: the page of the latest question alone counts (else null).
+export function latest(accept = (r) => r.ok) {
   let asked = 0;
   const asking = (url, options) => {
     const mine = ++asked;
     const still = (found) => (mine === asked ? found : null);
-    return ask(url, options)
-      .then((response) => (still(response) && accept(response) ? read(response) : null))
-      .then(still);
+    return ask(url, options).then((r) => (still(r) && accept(r) ? read(r) : null)).then(still);
   };
   asking.forget = () => {
     asked += 1;
