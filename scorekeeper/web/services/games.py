@@ -206,7 +206,7 @@ def delete_game(game_id: str) -> bool:
             game = lock_game(game_id, everything=False)
         except NotFound:
             return False
-        night = night_keeping(game_id)
+        night = None if game.night_id is None else night_keeping(game_id)
         if night is not None:
             raise PartOfANight(night)
         game.deleted_at = now()
