@@ -295,7 +295,7 @@ def kept_page(key: Key, render: Callable[[], str]) -> Kept:
 
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Parts()
-    keeping.kept_by(app, app.extensions[EXTENSION].kept)
+    keeping.kept_by(app, EXTENSION, app.extensions[EXTENSION].kept)
 
 
 # --- what a following page is told of its new revision (pages/events.py) ---------------------

@@ -51,13 +51,15 @@ def following(whose: Hashable) -> None:
     """What this request follows (the door's game or night): followed now in all that is kept,
     and whose the entries kept in this request are."""
     g.setdefault(FOLLOWS, whose)
-    for keeps in (*current_app.extensions.get(EXTENSION, ()), *PROCESS):
+    for keeps in (*current_app.extensions.get(EXTENSION, {}).values(), *PROCESS):
         keeps.follow(whose)
 
 
-def kept_by(app: Flask, keeps: Keeping[Any, Any]) -> None:
-    """`keeps` is the app's own (its parts, its games): told by `following` of its requests."""
-    app.extensions.setdefault(EXTENSION, []).append(keeps)
+def kept_by(app: Flask, what: str, keeps: Keeping[Any, Any]) -> None:
+    """`keeps` is the app's own `what` (its parts, its games): told by `following` of its
+    requests. Made again (a test or a benchmark forgetting all, as a process that just
+    started), it takes the place of the one before, which is let go with all it kept."""
+    app.extensions.setdefault(EXTENSION, {})[what] = keeps
 
 
 def whose() -> Hashable:

@@ -75,7 +75,7 @@ def _kept() -> Kept:
 
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Kept()
-    kept_by(app, app.extensions[EXTENSION].games)
+    kept_by(app, EXTENSION, app.extensions[EXTENSION].games)
 
 
 def game_at(game_id: str, revision: str, last: int, begin: Callable[[], None]) -> KeptGame:

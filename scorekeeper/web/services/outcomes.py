@@ -147,7 +147,7 @@ EXTENSION = "scorekeeper.outcomes"
 def init_app(app: Flask) -> None:
     """The nights' reads this app keeps: one revision of each night (its latest read)."""
     app.extensions[EXTENSION] = keeping.Keeping[tuple[str, str], SeasonRead](1)
-    keeping.kept_by(app, app.extensions[EXTENSION])
+    keeping.kept_by(app, EXTENSION, app.extensions[EXTENSION])
 
 
 def season_reads(played: Sequence[Night]) -> list[SeasonRead]:
