@@ -14,7 +14,20 @@ from datetime import datetime
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import BigInteger, DateTime, Text, case, cast, func, select, type_coerce
+from sqlalchemy import (
+    ARRAY,
+    BigInteger,
+    ColumnElement,
+    DateTime,
+    Integer,
+    Text,
+    any_,
+    case,
+    cast,
+    func,
+    select,
+    type_coerce,
+)
 
 from ... import rules
 from ..extensions import db
@@ -144,6 +157,17 @@ def _keys_of(team: str) -> tuple[str, ...]:
     return tuple(sorted({key for key, _name in _players_of(team)}))
 
 
+def _sides_of(player: str) -> ColumnElement[bool]:
+    """Which sides the player (a key) played on. PostgreSQL plans `IN (their sides)` as a pass
+    over every side of the club, hashed against theirs (a club of five years: 45,000 sides for
+    a player's 429, 36 ms), as it guesses a lookup of each in the sides' key no cheaper; an
+    array of them, made first, it looks up in that key (3 ms)."""
+    if db.engine.dialect.name == "postgresql":
+        theirs = select(func.array_agg(Player.side_id)).where(Player.key == player)
+        return Side.id == any_(cast(theirs.scalar_subquery(), ARRAY(Integer)))
+    return Side.id.in_(select(Player.side_id).where(Player.key == player))
+
+
 def _teams(player: str = "") -> list[_Team]:
     """Sides added up by who played on them (the copy on each side, `Side.team`) and in which
     system: one statement over the sides alone (the copies of their games' figures are on them),
@@ -164,7 +188,7 @@ def _teams(player: str = "") -> list[_Team]:
         .order_by(Side.team, Side.system_id)
     )
     if player:
-        query = query.where(Side.id.in_(select(Player.side_id).where(Player.key == player)))
+        query = query.where(_sides_of(player))
     # Plain rows from the connection: the ORM's handling of each row is not needed here.
     return [
         _Team(_players_of(team), _keys_of(team), system_id, last_played, tuple(sums))
