@@ -10,6 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import func, inspect, select, text
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
@@ -236,3 +237,38 @@ def test_rated_games_get_their_order_and_totals_and_rating_steps_a_table(tmp_pat
         assert [(row[0], row[1]) for row in rows] == [(second, 1), (first, 2)]
         assert json.loads(rows[1][2]) == list(totals) and totals[0] != totals[1]
         assert "rating_step" in inspect(db.engine).get_table_names()
+
+
+def test_rated_games_that_shared_a_place_get_one_each_in_the_replays_order(
+    tmp_path: Path,
+) -> None:
+    """The revision that makes each rated game's place its own: two games that shared one
+    (rated at once before the order was locked) are numbered again in the order a replay read
+    them (place, then id), and no two games can share a place after."""
+    app = create_app(
+        {"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'places.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+        games = sorted(import_game(GAME) for _ in range(3))
+        db.session.rollback()
+        downgrade(revision="d017f94c815f")
+        with db.engine.begin() as connection:
+            connection.execute(text("DELETE FROM rating_step"))
+            connection.execute(text("DELETE FROM rated_game"))
+            for game_id, place in zip(games, (2, 1, 1), strict=True):  # the last two shared 1
+                connection.execute(
+                    text(
+                        "INSERT INTO rated_game (game_id, rated_at, sequence) VALUES (:id, :at, :n)"
+                    ),
+                    {"id": game_id, "at": "2026-01-01 10:00:00", "n": place},
+                )
+        upgrade()
+        rows = db.session.execute(
+            text("SELECT game_id, sequence FROM rated_game ORDER BY sequence")
+        )
+        assert [tuple(row) for row in rows] == [(games[1], 1), (games[2], 2), (games[0], 3)]
+        with pytest.raises(IntegrityError), db.engine.begin() as connection:
+            connection.execute(
+                text("UPDATE rated_game SET sequence = 1 WHERE game_id = :id"), {"id": games[0]}
+            )

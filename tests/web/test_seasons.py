@@ -286,3 +286,28 @@ def test_a_backup_of_version_3_gives_its_rated_games_their_order_and_totals(
         game: totals for game, (_, totals) in kept.items()
     }
     assert sorted(told, key=lambda g: told[g][0]) == sorted(kept, key=lambda g: kept[g][0])
+
+
+def test_a_backup_whose_rated_games_share_a_place_restores_them_in_the_replays_order(
+    app: Flask, two_nights: tuple[str, str]
+) -> None:
+    """A backup from before each place was its own (two games rated at once shared one): each
+    takes its own, in the order a replay read them (place, then id), and the ratings are those
+    of the club backed up."""
+    data = json.loads(json.dumps(backup_of(app)))
+    rated = sorted(data["rated_games"], key=lambda row: row["sequence"])
+    rated[1]["sequence"] = rated[0]["sequence"]  # the first two shared a place
+    read = sorted(rated, key=lambda row: (row["sequence"], row["game_id"]))
+    restored = built_app(TEST_CONFIG)
+    with restored.app_context():
+        restore(data)
+        order = db.session.scalars(select(RatedGame.game_id).order_by(RatedGame.sequence)).all()
+        places = db.session.scalars(select(RatedGame.sequence)).all()
+        ratings = {
+            (r.pool, r.first, r.second): (r.mu, r.sigma) for r in db.session.scalars(select(Rating))
+        }
+    assert order == [row["game_id"] for row in read]
+    assert len(set(places)) == len(places)
+    assert ratings == {
+        (r["pool"], r["first"], r["second"]): (r["mu"], r["sigma"]) for r in data["ratings"]
+    }

@@ -227,6 +227,10 @@ def _rated_order(club: list[Any], games: list[Game]) -> None:
         row.sequence = max(told, default=0) + number
         if row.totals is None:
             row.totals = sides[row.game_id]
+    if len(set(told)) < len(told):  # from before each place was its own: as the upgrade does
+        rated = [row for row in club if isinstance(row, RatedGame)]
+        for number, row in enumerate(sorted(rated, key=lambda r: (r.sequence, r.game_id)), 1):
+            row.sequence = number
 
 
 def read_backup(

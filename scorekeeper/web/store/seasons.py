@@ -181,9 +181,9 @@ class RatedGame(Model):
 
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id"), primary_key=True)
     rated_at: Mapped[datetime] = mapped_column(default=now)
-    sequence: Mapped[int] = mapped_column(default=0, index=True)
-    """Games rated later have a larger one (two games rated at once may share one: they
-    share no player, or the second would have waited for the first's rows)."""
+    sequence: Mapped[int] = mapped_column(index=True, unique=True)
+    """Games rated later have a larger one, each its own (taken under the order's lock:
+    `services.ratings.ORDER_LOCK`)."""
     totals: Mapped[list[int]] = mapped_column(JSON, default=list)
     """Each side's total when the game was rated, in the sides' order."""
 
