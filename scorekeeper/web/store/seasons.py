@@ -239,9 +239,8 @@ def pair_names(night_ids: Collection[str]) -> dict[str, dict[int, tuple[str, str
     """Each night's pairs' names by number, as the night spells them (one statement)."""
     named: dict[str, dict[int, tuple[str, str]]] = {night: {} for night in night_ids}
     query = select(Pair.night_id, Pair.number, Pair.first, Pair.second)
-    for night_id, number, first, second in db.session.execute(
-        query.where(Pair.night_id.in_(night_ids))
-    ):
+    rows = db.session.connection().execute(query.where(Pair.night_id.in_(night_ids)))
+    for night_id, number, first, second in rows:  # plain rows: the ORM's handling not needed
         named[night_id][number] = (first, second)
     return named
 
