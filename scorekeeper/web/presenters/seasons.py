@@ -245,11 +245,11 @@ def night_cells(
 def night_line(
     by_night: list[tuple[Fraction | None, bool]],
     written: Callable[[Fraction], str],
-    labels: list[str],
+    labels: list[Markup],
 ) -> Markup:
     """The same row's nights as a phone shows them under the name: each night played by its
-    label (N1, N2…) and figure, struck through when it does not count; in one piece too, each
-    different figure written once."""
+    label (N1, N2…, escaped once for every row) and figure, struck through when it does not
+    count; in one piece too, each different figure written once."""
     shown: dict[tuple[int, int, bool], Markup] = {}
     drawn = []
     for (figure, counted), label in zip(by_night, labels, strict=True):
@@ -258,7 +258,7 @@ def night_line(
         key = (figure.numerator, figure.denominator, counted)
         if key not in shown:
             shown[key] = _shown(written(figure), counted)
-        drawn.append(f" · <span>{escape(label)}&nbsp;{shown[key]}</span>")
+        drawn.append(f" · <span>{label}&nbsp;{shown[key]}</span>")
     return Markup("".join(drawn))
 
 
@@ -314,15 +314,17 @@ def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPa
 
     stretches = [stretch(begin, begin + 1) for begin in range(0, last_start, NIGHTS_SHOWN)]
     labels = every[start:end]
+    escaped = [escape(label) for label in labels]
     written, said = decimals(), {}
-    words = (_("not ranked"), _("Rating"), _("%(middle)s ± %(spread)s"))
+    unplaced, rating, spread = _("not ranked"), _("Rating"), _("%(middle)s ± %(spread)s")
+    words = (str(escape(unplaced)), str(escape(rating)), str(escape(spread)))  # once for all
 
     def shown(kind: str, row: SeasonRow) -> Markup:
         if row.nights not in said:
             said[row.nights] = ngettext("%(num)s night", "%(num)s nights", row.nights)
         link = url_for("history.player", key=row.who[0]) if kind == "player" else None
         by_night = row.between(start, end)
-        figures = night_line(by_night, written, labels), night_cells(by_night, written)
+        figures = night_line(by_night, written, escaped), night_cells(by_night, written)
         return _row(kind, row, written(row.figure), said[row.nights], link, figures, words)
 
     return StandingsPage(
@@ -347,7 +349,7 @@ def _row(
     under it the nights played, each night's figure (`figures`: the line, then the cells) and
     its rating, then the nights, the season's figure and the rating as columns. Written here
     in one piece: a year's season has hundreds of rows, each a dozen values in the template."""
-    not_ranked, rating_word, rating_said = (str(escape(word)) for word in words)
+    not_ranked, rating_word, rating_said = words  # escaped
     line, cells = figures
     place = row.place or ""
     name: str = escape(row.names)
