@@ -278,7 +278,7 @@ def shown_ratings(
 def rating_steps(key: str, pool: str) -> list[tuple[float, float, float, float]]:
     """What each rated game of a player's did to their rating in `pool`, in the order they were
     rated: the middle and spread before it, and after."""
-    rows = db.session.execute(
+    rows = db.session.connection().execute(  # plain rows: one a rated game of theirs
         select(RatingStep.mu_before, RatingStep.sigma_before, RatingStep.mu, RatingStep.sigma)
         .join(RatedGame, RatedGame.game_id == RatingStep.game_id)
         .where(RatingStep.pool == pool, RatingStep.first == key, RatingStep.second == "")
@@ -290,8 +290,8 @@ def rating_steps(key: str, pool: str) -> list[tuple[float, float, float, float]]
 def ratings_among(whos: Collection[Who], pool: str) -> dict[Who, ratings.Rating]:
     """The ratings in `pool` of the players (`(key, "")`) and pairs `whos`, those rated."""
     # Columns, not rows, and only those asked: a season of a year lists 414 players and pairs,
-    # whose players made 8,000 pairs over five years.
-    rows = db.session.execute(
+    # whose players made 8,000 pairs over five years; plain rows from the connection.
+    rows = db.session.connection().execute(
         select(Rating.first, Rating.second, Rating.mu, Rating.sigma, Rating.games).where(
             Rating.pool == pool, tuple_(Rating.first, Rating.second).in_(list(whos))
         )
