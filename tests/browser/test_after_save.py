@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import PHONES, axe_violations, new_page
+from .helpers import LARGER_PHONE, SMALLER_PHONE, axe_violations, laid_out_at, new_page
 from .pages import import_game
 
 TABLES = {"2 teams of 2": (2, 2), "3 teams of 2": (3, 2), "5 players": (5, 1)}
@@ -19,14 +19,33 @@ IN_FIRST_SCREEN = """selector => [...document.querySelectorAll(selector)].map(el
 })"""
 
 
+FIRST_SCREEN = {
+    "notice": ".notice",
+    "totals": ".total .big-number",
+    "what the hand added": ".last-hand",
+    "dealer": ".next .dealer",
+    "minimums": ".total .minimum",
+    "record": ".next a.button",
+}
+"""What the scoreboard's first screen holds after a save."""
+
+
+def first_screen_shows_the_next_hand(page: Any) -> None:
+    assert page.evaluate("window.scrollY") == 0
+    for what, selector in FIRST_SCREEN.items():
+        shown = page.evaluate(IN_FIRST_SCREEN, selector)
+        assert shown and all(shown), f"{what} ({selector}) is below the first screen: {shown}"
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-@pytest.mark.parametrize("size", PHONES)
 @pytest.mark.parametrize("table", TABLES)
 def test_after_save_the_first_screen_shows_the_next_hand(
-    browser: Any, server: str, table: str, size: str, javascript: bool
+    browser: Any, server: str, table: str, javascript: bool
 ) -> None:
+    """At each phone's size: the page saved to at the smaller phone, then laid out again at
+    the larger (`laid_out_at`: the same as saving at its size)."""
     sides, players = TABLES[table]
-    page = new_page(browser, size, javascript=javascript)
+    page = new_page(browser, SMALLER_PHONE, javascript=javascript)
     game = {
         "variant": "classic",
         "sides": [
@@ -48,18 +67,9 @@ def test_after_save_the_first_screen_shows_the_next_hand(
     with page.expect_event("load"):
         page.locator("button[name=action][value=save]").click()
     assert page.url == f"{server}{scoreboard}?saved=1"
-    assert page.evaluate("window.scrollY") == 0
-    first_screen = {
-        "notice": ".notice",
-        "totals": ".total .big-number",
-        "what the hand added": ".last-hand",
-        "dealer": ".next .dealer",
-        "minimums": ".total .minimum",
-        "record": ".next a.button",
-    }
-    for what, selector in first_screen.items():
-        shown = page.evaluate(IN_FIRST_SCREEN, selector)
-        assert shown and all(shown), f"{what} ({selector}) is below the first screen: {shown}"
+    first_screen_shows_the_next_hand(page)
+    with laid_out_at(page, LARGER_PHONE):
+        first_screen_shows_the_next_hand(page)
     assert page.locator(".next a.button").inner_text() == "Record hand 2"
     lit = page.locator(".total.changed .side-name").all_inner_texts()
     assert len(lit) == 2  # the sides that scored; the others did not move
