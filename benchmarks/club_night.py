@@ -58,7 +58,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Coroutine, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -443,6 +443,11 @@ async def hold_stream(
                 "Accept: text/event-stream\r\n\r\n".encode()
             )
             status = int((await asyncio.wait_for(reader.readline(), TIMEOUT)).split()[1])
+            chunked = False
+            while (header := await asyncio.wait_for(reader.readline(), TIMEOUT)).strip():
+                name, _, value = header.decode("latin-1").partition(":")
+                if name.strip().lower() == "transfer-encoding":
+                    chunked = "chunked" in value.lower()
             if status != 200:
                 figures.refused += status == 204
                 follower.polling()
@@ -456,11 +461,8 @@ async def hold_stream(
             first = True
             kind, data = "message", ""
             try:
-                while loop.time() < until:
-                    line = await asyncio.wait_for(reader.readline(), max(0.1, until - loop.time()))
-                    if not line:
-                        break  # its lifetime is over: follow.js's EventSource comes back
-                    text = line.decode().rstrip("\r\n")
+                # Its lifetime over, the lines end: follow.js's EventSource comes back.
+                async for text in event_lines(reader, chunked, until):
                     if text.startswith("event: "):
                         kind = text[len("event: ") :]
                     elif text.startswith("data: "):
@@ -483,6 +485,28 @@ async def hold_stream(
         finally:
             if writer is not None:
                 writer.close()
+
+
+async def event_lines(
+    reader: asyncio.StreamReader, chunked: bool, until: float
+) -> AsyncIterator[str]:
+    """The lines of an event stream's body until it ends or `until` (the loop's clock), its
+    chunks (nginx cuts a long event where its buffer ends) joined first."""
+    loop = asyncio.get_running_loop()
+    kept = b""
+    while (left := until - loop.time()) > 0:
+        if chunked:
+            size = int((await asyncio.wait_for(reader.readline(), left)).split(b";")[0] or b"0", 16)
+            if not size:
+                return
+            piece = (await asyncio.wait_for(reader.readexactly(size + 2), left))[:-2]
+        else:
+            piece = await asyncio.wait_for(reader.read(65536), left)
+            if not piece:
+                return
+        *lines, kept = (kept + piece).split(b"\n")
+        for line in lines:
+            yield line.rstrip(b"\r").decode()
 
 
 FIELD = re.compile(r'<input[^>]*name="(csrf_token|token|after)"[^>]*value="([^"]*)"')
