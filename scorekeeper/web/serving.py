@@ -6,17 +6,14 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
-import select
 import socket
-from typing import Any, TypedDict
+from typing import TypedDict
 from urllib.parse import urlsplit
 
 import segno
 import waitress
 from flask import Flask
 from flask_migrate import upgrade as run_migrations
-from waitress import wasyncore
-from waitress.server import create_server as waitress_server
 
 from . import create_app
 from .http import stream
@@ -191,89 +188,8 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     settings = waitress_settings(app)
     _room_for(settings["connection_limit"])
     settle()
-    waitress.serve(
-        app, host=listen[0], port=listen[1], _quiet=True, _server=create_server, **settings
-    )
+    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **settings)
     return 0
-
-
-def create_server(app: Flask, **settings: Any) -> Any:
-    """waitress's server of the app, with `settings`, its event loop over epoll where the
-    system has it (`Epoll`)."""
-    server: Any = waitress_server(app, **settings)
-    if hasattr(select, "epoll"):
-        server.asyncore = Epoll()
-    return server
-
-
-class Epoll:
-    """waitress's event loop (the `asyncore` its server runs) over one epoll whose
-    registrations are kept from one pass to the next. waitress's own loop makes a new poll
-    object at every pass and registers every connection in it, and the kernel looks at each:
-    at a club night of 300 tables (2,400 connections, 900 of them streams) that was half of the
-    server's CPU (benchmarks/club_night.py, its main thread's share). Each pass still asks
-    every connection what it waits for (`readable`, `writable`, as waitress's loop does: the
-    server's `readable` also closes idle connections) and hands what happened to waitress
-    (`wasyncore.readwrite`); only a connection whose answer changed, or that is new, is told to
-    epoll. A descriptor closed and opened again for another connection is told anew (kept by
-    the connection, not by its number), and one that waits for nothing is not registered (epoll
-    would report its hang-up anyway; waitress's loop would not)."""
-
-    def __init__(self) -> None:
-        self.epoll = select.epoll()
-        self.registered: dict[int, tuple[wasyncore.dispatcher, int]] = {}
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(wasyncore, name)  # the rest of waitress's asyncore
-
-    def loop(self, timeout: float, map: dict[int, Any], use_poll: bool = True) -> None:
-        """waitress's `wasyncore.loop`, as its server calls it (`use_poll` is always so here)."""
-        try:
-            while map:
-                self.poll(timeout, map)
-        finally:
-            self.epoll.close()
-
-    def poll(self, timeout: float, map: dict[int, Any]) -> None:
-        """One pass: what each connection waits for told to epoll, then what happened handled."""
-        registered = self.registered
-        for fd in registered.keys() - map.keys():  # closed (the kernel let go of it then)
-            self._forget(fd)
-        for fd, channel in list(map.items()):
-            flags = 0
-            if channel.readable():
-                flags |= select.EPOLLIN | select.EPOLLPRI
-            if channel.writable() and not channel.accepting:
-                flags |= select.EPOLLOUT
-            if registered.get(fd) != (channel, flags):
-                self._tell(fd, channel, flags)
-        for fd, flags in self.epoll.poll(timeout):
-            channel = map.get(fd)
-            if channel is not None:
-                wasyncore.readwrite(channel, flags)
-
-    def _tell(self, fd: int, channel: wasyncore.dispatcher, flags: int) -> None:
-        """epoll told what `channel`, at `fd`, waits for now."""
-        was = self.registered.get(fd)
-        if was is not None and (was[0] is not channel or not flags):
-            self._forget(fd)
-            was = None
-        if not flags:
-            return
-        try:
-            if was is None:
-                self.epoll.register(fd, flags)
-            else:
-                self.epoll.modify(fd, flags)
-        except OSError:  # a closed descriptor: waitress's loop hears POLLNVAL and closes it
-            wasyncore.readwrite(channel, select.POLLNVAL)
-            return
-        self.registered[fd] = (channel, flags)
-
-    def _forget(self, fd: int) -> None:
-        if self.registered.pop(fd, None) is not None:
-            with contextlib.suppress(OSError):  # closed: epoll let go of it already
-                self.epoll.unregister(fd)
 
 
 def settle() -> None:
