@@ -14,6 +14,7 @@ import re
 import tempfile
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,25 @@ CHROMIUM_FLAGS = [
 
 
 PHONES = {"360x740": (360, 740), "390x844": (390, 844)}
+
+SMALLER_PHONE, LARGER_PHONE = PHONES
+"""A page drawn at the smaller phone is laid out again at the larger (`laid_out_at`)."""
+
+
+@contextmanager
+def laid_out_at(page: Any, size: str) -> Iterator[None]:
+    """The page as drawn, laid out again at another phone's size (as turning a phone's width
+    does: its media queries apply again; nothing is drawn again), and put back afterwards. The
+    same as drawing it at that size: no script of a phone's page lays it out by the screen's
+    size (only the room's screen's, room.js)."""
+    width, height = PHONES[size]
+    before = page.viewport_size
+    page.set_viewport_size({"width": width, "height": height})
+    try:
+        yield
+    finally:
+        page.set_viewport_size(before)
+
 
 PATIENCE = 30_000
 """Milliseconds a step waits at most for what it waits on (an element, a page loaded, an

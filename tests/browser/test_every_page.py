@@ -21,10 +21,21 @@ from typing import Any
 
 import pytest
 
-from .helpers import AXE, CUT_OFF, PHONES, TEXT_SIZE, axe_violations, new_page, served
+from .helpers import (
+    AXE,
+    CUT_OFF,
+    LARGER_PHONE,
+    PHONES,
+    TEXT_SIZE,
+    axe_violations,
+    laid_out_at,
+    new_page,
+    served,
+)
 from .pages import NO_JS_PAGES, OPEN_ALL_DETAILS, every_state
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
+TEMPLATES = STATIC.parent / "templates"
 
 
 @dataclass(frozen=True)
@@ -42,11 +53,11 @@ class Setting:
 SETTINGS = {
     "en-US-light": Setting("360x740", "en-US", dark=False),
     "es-dark": Setting("360x740", "es", dark=True),
-    "390x844": Setting("390x844", "en-US", dark=False),
 }
 """Each theme and each language once, at the smaller phone: colours (contrast) come with the
 theme, words and their lengths with the language, and neither depends on the other (the dark
-theme changes colours only, never a size); and the larger phone, for what depends on the width."""
+theme changes colours only, never a size). What depends on the width is measured at the larger
+phone too, on the same pages laid out again at its size (`laid_out_at`)."""
 
 
 def evaluate(script: str) -> Callable[[Any], Any]:
@@ -132,6 +143,16 @@ def cut_off_at_a_200_percent_root_font_size(page: Any) -> list[str]:
     return found
 
 
+WIDTHS = "() => [document.documentElement.scrollWidth, window.innerWidth]"
+
+
+def widths_at_the_larger_phone(page: Any) -> list[int]:
+    """WIDTHS with the page laid out again at the larger phone, and put back afterwards."""
+    with laid_out_at(page, LARGER_PHONE):
+        found: list[int] = page.evaluate(WIDTHS)
+    return found
+
+
 TEXT_SIZE_IN_FORCE = "() => parseFloat(getComputedStyle(document.body).fontSize)"
 
 
@@ -185,15 +206,12 @@ CHECKS = {
     ),
     "root font 200%": Check(cut_off_at_a_200_percent_root_font_size, ("en-US-light", "es-dark")),
     "labels": Check(evaluate(UNLABELLED), ("en-US-light",), opened=True),
-    "widths": Check(
-        evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]"),
-        ("en-US-light", "390x844"),
-        opened=True,
-    ),
+    "widths": Check(evaluate(WIDTHS), ("en-US-light",), opened=True),
     "small targets": Check(evaluate(SMALL_TARGETS), ("en-US-light",), opened=True),
     "text size 200%": Check(
         cut_off_at_a_200_percent_text_size, ("en-US-light", "es-dark"), opened=True
     ),
+    f"widths at {LARGER_PHONE}": Check(widths_at_the_larger_phone, ("en-US-light",), opened=True),
 }
 """Every check of every page, by name. The dark theme's walk is in Spanish, so that the checks
 of both languages need one walk each."""
@@ -287,16 +305,16 @@ def test_no_element_jumps_the_tab_order(walked: Callable[[str], Walk]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("size", "setting"),
+    ("size", "check"),
     [
-        pytest.param("360x740", "en-US-light", id="360x740"),
-        pytest.param("390x844", "390x844", id="390x844"),
+        pytest.param("360x740", "widths", id="360x740"),
+        pytest.param(LARGER_PHONE, f"widths at {LARGER_PHONE}", id=LARGER_PHONE),
     ],
 )
 def test_no_page_scrolls_sideways_even_with_long_names(
-    walked: Callable[[str], Walk], size: str, setting: str
+    walked: Callable[[str], Walk], size: str, check: str
 ) -> None:
-    found = walked(setting).found["widths"]
+    found = walked("en-US-light").found[check]
     # A phone lays out a page too wide for it on a wider viewport (innerWidth grows with it),
     # so the page is measured against the phone's own width.
     width = PHONES[size][0]
@@ -344,3 +362,23 @@ def test_nothing_scrolls_sideways_or_is_cut_off_at_200_percent(
     drawn = {"home", "scoreboard", "hand-form", "hand-form-refused", "stats", "rules"}
     assert drawn <= found.keys()
     assert not problems(found), problems(found)
+
+
+SIZE_READ = re.compile(
+    r"inner(?:Width|Height)|outer(?:Width|Height)|client(?:Width|Height)|offset(?:Width|Height)"
+    r"|getBoundingClientRect|matchMedia|visualViewport|screen\.(?:width|height|avail)"
+    r"|orientation|\bresize\b"
+)
+"""How a script reads a size (`getClientRects().length`, whether an element is shown at all,
+is no size)."""
+
+
+def test_no_script_of_a_phones_page_reads_the_screens_size() -> None:
+    """What makes a page laid out again at another phone's size (`laid_out_at`, as the checks at
+    the larger phone here, in test_after_save.py and test_rules_search.py do) the same as the
+    page drawn at that size: only the room's screen (room.js, not a phone's page) is arranged
+    by a script reading the size of the screen or of what is on it."""
+    scripts = [*STATIC.glob("js/*.js"), *TEMPLATES.rglob("*.html")]
+    assert len(scripts) > 10
+    reading = sorted(path.name for path in scripts if SIZE_READ.search(path.read_text("utf-8")))
+    assert reading == ["room.js"]

@@ -7,16 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from .helpers import PHONES, Player, new_page
+from .helpers import LARGER_PHONE, SMALLER_PHONE, Player, laid_out_at, new_page
 from .pages import finished_game_file, import_game
 
 
-@pytest.mark.parametrize("size", PHONES)
-def test_the_totals_are_readable_at_arms_length(browser: Any, server: str, size: str) -> None:
-    page = new_page(browser, size)
+def test_the_totals_are_readable_at_arms_length(browser: Any, server: str) -> None:
+    """At each phone's size: drawn at the smaller, then laid out again at the larger."""
+    page = new_page(browser, SMALLER_PHONE)
     page.goto(server + import_game(page, server, finished_game_file()))
+    totals_are_readable_at_arms_length(page)
+    with laid_out_at(page, LARGER_PHONE):
+        totals_are_readable_at_arms_length(page)
+    page.context.close()
+
+
+def totals_are_readable_at_arms_length(page: Any) -> None:
     totals = page.locator(".big-number").evaluate_all(
         """els => els.map(el => ({text: el.textContent.trim(),
             size: parseFloat(getComputedStyle(el).fontSize),
@@ -30,7 +35,6 @@ def test_the_totals_are_readable_at_arms_length(browser: Any, server: str, size:
         assert total["size"] >= 32, total
         assert total["lines"] == 1, total  # never "10,5" over "60"
         assert total["fits"], total
-    page.context.close()
 
 
 def test_dark_mode_follows_the_phone(browser: Any, server: str) -> None:

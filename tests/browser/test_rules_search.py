@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import PHONES, new_page
+from .helpers import LARGER_PHONE, PHONES, SMALLER_PHONE, laid_out_at, new_page
 from .pages import SYSTEM_IDS, import_game
 
 LANGUAGES = {
@@ -89,28 +89,35 @@ DENEXA_GAME = {
 }
 
 
-@pytest.mark.parametrize("size", PHONES)
+def first_screen_is_the_search_and_every_topic(page: Any, path: str, size: str) -> None:
+    shown = page.evaluate(FIRST_SCREEN)
+    assert shown["search"], f"{path}: the search is not on the first screen"
+    assert shown["topics"] >= 10, path
+    assert shown["unseen"] == [], path
+    assert shown["small"] == [], path
+    assert page.evaluate(BROKEN_WORDS, "nav.topics") == [], path
+    assert page.evaluate(SIDEWAYS) <= PHONES[size][0], path
+
+
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_a_rules_pages_first_screen_is_its_search_and_every_topic(
-    browser: Any, server: str, language: str, size: str
+    browser: Any, server: str, language: str
 ) -> None:
     """On every system's page, alone and as a game's rules (under the way back to its
     scoreboard), so that a topic's answer is two taps from the scoreboard without scrolling
-    (issue 35): each topic whole on the screen, a large target, no word of it broken."""
-    page = new_page(browser, size, language=language)
+    (issue 35): each topic whole on the screen, a large target, no word of it broken. At each
+    phone's size: drawn at the smaller phone, then laid out again at the larger (`laid_out_at`:
+    the same as drawing it at that size)."""
+    page = new_page(browser, SMALLER_PHONE, language=language)
     paths = []
     for system_id in SYSTEM_IDS:
         game = {"variant": system_id, "sides": [{"name": n, "players": 2} for n in ("Us", "Them")]}
         paths += [f"/rules/{system_id}", import_game(page, server, game) + "/rules"]
     for path in paths:
         page.goto(server + path)
-        shown = page.evaluate(FIRST_SCREEN)
-        assert shown["search"], f"{path}: the search is not on the first screen"
-        assert shown["topics"] >= 10, path
-        assert shown["unseen"] == [], path
-        assert shown["small"] == [], path
-        assert page.evaluate(BROKEN_WORDS, "nav.topics") == [], path
-        assert page.evaluate(SIDEWAYS) <= PHONES[size][0], path
+        first_screen_is_the_search_and_every_topic(page, path, SMALLER_PHONE)
+        with laid_out_at(page, LARGER_PHONE):
+            first_screen_is_the_search_and_every_topic(page, path, LARGER_PHONE)
     page.context.close()
 
 

@@ -8,6 +8,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.once
+"""Checks of the scripts, the templates and docs/scripts.md alone: no app, no database; run once."""
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "static" / "js"
 TEMPLATES = ROOT / "templates"

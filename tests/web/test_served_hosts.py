@@ -13,6 +13,10 @@ from flask import Flask
 
 from scorekeeper.web import serving, settings
 
+pytestmark = pytest.mark.once
+"""The app `scorekeeper serve` would serve, on SQLite in memory whatever the run's database: run
+once."""
+
 Serve = Callable[[str | None], Flask]
 
 
