@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """A club night under load: N tables of five phones against a real server, on loopback.
 
-Each table is a game. Four phones follow it as `static/js/follow.js` does: they GET the scoreboard,
-then hold the game's event stream (`/games/<id>/events`) and, when it names a new revision, ask
-for the scoreboard again with the ETag they hold (`If-None-Match`); a share of them (`--pollers`
-per table, and every phone whose stream is refused with 204) ask every 2 s instead, so an
+Each table is a game. Four phones follow it as `static/js/follow.js` and `static/js/news.js` do:
+they GET the scoreboard, then hold the stream its page names (`#following`'s data-stream, with
+`since=` the revision it shows), and take in what each event carries: a revision alone that differs
+from the one shown makes them ask for the scoreboard again; news (JSON: the body whole, or the
+parts that changed since the revision shown, counted as the page counts its marks) is put in place
+with no request, and only news they could not put in place (another base, another count of parts)
+makes them ask, as news.js does. A share of them (`--pollers` per table, and every phone whose
+stream is refused with 204) ask every 2 s instead with the ETag they hold (`If-None-Match`), so an
 unchanged game costs a 304. The fifth phone records a hand every `--hand-every` seconds, spread at
 random from half of it to all of it (a real table's one to two minutes, compressed), through the
 real form: it GETs the hand form, POSTs the hand with the form's CSRF and one-time tokens, and
 follows the redirect to the scoreboard. Every phone keeps its own cookies and one HTTP/1.1
 connection for pages (a stream has one of its own), from an address of its own on loopback. The
-phones are asyncio tasks on raw sockets in this one process, so that the client costs little
-next to the server; its CPU is printed
-beside the server's, the database's and the proxy's, read from /proc, so a busy client shows.
+phones are asyncio tasks on raw sockets in this one process, so that the client costs little next
+to the server; its CPU is printed beside the server's, the database's and the proxy's, read from
+/proc, so a busy client shows.
 
 Set-ups, each started here and stopped after: SQLite + `scorekeeper serve` (waitress, its own
 settings), and PostgreSQL + gunicorn behind the README's nginx (`--workers`; `--worker-class
@@ -38,6 +42,7 @@ import argparse
 import asyncio
 import contextlib
 import gzip
+import html
 import itertools
 import json
 import os
@@ -53,7 +58,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Coroutine, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -75,6 +80,8 @@ stream: an event stream opened, until its first event."""
 TOLD_MS = 1000.0
 """A step holds only when save → every follower's new page has its p99 under this."""
 BIN = Path(sys.executable).parent
+OPENS = "<!--p-->"
+"""What opens a marked part of a following page's body (presenters/parts.py)."""
 
 # Us goes out, Them are caught with many points in hand; then the other way round (as
 # benchmarks/pages.py plays), so the totals stay far from the end however many hands are saved.
@@ -233,6 +240,8 @@ class Figures:
     """The most streams open at once."""
     refused: int = 0
     """Streams answered 204 (the phone polls instead)."""
+    news: Counter[str] = field(default_factory=Counter)
+    """News heard on streams: put in place, or asked for (as news.js does when it cannot)."""
     measuring: bool = False
 
     def note(self, kind: str, answer: Answer, *expected: int) -> None:
@@ -271,10 +280,18 @@ class Table:
     """When its last save was answered (the loop's clock)."""
     seen: int = 0
     """The hands its last save left, as a follower's page shows them."""
+    saving: bool = False
+    """A save sent and not answered yet."""
+
+
+HUB = re.compile(r'<div id="following"[^>]*data-stream="([^"]*)"[^>]*data-revision="([^"]*)"')
+"""A following page's hub: the stream it holds and the revision it shows."""
 
 
 class Follower:
-    """What a following phone has: its page's ETag, and which save it has seen."""
+    """What a following phone has: its page's ETag, the revision it shows and how many marked
+    parts its body has (as news.js counts them), the stream its page names, and which save it
+    has seen."""
 
     def __init__(self, phone: Phone, table: Table, figures: Figures, streaming: bool) -> None:
         self.told = figures.told if streaming else figures.told_polled
@@ -282,7 +299,12 @@ class Follower:
         self.table = table
         self.figures = figures
         self.etag = ""
+        self.known = ""
+        self.count = 0
+        self.stream = ""
         self.hands = 0
+        self.looked = False
+        """Whether it has drawn the page once: a save seen after that has a delay."""
 
     def polling(self) -> None:
         self.told = self.figures.told_polled
@@ -302,11 +324,58 @@ class Follower:
             return
         self.figures.note("scoreboard", answer, 200)
         self.etag = answer.headers.get("etag", "") if answer.status == 200 else ""
-        if answer.status == 200 and hands > self.hands:
-            if self.hands and self.figures.measuring:
+        if answer.status != 200:
+            return
+        page = answer.text()
+        if hub := HUB.search(page):
+            self.stream, self.known = html.unescape(hub[1]), hub[2]
+        self.count = page.count(OPENS)
+        if hands > self.hands:
+            if self.looked and self.figures.measuring:
                 loop = asyncio.get_running_loop()
                 self.told.append((loop.time() - self.table.saved_at) * 1000)
             self.hands = hands
+        self.looked = True
+
+    async def heard(self, data: str) -> None:
+        """What follow.js's `heard` and news.js's `takeIn` do with an event's data: a revision
+        named that differs from the one shown, or news that cannot be put in place, makes the
+        page ask for itself; news that can be is put in place, with no request."""
+        if not data.startswith("{"):
+            if data != self.known:
+                self.known = data
+                await self.look()
+            return
+        news = json.loads(data)
+        if news["revision"] == self.known:
+            return
+        whole = news.get("whole")
+        taken = whole is not None or (
+            news.get("base") == self.known and "parts" in news and news["count"] == self.count
+        )
+        self.known = news["revision"]
+        if self.figures.measuring:
+            self.figures.news["put in place" if taken else "asked for"] += 1
+        if not taken:
+            await self.look()
+            return
+        if whole is not None:
+            self.count = whole.count(OPENS)
+        self.etag = ""  # news.js: the copy it would revalidate is older than what is shown
+        self.seen()
+
+    def seen(self) -> None:
+        """A new revision put in place from the stream: the save it shows, and its delay (none
+        when the news came before the save's own answer reached its phone)."""
+        table, loop = self.table, asyncio.get_running_loop()
+        if table.saving and self.hands == table.hands:
+            delay, self.hands = 0.0, table.hands + 1
+        elif table.hands > self.hands:
+            delay, self.hands = (loop.time() - table.saved_at) * 1000, table.hands
+        else:
+            return
+        if self.looked and self.figures.measuring:
+            self.told.append(delay)
 
 
 async def follow(phone: Phone, table: Table, figures: Figures, every: float, until: float) -> None:
@@ -329,14 +398,20 @@ async def stream(
     await asyncio.sleep(random.uniform(0, every))
     follower = Follower(phone, table, figures, streaming=True)
     await follower.look()
-    path = f"{table.path}/events"
+    # follow.js: the stream the page names, since the revision it shows (EventSource comes back
+    # to the same address when a stream's lifetime ends).
+    path = follower.stream or f"{table.path}/events"
+    path += ("&" if "?" in path else "?") + urllib.parse.urlencode({"since": follower.known})
     await hold_stream(port, path, follower, figures, every, until, phone.address)
 
 
 class Looker(Protocol):
-    """A page that follows a stream: it looks at itself again at each revision named."""
+    """A page that follows a stream: it looks at itself again when it must."""
 
     async def look(self) -> None: ...
+
+    async def heard(self, data: str) -> None:
+        """What the page does with an event's data (a revision, or news of it)."""
 
     def polling(self) -> None:
         """Its stream was refused: it polls from now on."""
@@ -352,8 +427,9 @@ async def hold_stream(
     address: str = "127.0.0.1",
 ) -> None:
     """The event stream at `path`, held as static/js/follow.js holds it: opened again when its
-    lifetime ends, `follower` looking again at each revision named, and polling every `every`
-    s once the stream is refused."""
+    lifetime ends, `follower` hearing each event's data (beats, and `gone` or `refused`, which
+    no page of these sees, are not its), and polling every `every` s once the stream is
+    refused."""
     loop = asyncio.get_running_loop()
     while loop.time() < until:
         writer = None
@@ -367,6 +443,11 @@ async def hold_stream(
                 "Accept: text/event-stream\r\n\r\n".encode()
             )
             status = int((await asyncio.wait_for(reader.readline(), TIMEOUT)).split()[1])
+            chunked = False
+            while (header := await asyncio.wait_for(reader.readline(), TIMEOUT)).strip():
+                name, _, value = header.decode("latin-1").partition(":")
+                if name.strip().lower() == "transfer-encoding":
+                    chunked = "chunked" in value.lower()
             if status != 200:
                 figures.refused += status == 204
                 follower.polling()
@@ -378,17 +459,22 @@ async def hold_stream(
             figures.streams += 1
             figures.most_streams = max(figures.most_streams, figures.streams)
             first = True
+            kind, data = "message", ""
             try:
-                while loop.time() < until:
-                    line = await asyncio.wait_for(reader.readline(), max(0.1, until - loop.time()))
-                    if not line:
-                        break  # its lifetime is over: follow.js's EventSource comes back
-                    if line.startswith(b"data: ") and line.strip() != b"data: beat":
-                        if first:
-                            first = False
-                            opened = (time.perf_counter() - began) * 1000
-                            figures.note("stream", Answer(200, {}, b"", opened), 200)
-                        await follower.look()
+                # Its lifetime over, the lines end: follow.js's EventSource comes back.
+                async for text in event_lines(reader, chunked, until):
+                    if text.startswith("event: "):
+                        kind = text[len("event: ") :]
+                    elif text.startswith("data: "):
+                        data = text[len("data: ") :]
+                    elif not text:  # the event's end
+                        if kind == "message" and data:
+                            if first:
+                                first = False
+                                opened = (time.perf_counter() - began) * 1000
+                                figures.note("stream", Answer(200, {}, b"", opened), 200)
+                            await follower.heard(data)
+                        kind, data = "message", ""
             finally:
                 figures.streams -= 1
         except TimeoutError:
@@ -399,6 +485,28 @@ async def hold_stream(
         finally:
             if writer is not None:
                 writer.close()
+
+
+async def event_lines(
+    reader: asyncio.StreamReader, chunked: bool, until: float
+) -> AsyncIterator[str]:
+    """The lines of an event stream's body until it ends or `until` (the loop's clock), its
+    chunks (nginx cuts a long event where its buffer ends) joined first."""
+    loop = asyncio.get_running_loop()
+    kept = b""
+    while (left := until - loop.time()) > 0:
+        if chunked:
+            size = int((await asyncio.wait_for(reader.readline(), left)).split(b";")[0] or b"0", 16)
+            if not size:
+                return
+            piece = (await asyncio.wait_for(reader.readexactly(size + 2), left))[:-2]
+        else:
+            piece = await asyncio.wait_for(reader.read(65536), left)
+            if not piece:
+                return
+        *lines, kept = (kept + piece).split(b"\n")
+        for line in lines:
+            yield line.rstrip(b"\r").decode()
 
 
 FIELD = re.compile(r'<input[^>]*name="(csrf_token|token|after)"[^>]*value="([^"]*)"')
@@ -418,7 +526,11 @@ async def record(phone: Phone, table: Table, figures: Figures, every: float, unt
                 fields = {**dict(FIELD.findall(form.text())), **hand_fields(table.hands)}
                 kind = "save"
                 body = urllib.parse.urlencode(fields).encode()
-                saved = await phone.ask("POST", f"{table.path}/hands/new", body=body)
+                table.saving = True
+                try:
+                    saved = await phone.ask("POST", f"{table.path}/hands/new", body=body)
+                finally:
+                    table.saving = False
                 figures.note(kind, saved, 302, 303)
                 if saved.status in (302, 303):
                     table.saved_at = loop.time()
@@ -471,6 +583,20 @@ def cpu_ticks(root: int) -> dict[int, int]:
     for pid in tree:
         with contextlib.suppress(OSError):
             fields = _stat(pid)
+            ticks[pid] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def main_threads(root: int) -> dict[int, int]:
+    """User and system ticks of the main thread of a process and of each of its descendants, by
+    pid: waitress's event loop (every connection's reads and writes, and its poll over all of
+    them), gunicorn's master and its workers' loops (gthread's poller), not the threads that
+    run requests."""
+    ticks = {}
+    for pid in cpu_ticks(root):
+        with contextlib.suppress(OSError):
+            text = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+            fields = text[text.rindex(")") + 2 :].split()
             ticks[pid] = int(fields[11]) + int(fields[12])
     return ticks
 
@@ -538,6 +664,7 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     per_stream = (rss(setup.server) - resident) / max(figures.streams, 1)
     # (what the server holds for its followers' streams and kept-alive connections, by stream)
     server, database = cpu_ticks(setup.server), cpu_ticks(setup.database or setup.server)
+    loops = main_threads(setup.server)
     proxy = cpu_ticks(setup.proxy) if setup.proxy is not None else None
     client = os.times()
     began = time.perf_counter()
@@ -546,6 +673,7 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     took = time.perf_counter() - began
     mine = os.times()
     server_cores = cores(server, cpu_ticks(setup.server), took)
+    loop_cores = cores(loops, main_threads(setup.server), took)
     database_cores = (
         cores(database, cpu_ticks(setup.database), took) if setup.database is not None else None
     )
@@ -568,7 +696,7 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     print(
         f"    save -> each follower's new page p50/p99: {', '.join(told) or 'no save seen'}; "
         f"streams open {streams}, refused {refused}; server memory per stream "
-        f"{per_stream / 1024:.0f} KiB"
+        f"{per_stream / 1024:.0f} KiB; news {dict(figures.news) or 'none'}"
         + ("" if proxy_cores is None else f"; proxy CPU {proxy_cores:.2f} cores"),
         flush=True,
     )
@@ -579,7 +707,10 @@ async def step(setup: Setup, count: int, options: argparse.Namespace) -> Figures
     more = "".join(
         f", {name} {used * took * 1000 / saves:.1f} ms" for name, used in others.items() if used
     )
-    print(f"    CPU per saved hand: server {server_cores * took * 1000 / saves:.1f} ms{more}")
+    print(
+        f"    CPU per saved hand: server {server_cores * took * 1000 / saves:.1f} ms (its main "
+        f"threads' loops {loop_cores * took * 1000 / saves:.1f} ms){more}"
+    )
     return figures
 
 

@@ -104,9 +104,17 @@ class Screen:
     def __init__(self, phone: Phone, path: str, figures: Figures) -> None:
         self.phone, self.path, self.figures = phone, path, figures
         self.etag = ""
+        self.known = ""
 
     def polling(self) -> None:
         pass
+
+    async def heard(self, data: str) -> None:
+        """follow.js: a revision named (the night's stream carries no news) that is not the one
+        shown makes the page ask for itself."""
+        if data != self.known:
+            self.known = data
+            await self.look()
 
     async def look(self) -> None:
         kind = "standings poll" if self.etag else "standings"
@@ -121,6 +129,8 @@ class Screen:
         else:
             self.figures.note("standings", answer, 200)
             self.etag = answer.headers.get("etag", "") if answer.status == 200 else ""
+            if answer.status == 200 and (hub := club_night.HUB.search(answer.text())):
+                self.known = hub[2]
 
 
 async def watch(
