@@ -288,14 +288,17 @@ def test_a_backup_of_version_3_gives_its_rated_games_their_order_and_totals(
     assert sorted(told, key=lambda g: told[g][0]) == sorted(kept, key=lambda g: kept[g][0])
 
 
+@pytest.mark.parametrize("shared", [None, 0], ids=["the first's", "nought"])
 def test_a_backup_whose_rated_games_share_a_place_restores_them_in_the_replays_order(
-    app: Flask, two_nights: tuple[str, str]
+    app: Flask, two_nights: tuple[str, str], shared: int | None
 ) -> None:
-    """A backup from before each place was its own (two games rated at once shared one): each
-    takes its own, in the order a replay read them (place, then id), and the ratings are those
-    of the club backed up."""
+    """A backup from before each place was its own (two games rated at once shared one, the
+    first's or the nought the column once started at): each takes its own, in the order a
+    replay read them (place, then id), and the ratings are those of the club backed up."""
     data = json.loads(json.dumps(backup_of(app)))
     rated = sorted(data["rated_games"], key=lambda row: row["sequence"])
+    if shared is not None:
+        rated[0]["sequence"] = shared
     rated[1]["sequence"] = rated[0]["sequence"]  # the first two shared a place
     read = sorted(rated, key=lambda row: (row["sequence"], row["game_id"]))
     restored = built_app(TEST_CONFIG)

@@ -221,7 +221,7 @@ def _rated_order(club: list[Any], games: list[Game]) -> None:
     """A rated game of a version 3 backup, which kept neither its place in the order nor its
     totals, takes them as an upgraded database does: by when it was rated, and its sides'."""
     untold = [row for row in club if isinstance(row, RatedGame) and row.sequence is None]
-    told = [row.sequence for row in club if isinstance(row, RatedGame) and row.sequence]
+    told = [row.sequence for row in club if isinstance(row, RatedGame) and row.sequence is not None]
     sides = {game.id: [side.total or 0 for side in game.sides] for game in games}
     for number, row in enumerate(sorted(untold, key=lambda r: (r.rated_at, r.game_id)), 1):
         row.sequence = max(told, default=0) + number
