@@ -89,6 +89,20 @@ def test_a_hand_saved_draws_the_last_block_of_the_table_of_hands_alone(
         template_rendered.disconnect(seen, app)
     assert drawn.count("games/_hand_rows.html") == 1
     assert drawn.count("games/_scoreboard.html") == 1  # the saver's notice is a hole in it
+    assert "games/scoreboard.html" not in drawn  # the page around it is kept across revisions
+
+
+@pytest.mark.parametrize("page", ["", "/follow", "/display"])
+def test_a_following_pages_frame_kept_across_revisions_shows_the_game_renamed(
+    client: FlaskClient, page: str
+) -> None:
+    """The frame around a following page's body is kept while the body changes with each
+    hand: under the game's title, so a rename (its tab's title) draws it again."""
+    game_id = game_of(client, 2)
+    address = f"/games/{game_id}{page}"
+    assert "Los jueves" not in client.get(address).text  # its frame kept
+    client.post(f"/games/{game_id}/rename", data={"game-name": "Los jueves"})
+    assert "<title>Los jueves — Samba Scorekeeper</title>" in client.get(address).text
 
 
 NOTICE = '<p class="notice" role="status">'

@@ -158,15 +158,17 @@ def scoreboard() -> Response:
     saved = request.args.get("saved", type=int)  # the hand just saved, for its notice
     managing = access.may(Access.PIN)
 
-    def page() -> str:
+    def page(drawn: parts.Drawn) -> str:
         return render_template(
-            "games/scoreboard.html",
-            drawn=_scoreboard_drawn(),
-            token=parts.hole("token"),
-            managing=managing,
+            "games/scoreboard.html", drawn=drawn, token=parts.hole("token"), managing=managing
         )
 
-    kept = parts.kept_page(lambda: caching.page_key(query=False), page)
+    kept = parts.kept_around(
+        lambda: caching.page_key(query=False),
+        lambda drawn: _frame_key(drawn, query=False),
+        page,
+        _scoreboard_drawn,
+    )
     board = _values()
     # Not over totals that a correction made since has changed (the news says what changed).
     just_saved = saved is not None and saved == board.last_hand and not board.corrected
@@ -175,6 +177,12 @@ def scoreboard() -> Response:
     return compress.respond(
         kept, token=new_token(), notice=notice, lit=" changed" if just_saved else ""
     )
+
+
+def _frame_key(drawn: parts.Drawn, query: bool = True) -> parts.Key:
+    """What a following page's frame is kept under: all that its page is, but its revision
+    for the title the body shows (a rename changes it)."""
+    return lambda: caching.page_key(query=query, shows=("frame", drawn.title))
 
 
 def _values() -> presenters.Scoreboard:
@@ -220,10 +228,10 @@ def _follow_drawn() -> parts.Drawn:
 def follow() -> Response:
     """The scoreboard for a phone that only watches: nothing on it changes the game."""
 
-    def page() -> str:
-        return render_template("games/follow.html", drawn=_follow_drawn())
+    def page(drawn: parts.Drawn) -> str:
+        return render_template("games/follow.html", drawn=drawn)
 
-    return compress.respond(parts.kept_page(caching.page_key, page))
+    return compress.respond(parts.kept_around(caching.page_key, _frame_key, page, _follow_drawn))
 
 
 def _display_drawn() -> parts.Drawn:
@@ -242,10 +250,10 @@ def _display_drawn() -> parts.Drawn:
 def display() -> Response:
     """The game for a tablet or a TV in the middle of the table, read from two metres."""
 
-    def page() -> str:
-        return render_template("games/display.html", drawn=_display_drawn())
+    def page(drawn: parts.Drawn) -> str:
+        return render_template("games/display.html", drawn=drawn)
 
-    return compress.respond(parts.kept_page(caching.page_key, page))
+    return compress.respond(parts.kept_around(caching.page_key, _frame_key, page, _display_drawn))
 
 
 @bp.get("/games/<game_id>/table")

@@ -293,6 +293,34 @@ def kept_page(key: Key, render: Callable[[], str]) -> Kept:
     return kept(key, lambda: draw(render))
 
 
+BODY = "body"
+"""The hole of a following page's frame where its body goes (`kept_around`)."""
+
+
+def kept_around(
+    key: Key,
+    frame_key: Callable[[Drawn], Key],
+    frame: Callable[[Drawn], str],
+    body: Callable[[], Drawn],
+) -> Kept:
+    """A following page whose body changes with each revision and whose frame (the header, the
+    links, the forms around it) seldom does: the frame, drawn by `frame` around the hole
+    `BODY`, kept under `frame_key(body)` (which names what the frame shows of the body: its
+    title, never the revision), and the page, the frame with the body's pieces in that hole,
+    kept under `key`. So a hand recorded draws the body alone."""
+
+    def page() -> Kept:
+        drawn = body()
+        around = kept(
+            frame_key(drawn), lambda: draw(lambda: frame(drawn._replace(body=hole(BODY))))
+        )
+        inside = drawn.body
+        pieces = inside.pieces if isinstance(inside, Kept) else (Piece(str(inside).encode()),)
+        return Kept(p for piece in around.pieces for p in (pieces if piece == BODY else (piece,)))
+
+    return kept(key, page)
+
+
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = Parts()
     keeping.kept_by(app, EXTENSION, app.extensions[EXTENSION].kept)
