@@ -35,6 +35,15 @@ def test_the_scoreboard_links_each_other_reading_of_its_system(actions: Actions)
     assert "A samba earns 1,500, as in the other texts." in page
 
 
+def test_each_systems_scoreboard_links_its_own_readings(actions: Actions) -> None:
+    """The links are worked out once for every game of the same rules, never another's: a
+    classic game's scoreboard drawn after a Denexa one's (in one process) links classic's."""
+    denexa = html.unescape(actions.scoreboard(actions.new_game("denexa")))
+    classic = html.unescape(actions.scoreboard(actions.new_game("classic")))
+    assert "A samba earns 1,500, as in the other texts." in denexa
+    assert "A samba earns 1,500" not in classic
+
+
 def test_a_denexa_game_read_the_other_way_gives_its_samba_1500(
     client: FlaskClient, actions: Actions
 ) -> None:

@@ -16,7 +16,7 @@ from ... import rules
 from ...rules.fields import held, refs, value_of
 from ...rules.gamefile import read_hand
 from ...rules.hands import Ending
-from ..services.engine import system_of
+from ..services.engine import system_key, system_of
 from ..services.hands import Change, changes
 from ..services.kept import KeptGame
 from ..store import queries
@@ -176,7 +176,11 @@ def scoreboard(kept: KeptGame) -> Scoreboard:
         ),
         hands=list(zip(game.live_hands, result.hands, strict=True)),
         corrections=corrections,
-        readings=readings_to_try(system),
+        # The same for every game of these rules: worked out once, not at every hand.
+        readings=parts.kept(
+            ("readings to try", system_key(game), str(get_locale())),
+            lambda: readings_to_try(system),
+        ),
         corrected=latest if latest and (last_saved is None or latest.at > last_saved) else None,
     )
 
