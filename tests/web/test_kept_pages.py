@@ -105,6 +105,28 @@ def test_a_following_pages_frame_kept_across_revisions_shows_the_game_renamed(
     assert "<title>Los jueves — Samba Scorekeeper</title>" in client.get(address).text
 
 
+def test_a_hand_saved_compresses_the_saving_phones_page_alone(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scoreboard's body is taken into its page and its streams' news, never sent alone:
+    its long text is compressed for the page it is in, not for itself too."""
+    game_id = game_of(client, 45)
+    gzipped = {"Accept-Encoding": "gzip"}
+    client.get(f"/games/{game_id}", headers=gzipped)
+    compressed: list[int] = []
+    real = parts._longest_run
+
+    def counted(pieces: parts.Pieces) -> object:
+        compressed.append(len(pieces))
+        return real(pieces)
+
+    monkeypatch.setattr(parts, "_longest_run", counted)
+    saved = Actions(client).post_hand(game_id, [STAYS_IN, GOES_OUT], "out-1")
+    page = client.get(saved.headers["Location"], headers=gzipped)
+    assert "Hand 46 saved." in gzip.decompress(page.data).decode()
+    assert len(compressed) == 1
+
+
 NOTICE = '<p class="notice" role="status">'
 LIT = 'class="total changed"'
 

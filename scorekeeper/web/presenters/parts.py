@@ -59,17 +59,26 @@ GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03"
 class Kept:
     """A kept part: its pieces, and the holes among them."""
 
-    __slots__ = ("cut", "holes", "pieces", "run", "size")
+    __slots__ = ("_run", "cut", "holes", "pieces", "size")
 
     def __init__(self, pieces: Iterable[Piece | str]) -> None:
         self.pieces: Pieces = tuple(pieces)
         self.holes = frozenset(p for p in self.pieces if isinstance(p, str))
         self.size = sum(len(p.text) for p in self.pieces if isinstance(p, Piece))
         """Bytes of text kept (a hole's not counted)."""
-        self.run: _Run | None = _longest_run(self.pieces) if self.holes else None
-        """Its longest text without a hole, compressed once (`gzipped`), if long enough."""
+        self._run: _Run | bool | None = False
         self.cut: Chunks | None = None
         """Its text as its followers' streams carry it (`followed`), once one asked."""
+
+    @property
+    def run(self) -> _Run | None:
+        """Its longest text without a hole, compressed once (`gzipped`), if long enough: worked
+        out when it is first sent gzipped, for a part taken into a page (a scoreboard's body in
+        its page, its streams' news) is never sent alone. Two answers at once may each work
+        it out: the same."""
+        if self._run is False:
+            self._run = _longest_run(self.pieces) if self.holes else None
+        return cast(_Run | None, self._run)
 
     def followed(self) -> Chunks:
         """The part as a follower is shown it, its holes (what only the phone that saved sees)
