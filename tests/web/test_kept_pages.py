@@ -127,6 +127,32 @@ def test_a_hand_saved_compresses_the_saving_phones_page_alone(
     assert len(compressed) == 1
 
 
+def test_a_hand_saved_compresses_what_it_drew_anew(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The blocks of rows a hand leaves as they were are compressed once, not at every hand:
+    the saving phone's page compresses its new block and the text around the rows, and is
+    still the page sent whole."""
+    game_id = game_of(client, 80)
+    gzipped = {"Accept-Encoding": "gzip"}
+    client.get(f"/games/{game_id}", headers=gzipped)
+    compressed: list[int] = []
+    real = parts._deflated
+
+    def counted(text: bytes, before: bytes) -> bytes:
+        compressed.append(len(text))
+        return real(text, before)
+
+    monkeypatch.setattr(parts, "_deflated", counted)
+    saved = Actions(client).post_hand(game_id, [STAYS_IN, GOES_OUT], "out-1")
+    page = gzip.decompress(client.get(saved.headers["Location"], headers=gzipped).data)
+    assert without_tokens(page.decode()) == without_tokens(
+        client.get(saved.headers["Location"]).text
+    )
+    rows = page[page.index(b'<table class="hands">') : page.index(b"</table>")]
+    assert 0 < sum(compressed) < len(page) - len(rows) / 2
+
+
 NOTICE = '<p class="notice" role="status">'
 LIT = 'class="total changed"'
 

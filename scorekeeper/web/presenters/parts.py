@@ -8,7 +8,9 @@ compressed per answer but for its longest run without a hole, compressed once (`
 0.3 ms -> 0.06 for the scoreboard of a game of 100 hands), with the few kilobytes either side of
 it that it and what follows refer back into kept the same in every answer: pieces compressed
 once each and strung together could not refer back across their joins, which cost a
-scoreboard's first load a kilobyte over its 12 KiB budget. What differs
+scoreboard's first load a kilobyte over its 12 KiB budget. A long piece of that run (a block of
+a scoreboard's rows) is compressed once after the text before it, so that a page drawn again at
+each hand compresses only what it draws anew (`Piece.deflated_after`). What differs
 per visitor is a **hole** between the pieces (`hole`: the CSRF token, a form's one-time
 token), drawn as a marker and filled in for each answer (`Kept.text`, `Kept.gzipped`). A kept
 part drawn inside another (`{{ drawn.body }}`, a block of a scoreboard's rows) is taken in
@@ -38,12 +40,24 @@ LEVEL = 6
 
 
 class Piece:
-    """Some text of a kept part, as it is sent (UTF-8)."""
+    """Some text of a kept part, as it is sent (UTF-8); a long one also compressed, once, after
+    the text it came after (`deflated_after`)."""
 
-    __slots__ = ("text",)
+    __slots__ = ("deflated", "text")
 
     def __init__(self, text: bytes) -> None:
         self.text = text
+        self.deflated: tuple[bytes, bytes] | None = None
+        """The text before it that it was compressed after, and what that gave."""
+
+    def deflated_after(self, before: bytes) -> bytes:
+        """The text as raw deflate that may refer back into `before` (what precedes it in the
+        answer), ending on a full flush: compressed once while it follows the same text (a
+        block of a scoreboard's rows, in every page drawn at each hand after it)."""
+        done = self.deflated
+        if done is None or done[0] != before:
+            done = self.deflated = (before, _deflated(self.text, before))
+        return done[1]
 
 
 Pieces = tuple[Piece | str, ...]
@@ -165,9 +179,37 @@ def _longest_run(pieces: Pieces) -> _Run | None:
         return None
     whole = _filled(pieces[start:end], {})
     lead, text = whole[:LEAD], whole[LEAD:]
-    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=lead)
-    deflated = compressor.compress(text) + compressor.flush(zlib.Z_FULL_FLUSH)
-    return _Run(start, end, lead, text, deflated, whole[-WINDOW:])
+    return _Run(start, end, lead, text, _chained(pieces[start:end], whole), whole[-WINDOW:])
+
+
+SEGMENT = 2048
+"""Bytes of a piece, at the least, that is compressed on its own (`Piece.deflated_after`)."""
+
+
+def _chained(run: Pieces, whole: bytes) -> bytes:
+    """The text of the pieces `run` (`whole`) but for its lead, as raw deflate ending on a full
+    flush: its long pieces each compressed on their own after the `WINDOW` bytes before them
+    (kept, so a page drawn again at each hand compresses only what it draws anew), the text
+    between them together. Nothing refers back further than the run's start."""
+    found, begun, offset = [], LEAD, 0
+    for piece in run:
+        start = offset
+        offset += len(piece.text) if isinstance(piece, Piece) else 0
+        if not isinstance(piece, Piece) or start < LEAD or len(piece.text) < SEGMENT:
+            continue
+        if start > begun:
+            found.append(_deflated(whole[begun:start], whole[max(0, begun - WINDOW) : begun]))
+        found.append(piece.deflated_after(whole[max(0, start - WINDOW) : start]))
+        begun = offset
+    if offset > begun:
+        found.append(_deflated(whole[begun:offset], whole[max(0, begun - WINDOW) : begun]))
+    return b"".join(found)
+
+
+def _deflated(text: bytes, before: bytes) -> bytes:
+    """`text` as raw deflate that may refer back into `before`, ending on a full flush."""
+    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=before)
+    return compressor.compress(text) + compressor.flush(zlib.Z_FULL_FLUSH)
 
 
 def _filled(pieces: Pieces, values: Mapping[str, str]) -> bytes:
