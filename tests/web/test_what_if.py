@@ -44,6 +44,17 @@ def test_each_systems_scoreboard_links_its_own_readings(actions: Actions) -> Non
     assert "A samba earns 1,500" not in classic
 
 
+def test_the_links_are_in_the_pages_language(client: FlaskClient, actions: Actions) -> None:
+    """Worked out once per rules and language: a Spanish scoreboard drawn after an English one
+    links each reading in Spanish."""
+    english = html.unescape(actions.scoreboard(actions.new_game("denexa")))
+    game_id = actions.new_game("denexa")
+    spanish = html.unescape(client.get(f"/games/{game_id}", headers={"Accept-Language": "es"}).text)
+    assert "A samba earns 1,500, as in the other texts." in english
+    assert f'href="/games/{game_id}/what-if#reading-1"' in spanish
+    assert "A samba earns 1,500" not in spanish
+
+
 def test_a_denexa_game_read_the_other_way_gives_its_samba_1500(
     client: FlaskClient, actions: Actions
 ) -> None:

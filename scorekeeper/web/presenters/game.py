@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import render_template
@@ -16,7 +16,7 @@ from ... import rules
 from ...rules.fields import held, refs, value_of
 from ...rules.gamefile import read_hand
 from ...rules.hands import Ending
-from ..services.engine import system_key, system_of
+from ..services.engine import SystemKey, system_for, system_key, system_of
 from ..services.hands import Change, changes
 from ..services.kept import KeptGame
 from ..store import queries
@@ -176,13 +176,17 @@ def scoreboard(kept: KeptGame) -> Scoreboard:
         ),
         hands=list(zip(game.live_hands, result.hands, strict=True)),
         corrections=corrections,
-        # The same for every game of these rules: worked out once, not at every hand.
-        readings=parts.kept(
-            ("readings to try", system_key(game), str(get_locale())),
-            lambda: readings_to_try(system),
-        ),
+        readings=list(_readings(system_key(game), str(get_locale()))),
         corrected=latest if latest and (last_saved is None or latest.at > last_saved) else None,
     )
+
+
+@lru_cache(maxsize=64)
+def _readings(key: SystemKey, locale: str) -> tuple[tuple[str, str], ...]:
+    """The what-if links of the rules `key` in the language `locale` (the page's): the same
+    for every game of these rules, worked out once a process, not at every hand. Kept apart
+    from any game's (a game let go does not take them, nor do they keep a game followed)."""
+    return tuple(readings_to_try(system_for(key)))
 
 
 @dataclass(frozen=True)
