@@ -99,7 +99,7 @@ def worked_out(played: Sequence[Night]) -> list[SeasonNight]:
     ]
 
 
-FIGURES = tuple(NightOutcome.__table__.c[name] for name in nights.Outcome.__dataclass_fields__)
+FIGURES = tuple(NightOutcome.__table__.c[name] for name in nights.Outcome._fields)
 """The columns of a row that are the night's `nights.Outcome`, in its order."""
 
 
@@ -205,7 +205,7 @@ def store_outcomes(night_ids: Collection[str]) -> None:
                 "revision": night.revision,
                 "first": read.pairs[outcome.pair][0],
                 "second": read.pairs[outcome.pair][1],
-                **vars(outcome),
+                **outcome._asdict(),
             }
             for night, read in zip(found, worked_out(found), strict=True)
             for outcome in read.outcomes
