@@ -222,14 +222,20 @@ def season_standings(season: Season) -> SeasonStandings:
     )
 
 
+Written = dict[tuple[int, int, bool], str]
+"""What a page wrote of each different night's figure (numerator, denominator, counted): a
+year's season has 20,000 figures, a few hundred different, written once for all its rows."""
+
+
 def night_cells(
-    by_night: list[tuple[Fraction | None, bool]], written: Callable[[Fraction], str]
+    by_night: list[tuple[Fraction | None, bool]],
+    written: Callable[[Fraction], str],
+    cells: Written,
 ) -> Markup:
     """A season's row of the standings, its figure of each night as the table's cells: a dash
     for a night not played, struck through for a night not among those that count. Written
-    here in one piece, each different cell once: a year's season has 20,000 of them, which as
-    a loop of the template took longer than the rest of the page."""
-    cells: dict[tuple[int, int, bool], str] = {}
+    here in one piece, each different cell once a page (`cells`): a year's season has 20,000
+    of them, which as a loop of the template took longer than the rest of the page."""
     drawn = []
     for figure, counted in by_night:
         if figure is None:
@@ -246,11 +252,11 @@ def night_line(
     by_night: list[tuple[Fraction | None, bool]],
     written: Callable[[Fraction], str],
     labels: list[Markup],
+    shown: Written,
 ) -> Markup:
     """The same row's nights as a phone shows them under the name: each night played by its
     label (N1, N2…, escaped once for every row) and figure, struck through when it does not
-    count; in one piece too, each different figure written once."""
-    shown: dict[tuple[int, int, bool], Markup] = {}
+    count; in one piece too, each different figure written once a page (`shown`)."""
     drawn = []
     for (figure, counted), label in zip(by_night, labels, strict=True):
         if figure is None:
@@ -316,6 +322,8 @@ def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPa
     labels = every[start:end]
     escaped = [escape(label) for label in labels]
     written, said = decimals(), {}
+    cells: Written = {}  # each different figure written once for all rows
+    line: Written = {}
     unplaced, rating, spread = _("not ranked"), _("Rating"), _("%(middle)s ± %(spread)s")
     words = (str(escape(unplaced)), str(escape(rating)), str(escape(spread)))  # once for all
 
@@ -324,7 +332,10 @@ def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPa
             said[row.nights] = ngettext("%(num)s night", "%(num)s nights", row.nights)
         link = url_for("history.player", key=row.who[0]) if kind == "player" else None
         by_night = row.between(start, end)
-        figures = night_line(by_night, written, escaped), night_cells(by_night, written)
+        figures = (
+            night_line(by_night, written, escaped, line),
+            night_cells(by_night, written, cells),
+        )
         return _row(kind, row, written(row.figure), said[row.nights], link, figures, words)
 
     return StandingsPage(
