@@ -343,7 +343,7 @@ Played = tuple[str, Fraction, int]
 
 
 def _placed(
-    figures: list[tuple[tuple[str, ...], list[Played]]],
+    figures: Sequence[tuple[tuple[str, ...], list[Played]]],
     scale: int,
     rule: Rule,
     ratings: Mapping[tuple[str, ...], Rating] | None,
