@@ -169,7 +169,7 @@ def _listed(read: list[SeasonNight]) -> list[Who]:
     """Who the standings may list, as ratings are kept: every player, and every pair that was
     together on two nights or more (a pair of one night is not listed)."""
     keys = {key for night in read for pair in night.pairs.values() for key in pair}
-    pairs = Counter(tuple(sorted(pair)) for night in read for pair in night.pairs.values())
+    pairs = Counter((a, b) if a <= b else (b, a) for night in read for a, b in night.pairs.values())
     return [(key, "") for key in keys] + [(a, b) for (a, b), n in pairs.items() if n > 1]
 
 
