@@ -130,7 +130,9 @@ def _kept_reads(played: Sequence[Night]) -> dict[str, SeasonRead]:
     for night_id, revision, first, second, named, partner, *figures in rows:
         if revision != revisions[night_id]:
             continue  # a write since: stale
-        pairs, given, names = found.setdefault(night_id, ({}, [], {}))
+        if night_id not in found:  # not a setdefault: three containers made for each row
+            found[night_id] = ({}, [], {})
+        pairs, given, names = found[night_id]
         outcome = nights.Outcome(*figures)
         pairs[outcome.pair] = (first, second)
         given.append(outcome)
