@@ -148,6 +148,18 @@ def test_best_n_of_m_adds_up_each_ones_best_nights():
     assert (ana.figure, ana.nights, set(ana.counted)) == (7, 3, {"n1", "n3"})
 
 
+def test_of_nights_level_at_the_edge_of_the_best_n_the_earlier_count():
+    nights = [
+        one_round("n1", (1, 3), (2, 4)),  # ana 4
+        one_round("n2", (3, 1), (2, 4)),  # ana 3
+        one_round("n3", (1, 3), (2, 4)),  # ana 4
+        one_round("n4", (1, 3), (2, 4)),  # ana 4
+    ]
+    season = rank(nights, Rule(Measure.PLACES, best=2))
+    ana = next(row for row in season.players if row.who == ("ana",))
+    assert (ana.figure, ana.nights, set(ana.counted)) == (8, 4, {"n1", "n3"})
+
+
 def test_fewer_nights_than_the_minimum_are_listed_unplaced_after_the_ranked():
     pairs = {**FOUR, 4: ("gus", "zoe")}
     nights = [one_round("n1", (4, 3), (2, 1), pairs), one_round("n2", (1, 3), (2, 4))]
