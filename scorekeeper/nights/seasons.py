@@ -26,8 +26,9 @@ in a line):
 - **A night not finished** counts as it stands, marked in play (`Season.in_play`): the season
   is live while a night is played; rounds not yet played count nothing.
 - **Best N of M**: each one's N best nights of the season's M add up; with fewer nights
-  played, all of them. Of nights level at the edge, the earlier ones count. M is the nights the season is to have (the director's, or as many as
-  it has); `Rule.check` refuses an N or a minimum larger than M.
+  played, all of them; of nights level at the edge, the earlier ones count. M is the nights
+  the season is to have (the director's, or as many as it has); `Rule.check` refuses an N or
+  a minimum larger than M.
 - **Minimum attendance**: one who played fewer nights than the minimum is listed, with its
   figures, but not placed.
 - **Individually and as pairs**: a player's nights are the nights they played, with whichever
