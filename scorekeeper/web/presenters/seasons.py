@@ -223,8 +223,8 @@ def season_standings(season: Season) -> SeasonStandings:
 
 
 Written = dict[tuple[int, int, bool], str]
-"""What a page wrote of each different night's figure (numerator, denominator, counted): a
-year's season has 20,000 figures, a few hundred different, written once for all its rows."""
+"""Each different night's figure (numerator, denominator, counted) as a page wrote it, once for
+all its rows: a year's season has 20,000 figures, a few hundred different."""
 
 
 def night_cells(
@@ -322,8 +322,7 @@ def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPa
     labels = every[start:end]
     escaped = [escape(label) for label in labels]
     written, said = decimals(), {}
-    cells: Written = {}  # each different figure written once for all rows
-    line: Written = {}
+    cells, line = Written(), Written()  # each different figure written once for all rows
     unplaced, rating, spread = _("not ranked"), _("Rating"), _("%(middle)s ± %(spread)s")
     words = (str(escape(unplaced)), str(escape(rating)), str(escape(spread)))  # once for all
 
@@ -331,11 +330,8 @@ def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPa
         if row.nights not in said:
             said[row.nights] = ngettext("%(num)s night", "%(num)s nights", row.nights)
         link = url_for("history.player", key=row.who[0]) if kind == "player" else None
-        by_night = row.between(start, end)
-        figures = (
-            night_line(by_night, written, escaped, line),
-            night_cells(by_night, written, cells),
-        )
+        theirs = row.between(start, end)
+        figures = night_line(theirs, written, escaped, line), night_cells(theirs, written, cells)
         return _row(kind, row, written(row.figure), said[row.nights], link, figures, words)
 
     return StandingsPage(
