@@ -26,8 +26,9 @@ in a line):
 - **A night not finished** counts as it stands, marked in play (`Season.in_play`): the season
   is live while a night is played; rounds not yet played count nothing.
 - **Best N of M**: each one's N best nights of the season's M add up; with fewer nights
-  played, all of them. M is the nights the season is to have (the director's, or as many as
-  it has); `Rule.check` refuses an N or a minimum larger than M.
+  played, all of them; of nights level at the edge, the earlier ones count. M is the nights
+  the season is to have (the director's, or as many as it has); `Rule.check` refuses an N or
+  a minimum larger than M.
 - **Minimum attendance**: one who played fewer nights than the minimum is listed, with its
   figures, but not placed.
 - **Individually and as pairs**: a player's nights are the nights they played, with whichever
@@ -42,13 +43,14 @@ in a line):
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from operator import itemgetter
 from typing import NamedTuple
 
 from .rankings import Standing
@@ -113,13 +115,14 @@ class Rule:
             )
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What a night gave one of its pairs, all a season reads of it (`outcomes` works it out
     from the night's standings; the app keeps it on a row once the night's rounds are over):
     its place among the `pairs` pairs that played the night, shared by `level` of them (all
     three 0 for a pair that did not play), the games of it that counted, the `rounds` it is
-    counted for (those games and the rounds credited its average), its half-wins and points."""
+    counted for (those games and the rounds credited its average), its half-wins and points.
+    A named tuple: a season's first drawing reads 3,000 of them, which as a frozen dataclass
+    took longer to make than the rows took to read."""
 
     pair: int
     place: int
@@ -317,35 +320,31 @@ def rank(
     # Added up exactly in whole numbers, each figure scaled once by one common denominator: a
     # season of a real club adds up tens of thousands of figures, which as fractions take long.
     scale = lcm(1, *{entry.denominator for _, entries in given for entry in entries})
-    players: dict[tuple[str, ...], Figures] = {}
-    pairs: dict[tuple[str, ...], Figures] = {}
+    # Each one's nights as plain tuples in lists, a player by key: a year's season has 3,000
+    # entries, and thousands of pairs of one night that are never listed.
+    players: defaultdict[str, list[Played]] = defaultdict(list)
+    pairs: defaultdict[tuple[str, str], list[Played]] = defaultdict(list)
     for night_id, entries in given:
         for figure, numerator, denominator, pair in entries:
-            scaled = (night_id, numerator * (scale // denominator))
-            for who, kept in (((pair[0],), players), ((pair[1],), players), (pair, pairs)):
-                found = kept.get(who)
-                if found is None:
-                    found = kept[who] = Figures({}, [])
-                found.shown[night_id] = figure
-                found.scaled.append(scaled)
+            played = (night_id, figure, numerator * (scale // denominator))
+            players[pair[0]].append(played)
+            players[pair[1]].append(played)
+            pairs[pair].append(played)
     in_play = tuple(night.id for night in nights if not night.finished)
     rated = (ratings or {}) if rule.measure is Measure.RATING else None
-    together = {who: figures for who, figures in pairs.items() if len(figures.shown) > 1}
+    everyone = [((key,), theirs) for key, theirs in players.items()]
+    together = [(who, theirs) for who, theirs in pairs.items() if len(theirs) > 1]
     return Season(
-        _placed(players, scale, rule, rated), _placed(together, scale, rule, rated), in_play
+        _placed(everyone, scale, rule, rated), _placed(together, scale, rule, rated), in_play
     )
 
 
-class Figures(NamedTuple):
-    """One player's (or pair's) nights: each one's figure, and its value scaled to a whole
-    number (by the night, in the order of the nights)."""
-
-    shown: dict[str, Fraction]
-    scaled: list[tuple[str, int]]
+Played = tuple[str, Fraction, int]
+"""A night one played: the night's id, its figure, and the figure scaled to a whole number."""
 
 
 def _placed(
-    figures: Mapping[tuple[str, ...], Figures],
+    figures: Sequence[tuple[tuple[str, ...], list[Played]]],
     scale: int,
     rule: Rule,
     ratings: Mapping[tuple[str, ...], Rating] | None,
@@ -353,21 +352,23 @@ def _placed(
     """Each one's best nights summed (or, by rating, its rating less its ±), placed (those
     under the minimum last, unplaced): each night's figure given with its value scaled by
     `scale`, so that the sums are of whole numbers."""
-    rows: list[tuple[int | Fraction, tuple[str, ...], list[tuple[str, int]]]] = []
-    for who, theirs in figures.items():
-        ordered = sorted(theirs.scaled, key=lambda night: -night[1])[: rule.best]
-        total: int | Fraction = sum(scaled for _night, scaled in ordered)
+    rows: list[tuple[int | Fraction, tuple[str, ...], list[Played], list[Played]]] = []
+    for who, theirs in figures:
+        # The best N, the highest first (of those level, the earlier night); all when fewer.
+        best = theirs
+        if rule.best is not None and len(theirs) > rule.best:
+            best = sorted(theirs, key=itemgetter(2), reverse=True)[: rule.best]
+        total: int | Fraction = sum(map(itemgetter(2), best))
         if ratings is not None:
             total = Fraction(ratings.get(who, Rating()).ordinal)
-        rows.append((total, who, ordered))
+        rows.append((total, who, best, theirs))
     rows.sort(key=lambda row: (-row[0], row[1]))
     placed: list[SeasonStanding] = []
     unranked: list[SeasonStanding] = []
     level: tuple[int | Fraction, int] | None = None  # the last total placed, and its place
-    for total, who, ordered in rows:
-        shown = figures[who].shown
+    for total, who, best, theirs in rows:
         place = None
-        if len(shown) >= rule.minimum:
+        if len(theirs) >= rule.minimum:
             if level is None or level[0] != total:
                 level = (total, len(placed) + 1)
             place = level[1]
@@ -375,8 +376,8 @@ def _placed(
             who,
             place,
             Fraction(total, scale) if ratings is None else Fraction(total),
-            shown,
-            tuple(night for night, _scaled in ordered),
+            {night: figure for night, figure, _scaled in theirs},
+            tuple(night for night, _figure, _scaled in best),
         )
         (unranked if place is None else placed).append(standing)
     return [*placed, *unranked]

@@ -139,6 +139,8 @@ def decimal(value: float | Fraction, places: int = 2) -> str:
     What Babel's `format_decimal(value, format="#,##0.##")` writes, with the language's
     symbols looked up once (a season's standings write a rating for each of hundreds of rows,
     and Babel parses the format each time) and the true minus sign."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return number(value.numerator)  # whole, as most of a season's figures: nothing to round
     # A float is rounded as it is (half to even on its exact value, as a fraction of it would
     # be): making it a fraction first takes longer than all the rest.
     rounded = round(value, places) if isinstance(value, float) else round(Fraction(value), places)

@@ -137,15 +137,20 @@ def test_a_night_not_finished_counts_as_it_stands_and_is_said_in_play():
     assert figures(season.players)[("ana",)] == (1, "5", 2)  # 4 + 1
 
 
-def test_best_n_of_m_adds_up_each_ones_best_nights():
-    nights = [
-        one_round("n1", (1, 3), (2, 4)),  # ana 4
-        one_round("n2", (2, 3), (1, 4)),  # ana 1
-        one_round("n3", (3, 1), (2, 4)),  # ana 3
-    ]
+@pytest.mark.parametrize(
+    ("orders", "figure", "counted"),
+    [
+        ([((1, 3), (2, 4)), ((2, 3), (1, 4)), ((3, 1), (2, 4))], 7, {"n1", "n3"}),  # 4, 1, 3
+        # Ana 4, 3, 4, 4: of nights level at the edge of the best N, the earlier count.
+        ([((1, 3), (2, 4)), ((3, 1), (2, 4)), ((1, 3), (2, 4)), ((1, 3), (2, 4))], 8, {"n1", "n3"}),
+    ],
+    ids=["best", "level"],
+)
+def test_best_n_of_m_adds_up_each_ones_best_nights(orders, figure, counted):
+    nights = [one_round(f"n{number}", *order) for number, order in enumerate(orders, 1)]
     season = rank(nights, Rule(Measure.PLACES, best=2))
     ana = next(row for row in season.players if row.who == ("ana",))
-    assert (ana.figure, ana.nights, set(ana.counted)) == (7, 3, {"n1", "n3"})
+    assert (ana.figure, ana.nights, set(ana.counted)) == (figure, len(orders), counted)
 
 
 def test_fewer_nights_than_the_minimum_are_listed_unplaced_after_the_ranked():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -342,6 +343,10 @@ def test_negative_numbers_take_the_minus_sign_everywhere(app, language, value, w
         ("es", 1.5, "1,5"),  # 1.5 reads as one thousand five hundred there
         ("es", 1500.5, "1.500,5"),
         ("es", -0.5, "−0,5"),
+        ("en", Fraction(1198), "1,198"),  # a season's figure, whole
+        ("es", Fraction(-1500), "−1.500"),
+        ("en", Fraction(2193, 2), "1,096.5"),
+        ("es", Fraction(4, 3), "1,33"),
     ],
 )
 def test_a_pairs_wins_are_written_with_each_languages_decimal_point(app, language, value, written):

@@ -132,6 +132,23 @@ def test_every_change_to_what_the_season_shows_gives_it_another_revision(
     assert not unchanged(client, url, etag)
 
 
+def test_a_night_in_play_names_its_players_as_spelled_beside_a_night_kept(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A night in play is worked out from its tables, its pairs' names read apart from those of
+    a night whose outcome rows are kept (read with them): both show the names as spelled."""
+    over = play_night(client, SECOND, "Over")
+    playing = night_in_play(client, [("Iris", "Juan"), *FIRST[1:]], "Playing")
+    Actions(client).record_hand(game_at(client, playing, 1), [GOES_OUT, STAYS_IN])
+    season_id, url = season_of(app, over, playing)
+    with app.app_context():
+        assert over in outcomes._kept_reads(service.season_nights(season_id))
+        assert playing not in outcomes._kept_reads(service.season_nights(season_id))
+    page = client.get(url).text
+    for name in ("Ana", "Iris", "Juan", "Eva"):
+        assert f"{name}</a>" in page, name  # not its key (ana)
+
+
 def nights_read(app: Flask) -> int:
     """How many nights' reads this app's season pages have read so far (not found kept)."""
     kept: keeping.Keeping[tuple[str, str], outcomes.SeasonRead] = app.extensions[outcomes.EXTENSION]

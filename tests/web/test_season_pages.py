@@ -236,3 +236,24 @@ def test_the_results_give_each_rating_and_bracket_the_nights_that_do_not_count(
     assert re.search(
         r"^1\. \w+: 3,5 — 2 noches \(N1 \[?3,5\]?, N2 \[?[\d,]+\]?\) — Valoración", spanish, re.M
     )
+
+
+def test_the_page_strikes_through_the_nights_the_csv_brackets(client: FlaskClient) -> None:
+    """Each player's nights on the page are the CSV's, a figure struck through where the CSV
+    brackets it: also where one figure counts in one row and not in another (the page writes
+    each different figure once for all its rows)."""
+    first, second = play_night(client, FIRST, "First"), play_night(client, SECOND, "Second")
+    url = standings_url(client, set_up_season(client, first, second, best="1"))
+    rows = list(csv.reader(io.StringIO(client.get(f"{url}/results.csv").text)))[1:]
+    drawn = re.findall(r"<tr data-player=.*?</tr>", client.get(url).text, re.S)
+    assert len(drawn) == len(rows) > 1
+    seen: dict[bool, set[float]] = {True: set(), False: set()}  # struck: figures
+    for row, html in zip(rows, drawn, strict=True):
+        cells = re.findall(r'<td class="num round">(.*?)</td>', html)
+        shown = [(cell.startswith("<s>"), float(cell.strip("</s>"))) for cell in cells]
+        assert shown == [(n.startswith("["), float(n.strip("[]"))) for n in row[6:]], row
+        line = re.findall(r"<span>N\d+&nbsp;(.*?)</span>", html)  # under the name, on a phone
+        assert [(cell.startswith("<s>"), float(cell.strip("</s>"))) for cell in line] == shown
+        for struck, figure in shown:
+            seen[struck].add(figure)
+    assert seen[True] & seen[False]  # a figure both struck and not: the case that could go wrong

@@ -169,7 +169,7 @@ def _listed(read: list[SeasonNight]) -> list[Who]:
     """Who the standings may list, as ratings are kept: every player, and every pair that was
     together on two nights or more (a pair of one night is not listed)."""
     keys = {key for night in read for pair in night.pairs.values() for key in pair}
-    pairs = Counter(tuple(sorted(pair)) for night in read for pair in night.pairs.values())
+    pairs = Counter((a, b) if a <= b else (b, a) for night in read for a, b in night.pairs.values())
     return [(key, "") for key in keys] + [(a, b) for (a, b), n in pairs.items() if n > 1]
 
 
@@ -222,14 +222,20 @@ def season_standings(season: Season) -> SeasonStandings:
     )
 
 
+Written = dict[tuple[int, int, bool], str]
+"""Each different night's figure (numerator, denominator, counted) as a page wrote it, once for
+all its rows: a year's season has 20,000 figures, a few hundred different."""
+
+
 def night_cells(
-    by_night: list[tuple[Fraction | None, bool]], written: Callable[[Fraction], str]
+    by_night: list[tuple[Fraction | None, bool]],
+    written: Callable[[Fraction], str],
+    cells: Written,
 ) -> Markup:
     """A season's row of the standings, its figure of each night as the table's cells: a dash
     for a night not played, struck through for a night not among those that count. Written
-    here in one piece, each different cell once: a year's season has 20,000 of them, which as
-    a loop of the template took longer than the rest of the page."""
-    cells: dict[tuple[int, int, bool], str] = {}
+    here in one piece, each different cell once a page (`cells`): a year's season has 20,000
+    of them, which as a loop of the template took longer than the rest of the page."""
     drawn = []
     for figure, counted in by_night:
         if figure is None:
@@ -246,11 +252,11 @@ def night_line(
     by_night: list[tuple[Fraction | None, bool]],
     written: Callable[[Fraction], str],
     labels: list[Markup],
+    shown: Written,
 ) -> Markup:
     """The same row's nights as a phone shows them under the name: each night played by its
     label (N1, N2…, escaped once for every row) and figure, struck through when it does not
-    count; in one piece too, each different figure written once."""
-    shown: dict[tuple[int, int, bool], Markup] = {}
+    count; in one piece too, each different figure written once a page (`shown`)."""
     drawn = []
     for (figure, counted), label in zip(by_night, labels, strict=True):
         if figure is None:
@@ -316,6 +322,7 @@ def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPa
     labels = every[start:end]
     escaped = [escape(label) for label in labels]
     written, said = decimals(), {}
+    cells, line = Written(), Written()  # each different figure written once for all rows
     unplaced, rating, spread = _("not ranked"), _("Rating"), _("%(middle)s ± %(spread)s")
     words = (str(escape(unplaced)), str(escape(rating)), str(escape(spread)))  # once for all
 
@@ -323,8 +330,8 @@ def standings_page(standings: SeasonStandings, first: int | None) -> StandingsPa
         if row.nights not in said:
             said[row.nights] = ngettext("%(num)s night", "%(num)s nights", row.nights)
         link = url_for("history.player", key=row.who[0]) if kind == "player" else None
-        by_night = row.between(start, end)
-        figures = night_line(by_night, written, escaped), night_cells(by_night, written)
+        theirs = row.between(start, end)
+        figures = night_line(theirs, written, escaped, line), night_cells(theirs, written, cells)
         return _row(kind, row, written(row.figure), said[row.nights], link, figures, words)
 
     return StandingsPage(
