@@ -182,7 +182,13 @@ def ensure_browser_tools() -> None:
             "the browser tests will be SKIPPED.",
             flush=True,
         )
-    elif not AXE.exists():
+    elif not shutil.which("chromium-headless-shell"):
+        print(
+            "Chromium's headless shell is not installed (apt-get install chromium-headless-shell): "
+            "the browser tests run in the whole Chromium, with more CPU.",
+            flush=True,
+        )
+    if shutil.which("chromium") and not AXE.exists():
         print("axe-core is missing (no npm?): the accessibility tests will be SKIPPED.", flush=True)
     # Debian keeps it in /usr/sbin, off a user's PATH.
     if not shutil.which("nginx") and not shutil.which("nginx", path="/usr/sbin:/usr/local/sbin"):
@@ -237,9 +243,12 @@ def test(argv: list[str]) -> int:
         # nothing slow.
         code = run("pytest", "-n", WORKERS, "-m", "not slow", *QUICK, *argv)
     else:
+        # The PostgreSQL pass runs beside the SQLite one: its workers mostly wait on
+        # PostgreSQL, and the SQLite pass's on browsers and servers, so each fills the other's
+        # waits instead of leaving the cores idle for minutes.
+        beside = start_on_postgresql(argv)
         code = run("pytest", "-n", WORKERS, *argv)
-        if code == 0:
-            code = test_on_postgresql(argv)
+        code = finish_on_postgresql(beside) or code
     # A test run writes nothing of the repository's (pictures included: `dev.py screenshots`).
     after = tracked_changes()
     if code == 0 and before != after:
@@ -259,10 +268,24 @@ def postgresql_missing() -> bool:
     return not found and not shutil.which("initdb") and not shutil.which("pg_config")
 
 
-def test_on_postgresql(argv: list[str]) -> int:
+class Beside:
+    """The PostgreSQL pass started beside the SQLite one: its process and the file that keeps
+    its output until the SQLite pass's has been shown (else 0 or 1: it did not start, and why
+    was said)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], output: Path) -> None:
+        self.process = process
+        self.output = output
+
+
+PG_WORKERS = str(os.cpu_count() or 1)
+"""The PostgreSQL pass's processes, beside the SQLite pass's WORKERS: one per core."""
+
+
+def start_on_postgresql(argv: list[str]) -> Beside | int:
     """The web and reliability suites again, their apps on a throw-away PostgreSQL that pytest
-    starts in a temporary folder and removes (tests/postgres.py); without PostgreSQL, said
-    plainly and skipped, except under CI."""
+    starts in a temporary folder and removes (tests/postgres.py), started now in the background;
+    without PostgreSQL, said plainly and skipped (1, a failure, under CI)."""
     if postgresql_missing():
         print(
             "PostgreSQL is not installed (apt-get install postgresql): "
@@ -270,15 +293,41 @@ def test_on_postgresql(argv: list[str]) -> int:
             flush=True,
         )
         return 1 if os.environ.get("CI") else 0
-    os.environ["SCOREKEEPER_TEST_DATABASE"] = "postgresql"
+    # The same options; what runs on PostgreSQL is chosen in one place, tests/conftest.py
+    # (ON_BOTH, less what is marked `sqlite`).
+    # A cache of its own: the two passes end near the same moment.
+    cache = ("-o", "cache_dir=.pytest_cache/postgresql")
+    command = [str(BIN / "pytest"), "-n", PG_WORKERS, *cache, *argv]
+    print("$ SCOREKEEPER_TEST_DATABASE=postgresql", *command, "&", flush=True)
+    output = Path(tempfile.mkstemp(prefix="samba-postgresql-", suffix=".txt")[1])
+    with output.open("wb") as sink:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, "SCOREKEEPER_TEST_DATABASE": "postgresql"},
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    return Beside(process, output)
+
+
+def finish_on_postgresql(beside: Beside | int) -> int:
+    """Wait for the PostgreSQL pass, show its output, and say how it went (0: passed). A
+    selection of engine tests alone (`dev.py test tests/rules/…`) has none to run there:
+    pytest says so with exit status 5, which is no failure."""
+    if isinstance(beside, int):
+        return beside
     try:
-        # The same options; what runs on PostgreSQL is chosen in one place, tests/conftest.py
-        # (ON_BOTH, less what is marked `sqlite`).
-        code = run("pytest", "-n", WORKERS, *argv)
+        code = beside.process.wait()
+    except KeyboardInterrupt:
+        beside.process.terminate()
+        beside.process.wait()
+        raise
     finally:
-        del os.environ["SCOREKEEPER_TEST_DATABASE"]
-    # A selection of engine tests alone (`dev.py test tests/rules/…`) has none to run there:
-    # pytest says so with exit status 5, which is no failure.
+        print("\n--- the same tests on PostgreSQL (run beside) ---", flush=True)
+        sys.stdout.write(beside.output.read_text(encoding="utf-8", errors="replace"))
+        sys.stdout.flush()
+        beside.output.unlink()
     return 0 if code == NOTHING_SELECTED else code
 
 

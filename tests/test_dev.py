@@ -12,6 +12,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -204,13 +205,60 @@ def test_translations_write_a_catalog_only_when_its_messages_changed(tmp_path: P
 
 
 def test_a_selection_with_nothing_for_postgresql_passes_its_second_run(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(dev, "postgresql_missing", lambda: False)
-    statuses = iter([dev.NOTHING_SELECTED, 1])
-    monkeypatch.setattr(dev, "run", lambda *args: next(statuses))
-    assert dev.test_on_postgresql(["tests/rules/test_going_out.py"]) == 0
-    assert dev.test_on_postgresql(["tests/web"]) == 1
+
+    def beside(code: int) -> object:
+        process = subprocess.Popen(["python3", "-c", f"print('pass'); raise SystemExit({code})"])
+        output = tmp_path / f"{code}.txt"
+        output.write_text("its output\n")
+        return dev.Beside(process, output)
+
+    assert dev.finish_on_postgresql(beside(dev.NOTHING_SELECTED)) == 0
+    assert dev.finish_on_postgresql(beside(1)) == 1
+    assert dev.finish_on_postgresql(beside(0)) == 0
+
+
+def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Started before the SQLite pass, on PostgreSQL, with a pytest cache of its own; its output
+    shown after the SQLite pass's; a failure of either fails the run."""
+    for name in ("ensure_venv", "ensure_npm_tools", "ensure_browser_tools"):
+        monkeypatch.setattr(dev, name, lambda *_: None)
+    monkeypatch.setattr(dev, "lint_scripts", lambda: 0)
+    monkeypatch.setattr(dev, "tracked_changes", lambda: "")
+    monkeypatch.setattr(dev, "postgresql_missing", lambda: False)
+    events: list[str] = []
+
+    class Process:
+        def __init__(self, command: list[str], *, env: dict[str, str], stdout: Any, **_: Any):
+            assert env["SCOREKEEPER_TEST_DATABASE"] == "postgresql"
+            assert "cache_dir=.pytest_cache/postgresql" in command
+            events.append("postgresql started")
+            stdout.write(b"on postgresql: 3 passed\n")
+
+        def wait(self) -> int:
+            events.append("postgresql waited for")
+            return codes["postgresql"]
+
+    def run(*args: str) -> int:
+        if args[0] != "pytest":
+            return 0  # the linters
+        assert "SCOREKEEPER_TEST_DATABASE" not in dev.os.environ
+        events.append("sqlite ran")
+        return codes["sqlite"]
+
+    monkeypatch.setattr(dev.subprocess, "Popen", Process)
+    monkeypatch.setattr(dev, "run", run)
+    codes: dict[str, int] = {}
+    for sqlite, postgresql, expected in ((0, 0, 0), (1, 0, 1), (0, 1, 1), (0, 5, 0)):
+        codes.update(sqlite=sqlite, postgresql=postgresql)
+        events.clear()
+        assert dev.test(["-x"]) == expected
+        assert events == ["postgresql started", "sqlite ran", "postgresql waited for"]
+        assert capsys.readouterr().out.endswith("on postgresql: 3 passed\n")
 
 
 def test_the_scripts_lint_runs_the_pinned_eslint_and_fails_ci_without_it(

@@ -18,7 +18,16 @@ import pytest
 
 from tests.helpers import unavailable
 
-from .helpers import AXE, CHROMIUM_FLAGS, PATIENCE, REFRESHING, SCREENSHOTS, served
+from .helpers import (
+    AXE,
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    PATIENCE,
+    REFRESHING,
+    SCREENSHOTS,
+    WHOLE_CHROMIUM,
+    served,
+)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -30,10 +39,8 @@ def temporary_pictures() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        unavailable("Chromium is not installed (apt-get install chromium)", required=REFRESHING)
+def playwright() -> Iterator[Any]:
+    """Playwright, started once a worker."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -43,9 +50,28 @@ def browser() -> Iterator[Any]:
     # An expectation waits for its condition as long as a step does (helpers.PATIENCE).
     expect.set_options(timeout=PATIENCE)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+        yield playwright
+
+
+def launched(playwright: Any, program: str | None) -> Iterator[Any]:
+    """Chromium from `program`, headless, until the fixture that asked for it ends."""
+    if program is None:
+        unavailable("Chromium is not installed (apt-get install chromium)", required=REFRESHING)
+    browser = playwright.chromium.launch(executable_path=program, args=CHROMIUM_FLAGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    """The browser of the browser tests (helpers.CHROMIUM: the headless shell where installed)."""
+    yield from launched(playwright, CHROMIUM)
+
+
+@pytest.fixture(scope="session")
+def whole_browser(playwright: Any) -> Iterator[Any]:
+    """The whole of Debian's Chromium, for what its headless shell does not have."""
+    yield from launched(playwright, WHOLE_CHROMIUM)
 
 
 @pytest.fixture

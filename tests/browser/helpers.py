@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -40,6 +41,18 @@ SCREENSHOTS = Path(
 
 AXE = Path(os.environ.get("SCOREKEEPER_AXE", ROOT / ".venv/npm/node_modules/axe-core/axe.min.js"))
 
+
+WHOLE_CHROMIUM = shutil.which("chromium")
+"""Debian's Chromium (apt-get install chromium), the whole browser."""
+
+CHROMIUM = shutil.which("chromium-headless-shell") or WHOLE_CHROMIUM
+"""What the browser tests drive: Debian's build of the same Chromium's headless shell (apt-get
+install chromium-headless-shell), which Playwright's own headless runs use, when it is there:
+the same Blink, V8 and layout without the whole browser around them, for about 40 % less CPU a
+page (here, every page of the app drawn once: 11.9 CPU-s in the whole browser, 7.1 in the
+shell). Else the whole browser. What only the whole browser has (the identity an installed web
+app is known by, a profile's text size) is tested in it (the `whole_browser` fixture,
+test_large_text.py)."""
 
 CHROMIUM_FLAGS = [
     "--no-sandbox",

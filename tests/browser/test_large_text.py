@@ -8,13 +8,12 @@ more than all of this file's other tests.)"""
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .helpers import CHROMIUM_FLAGS, CUT_OFF, PHONES, TEXT_SIZE, patient
+from .helpers import CHROMIUM_FLAGS, CUT_OFF, PHONES, TEXT_SIZE, WHOLE_CHROMIUM, patient
 from .pages import import_game
 
 NUMBERS_IN_CARDS = """() => [...document.querySelectorAll('.big-number')].map(el => ({
@@ -27,7 +26,8 @@ NUMBERS_IN_CARDS = """() => [...document.querySelectorAll('.big-number')].map(el
 @pytest.fixture(scope="module")
 def large_text_chromium(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Chromium with a profile whose text size is 200%, at 360×740 with touch: a browser of its
-    own (a persistent context), started once for this file's tests."""
+    own (a persistent context), started once for this file's tests: the whole Chromium, whose
+    profile's preferences the headless shell does not read."""
     profile = tmp_path_factory.mktemp("large-text") / "profile"
     (profile / "Default").mkdir(parents=True)
     preferences = {"webkit": {"webprefs": {"default_font_size": TEXT_SIZE}}}
@@ -35,7 +35,7 @@ def large_text_chromium(browser: Any, tmp_path_factory: pytest.TempPathFactory) 
     width, height = PHONES["360x740"]
     context = browser.browser_type.launch_persistent_context(
         str(profile),
-        executable_path=shutil.which("chromium"),
+        executable_path=WHOLE_CHROMIUM,
         args=CHROMIUM_FLAGS,
         viewport={"width": width, "height": height},
         has_touch=True,

@@ -127,9 +127,10 @@ def test_without_javascript_the_text_is_there_to_copy_by_hand(
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_manifest_is_linked_fetched_and_read_without_an_error(
-    browser: Any, server: str, language: str
+    whole_browser: Any, server: str, language: str
 ) -> None:
-    page = new_page(browser, language=language)
+    # The whole browser: what an installed app is named by (its App ID) is no part of the shell.
+    page = new_page(whole_browser, language=language)
     page.goto(server + "/")
     devtools = page.context.new_cdp_session(page)
     manifest = devtools.send("Page.getAppManifest")
