@@ -21,11 +21,11 @@ from tests.helpers import unavailable
 from .helpers import (
     AXE,
     CHROMIUM,
-    CHROMIUM_FLAGS,
     PATIENCE,
     REFRESHING,
     SCREENSHOTS,
     WHOLE_CHROMIUM,
+    launched,
     served,
 )
 
@@ -51,15 +51,6 @@ def playwright() -> Iterator[Any]:
     expect.set_options(timeout=PATIENCE)
     with sync_playwright() as playwright:
         yield playwright
-
-
-def launched(playwright: Any, program: str | None) -> Iterator[Any]:
-    """Chromium from `program`, headless, until the fixture that asked for it ends."""
-    if program is None:
-        unavailable("Chromium is not installed (apt-get install chromium)", required=REFRESHING)
-    browser = playwright.chromium.launch(executable_path=program, args=CHROMIUM_FLAGS)
-    yield browser
-    browser.close()
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,7 @@ from flask import Flask
 from playwright.sync_api import expect
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
+from tests.helpers import unavailable
 from tests.web.apps import built_app
 
 from .pages import game_file, import_game
@@ -62,6 +63,15 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+
+
+def launched(playwright: Any, program: str | None) -> Iterator[Any]:
+    """Chromium from `program`, headless, until the fixture that asked for it ends."""
+    if program is None:
+        unavailable("Chromium is not installed (apt-get install chromium)", required=REFRESHING)
+    browser = playwright.chromium.launch(executable_path=program, args=CHROMIUM_FLAGS)
+    yield browser
+    browser.close()
 
 
 PHONES = {"360x740": (360, 740), "390x844": (390, 844)}
