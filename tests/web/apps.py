@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, select
 from sqlalchemy.engine import make_url
+from werkzeug.routing import Rule
 
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
@@ -66,6 +67,30 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
 
 TEMPLATES = CompiledTemplates()
+
+
+_builders: dict[Hashable, Any] = {}
+_compile_builder = Rule._compile_builder
+
+
+def _compiled_once(rule: Rule, append_unknown: bool = True) -> Any:
+    """Werkzeug's `Rule._compile_builder`, each rule's function compiled once a run: werkzeug
+    writes and compiles Python for every rule of every app (two functions a rule, half the time
+    of making an app), and every test's app has the same rules. The function reads its rule only
+    through the argument it is bound to, but for the rule's text and its defaults written in,
+    which the key holds (with what decides them)."""
+    converters = tuple(
+        (name, type(c), vars(c).get("regex")) for name, c in rule._converters.items()
+    )
+    defaults = tuple(sorted((str(k), repr(v)) for k, v in (rule.defaults or {}).items()))
+    key = (append_unknown, tuple(rule._trace), defaults, converters, rule.rule)
+    if key not in _builders:
+        _builders[key] = _compile_builder(rule, append_unknown)
+    return _builders[key]
+
+
+if hasattr(Rule, "_compile_builder"):  # werkzeug 3's
+    Rule._compile_builder = _compiled_once  # type: ignore[method-assign]
 
 
 @functools.cache
