@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -221,13 +222,8 @@ def tracked_changes() -> str | None:
     return status.stdout if status.returncode == 0 else None
 
 
-def test(argv: list[str]) -> int:
-    quick = "--quick" in argv
-    argv = [arg for arg in argv if arg != "--quick"]
-    ensure_venv("[test]")
-    ensure_npm_tools()
-    if not quick:
-        ensure_browser_tools()
+def lint() -> int:
+    """ruff, its formatting, mypy and ESLint: 0 when all pass."""
     for step in (
         ("ruff", "check", "."),
         ("ruff", "format", "--check", "."),
@@ -235,18 +231,30 @@ def test(argv: list[str]) -> int:
     ):
         if run(*step) != 0:
             return 1
-    if lint_scripts() != 0:
-        return 1
+    return lint_scripts()
+
+
+def test(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    argv = [arg for arg in argv if arg != "--quick"]
+    ensure_venv("[test]")
+    ensure_npm_tools()
+    if not quick:
+        ensure_browser_tools()
     before = tracked_changes()
+    # The PostgreSQL pass runs beside the linters and the SQLite pass: its workers mostly wait
+    # on PostgreSQL, and the SQLite pass's on browsers and servers, so each fills the other's
+    # waits instead of leaving the cores idle for minutes (and the linters use one core).
+    beside = 0 if quick else start_on_postgresql(argv)
+    code = lint()
+    if code != 0:
+        stop_on_postgresql(beside)
+        return code
     if quick:
         # The engine, the package's doctests and the web app: no browser, no reliability,
         # nothing slow.
         code = run("pytest", "-n", WORKERS, "-m", "not slow", *QUICK, *argv)
     else:
-        # The PostgreSQL pass runs beside the SQLite one: its workers mostly wait on
-        # PostgreSQL, and the SQLite pass's on browsers and servers, so each fills the other's
-        # waits instead of leaving the cores idle for minutes.
-        beside = start_on_postgresql(argv)
         code = run("pytest", "-n", WORKERS, *argv)
         code = finish_on_postgresql(beside) or code
     # A test run writes nothing of the repository's (pictures included: `dev.py screenshots`).
@@ -266,6 +274,13 @@ def postgresql_missing() -> bool:
     """Whether this machine lacks PostgreSQL's initdb (Debian keeps it off the PATH)."""
     found = list(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
     return not found and not shutil.which("initdb") and not shutil.which("pg_config")
+
+
+def stop_on_postgresql(beside: Beside | int) -> None:
+    """Stop the PostgreSQL pass as Ctrl-C does, so that it removes its throw-away server."""
+    if isinstance(beside, Beside) and beside.process.poll() is None:
+        beside.process.send_signal(signal.SIGINT)
+        beside.process.wait()
 
 
 class Beside:
@@ -295,8 +310,9 @@ def start_on_postgresql(argv: list[str]) -> Beside | int:
         return 1 if os.environ.get("CI") else 0
     # The same options; what runs on PostgreSQL is chosen in one place, tests/conftest.py
     # (ON_BOTH, less what is marked `sqlite`).
-    # A cache of its own: the two passes end near the same moment.
-    cache = ("-o", "cache_dir=.pytest_cache/postgresql")
+    # A cache of its own (the two passes end near the same moment), unless there is none.
+    cached = "no:cacheprovider" not in "".join(argv)
+    cache = ("-o", "cache_dir=.pytest_cache/postgresql") if cached else ()
     command = [str(BIN / "pytest"), "-n", PG_WORKERS, *cache, *argv]
     print("$ SCOREKEEPER_TEST_DATABASE=postgresql", *command, "&", flush=True)
     output = Path(tempfile.mkstemp(prefix="samba-postgresql-", suffix=".txt")[1])
@@ -320,8 +336,7 @@ def finish_on_postgresql(beside: Beside | int) -> int:
     try:
         code = beside.process.wait()
     except KeyboardInterrupt:
-        beside.process.terminate()
-        beside.process.wait()
+        stop_on_postgresql(beside)
         raise
     finally:
         print("\n--- the same tests on PostgreSQL (run beside) ---", flush=True)

@@ -223,8 +223,8 @@ def test_a_selection_with_nothing_for_postgresql_passes_its_second_run(
 def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Started before the SQLite pass, on PostgreSQL, with a pytest cache of its own; its output
-    shown after the SQLite pass's; a failure of either fails the run."""
+    """Started before the linters and the SQLite pass, on PostgreSQL, with a pytest cache of its
+    own; its output shown after the SQLite pass's; a failure of either fails the run."""
     for name in ("ensure_venv", "ensure_npm_tools", "ensure_browser_tools"):
         monkeypatch.setattr(dev, name, lambda *_: None)
     monkeypatch.setattr(dev, "lint_scripts", lambda: 0)
@@ -243,9 +243,16 @@ def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
             events.append("postgresql waited for")
             return codes["postgresql"]
 
+        def poll(self) -> int | None:
+            return None
+
+        def send_signal(self, signal: int) -> None:
+            events.append(f"postgresql sent {dev.signal.Signals(signal).name}")
+
     def run(*args: str) -> int:
         if args[0] != "pytest":
-            return 0  # the linters
+            events.append(f"{args[0]} ran")
+            return codes.get(args[0], 0)  # the linters
         assert "SCOREKEEPER_TEST_DATABASE" not in dev.os.environ
         events.append("sqlite ran")
         return codes["sqlite"]
@@ -257,8 +264,16 @@ def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
         codes.update(sqlite=sqlite, postgresql=postgresql)
         events.clear()
         assert dev.test(["-x"]) == expected
-        assert events == ["postgresql started", "sqlite ran", "postgresql waited for"]
+        linters = ["ruff ran", "ruff ran", "mypy ran"]
+        assert events == ["postgresql started", *linters, "sqlite ran", "postgresql waited for"]
         assert capsys.readouterr().out.endswith("on postgresql: 3 passed\n")
+
+    # A linter that fails ends the run, and the PostgreSQL pass as Ctrl-C would.
+    codes.update(sqlite=0, postgresql=0, mypy=1)
+    events.clear()
+    assert dev.test(["-x"]) == 1
+    assert events[-2:] == ["postgresql sent SIGINT", "postgresql waited for"]
+    assert "sqlite ran" not in events
 
 
 def test_the_scripts_lint_runs_the_pinned_eslint_and_fails_ci_without_it(
