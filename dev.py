@@ -249,6 +249,8 @@ def test(argv: list[str]) -> int:
     code = lint()
     if code != 0:
         stop_on_postgresql(beside)
+        if isinstance(beside, Beside):
+            beside.output.unlink()
         return code
     if quick:
         # The engine, the package's doctests and the web app: no browser, no reliability,
@@ -285,8 +287,7 @@ def stop_on_postgresql(beside: Beside | int) -> None:
 
 class Beside:
     """The PostgreSQL pass started beside the SQLite one: its process and the file that keeps
-    its output until the SQLite pass's has been shown (else 0 or 1: it did not start, and why
-    was said)."""
+    its output until the SQLite pass's has been shown."""
 
     def __init__(self, process: subprocess.Popen[bytes], output: Path) -> None:
         self.process = process
@@ -315,8 +316,9 @@ def start_on_postgresql(argv: list[str]) -> Beside | int:
     cache = ("-o", "cache_dir=.pytest_cache/postgresql") if cached else ()
     command = [str(BIN / "pytest"), "-n", PG_WORKERS, *cache, *argv]
     print("$ SCOREKEEPER_TEST_DATABASE=postgresql", *command, "&", flush=True)
-    output = Path(tempfile.mkstemp(prefix="samba-postgresql-", suffix=".txt")[1])
-    with output.open("wb") as sink:
+    descriptor, name = tempfile.mkstemp(prefix="samba-postgresql-", suffix=".txt")
+    output = Path(name)
+    with os.fdopen(descriptor, "wb") as sink:
         process = subprocess.Popen(
             command,
             cwd=ROOT,

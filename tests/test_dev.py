@@ -221,7 +221,7 @@ def test_a_selection_with_nothing_for_postgresql_passes_its_second_run(
 
 
 def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """Started before the linters and the SQLite pass, on PostgreSQL, with a pytest cache of its
     own; its output shown after the SQLite pass's; a failure of either fails the run."""
@@ -230,6 +230,7 @@ def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
     monkeypatch.setattr(dev, "lint_scripts", lambda: 0)
     monkeypatch.setattr(dev, "tracked_changes", lambda: "")
     monkeypatch.setattr(dev, "postgresql_missing", lambda: False)
+    monkeypatch.setattr(dev.tempfile, "tempdir", str(tmp_path))  # where its output is kept
     events: list[str] = []
 
     class Process:
@@ -274,6 +275,7 @@ def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
     assert dev.test(["-x"]) == 1
     assert events[-2:] == ["postgresql sent SIGINT", "postgresql waited for"]
     assert "sqlite ran" not in events
+    assert list(tmp_path.iterdir()) == [], "the output kept is removed in every case"
 
 
 def test_the_scripts_lint_runs_the_pinned_eslint_and_fails_ci_without_it(
