@@ -23,7 +23,19 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
-from sqlalchemy import delete, func, insert, or_, select, text, tuple_
+from sqlalchemy import (
+    ColumnElement,
+    String,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    text,
+    tuple_,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -250,6 +262,21 @@ def choose_pool(value: str) -> None:
     )
 
 
+def _among(whos: Collection[Who]) -> ColumnElement[bool]:
+    """Rating rows of `whos` (players and pairs). On PostgreSQL, as a join with two arrays:
+    the planner spends ~0.2 ms on each pair of an `(first, second) IN (…)` list (80 ms on a
+    season's 414, for 8 ms of running), and none on two array parameters."""
+    listed = list(whos)
+    if db.engine.dialect.name != "postgresql":
+        return tuple_(Rating.first, Rating.second).in_(listed)
+    firsts = literal([first for first, _ in listed], ARRAY(String))
+    seconds = literal([second for _, second in listed], ARRAY(String))
+    asked = (
+        func.unnest(firsts, seconds).table_valued("first", "second", name="asked").render_derived()
+    )
+    return tuple_(Rating.first, Rating.second).in_(select(asked.c.first, asked.c.second))
+
+
 def pool_of(system_id: str) -> str:
     """The pool the club reads for a game (or night, or season) of `system_id`."""
     return system_id if systems_apart() else ALL_SYSTEMS
@@ -265,9 +292,7 @@ def shown_ratings(
     if apart:
         pools = Rating.pool == system if system else Rating.pool != ALL_SYSTEMS
     rows = db.session.scalars(
-        select(Rating)
-        .where(pools, tuple_(Rating.first, Rating.second).in_(list(whos)))
-        .order_by(Rating.games.desc(), Rating.pool)
+        select(Rating).where(pools, _among(whos)).order_by(Rating.games.desc(), Rating.pool)
     )
     found: dict[Who, dict[str, ratings.Rating]] = {who: {} for who in whos}
     for row in rows:
@@ -293,7 +318,7 @@ def ratings_among(whos: Collection[Who], pool: str) -> dict[Who, ratings.Rating]
     # whose players made 8,000 pairs over five years; plain rows from the connection.
     rows = db.session.connection().execute(
         select(Rating.first, Rating.second, Rating.mu, Rating.sigma, Rating.games).where(
-            Rating.pool == pool, tuple_(Rating.first, Rating.second).in_(list(whos))
+            Rating.pool == pool, _among(whos)
         )
     )
     return {
