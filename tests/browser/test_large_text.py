@@ -13,7 +13,17 @@ from typing import Any
 
 import pytest
 
-from .helpers import CHROMIUM_FLAGS, CUT_OFF, PHONES, TEXT_SIZE, WHOLE_CHROMIUM, patient
+from tests.helpers import unavailable
+
+from .helpers import (
+    CHROMIUM_FLAGS,
+    CUT_OFF,
+    PHONES,
+    REFRESHING,
+    TEXT_SIZE,
+    WHOLE_CHROMIUM,
+    patient,
+)
 from .pages import import_game
 
 NUMBERS_IN_CARDS = """() => [...document.querySelectorAll('.big-number')].map(el => ({
@@ -28,6 +38,8 @@ def large_text_chromium(browser: Any, tmp_path_factory: pytest.TempPathFactory) 
     """Chromium with a profile whose text size is 200%, at 360×740 with touch: a browser of its
     own (a persistent context), started once for this file's tests: the whole Chromium, whose
     profile's preferences the headless shell does not read."""
+    if WHOLE_CHROMIUM is None:  # the headless shell alone
+        unavailable("Chromium is not installed (apt-get install chromium)", required=REFRESHING)
     profile = tmp_path_factory.mktemp("large-text") / "profile"
     (profile / "Default").mkdir(parents=True)
     preferences = {"webkit": {"webprefs": {"default_font_size": TEXT_SIZE}}}

@@ -93,11 +93,13 @@ def drawn(
     low, high, step = scale
     count = max(len(values) for _, values in series) - 1
 
+    wide, tall, span = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM, high - low
+
     def across(index: int) -> float:
-        return LEFT + (WIDTH - LEFT - RIGHT) * index / count
+        return LEFT + wide * index / count
 
     def down(value: float) -> float:
-        return TOP + (HEIGHT - TOP - BOTTOM) * (high - value) / (high - low)
+        return TOP + tall * (high - value) / span
 
     def x(index: int) -> float:
         return round(across(index), 1)
@@ -107,7 +109,6 @@ def drawn(
 
     # "x,y" as across() and down() place them and round(…, 1) writes them, worked out in line
     # (602 points at 300 hands, a call each was a third of the chart's time).
-    wide, tall, span = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM, high - low
     lines = [
         Line(
             side=name,

@@ -153,15 +153,10 @@ def _kept(played: Sequence[Night]) -> dict[str, SeasonNight]:
     return {night_id: read.night for night_id, read in _kept_reads(played).items()}
 
 
-def as_the_season_reads(played: Sequence[Night]) -> list[SeasonNight]:
-    """Each night as the season reads it: from its rows where they are at its revision, else
-    worked out from its tables (a night in play, or changed since its rows were written)."""
-    return [read.night for read in _season_reads(played)]
-
-
-def _season_reads(played: Sequence[Night]) -> list[SeasonRead]:
-    """`as_the_season_reads`, with the pairs' names (those of the nights worked out read
-    apart)."""
+def as_the_season_reads(played: Sequence[Night]) -> list[SeasonRead]:
+    """Each night as the season reads it, with its pairs' names: from its rows where they are at
+    its revision, else worked out from its tables (a night in play, or changed since its rows
+    were written), their names read apart."""
     kept = _kept_reads(played)
     live = [night for night in played if night.id not in kept]
     names = pair_names([night.id for night in live]) if live else {}
@@ -182,15 +177,15 @@ def init_app(app: Flask) -> None:
 
 
 def season_reads(played: Sequence[Night]) -> list[SeasonRead]:
-    """Each night as `as_the_season_reads` reads it, with its pairs' names: kept by the process
-    under the night's revision, so only the nights changed since they were last read are read
-    (their rows, their names, and for one in play its tables). The revision is the one read
+    """Each night as `as_the_season_reads` reads it: kept by the process under the night's
+    revision, so only the nights changed since they were last read are read (their rows, their
+    names, and for one in play its tables). The revision is the one read
     with the night, before what is read of it: a night changed meanwhile is kept under the
     revision before with what is newer, never the other way round."""
     reads: keeping.Keeping[tuple[str, str], SeasonRead] = current_app.extensions[EXTENSION]
     found = {night.id: reads.get((night.id, night.revision)) for night in played}
     missing = [night for night in played if found[night.id] is None]
-    for night, new in zip(missing, _season_reads(missing) if missing else [], strict=True):
+    for night, new in zip(missing, as_the_season_reads(missing) if missing else [], strict=True):
         found[night.id] = new
         reads.keep((night.id, night.revision), new, push.night_key(night.id))
     return [read for night in played if (read := found[night.id]) is not None]
