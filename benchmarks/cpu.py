@@ -91,6 +91,7 @@ class Probe:
         except (ImportError, AttributeError):
             pass
         self.profiler: Any = None
+        self.profiling = threading.Lock()
         if profile:
             import cProfile
 
@@ -143,14 +144,22 @@ class _Stream:
         return self
 
     def __next__(self) -> bytes:
-        self.probe.local.statements = 0
+        probe = self.probe
+        kind = "stream opened" if self.first else "stream wake-up"
+        self.first = False
+        profiling = probe.profiler is not None and kind == probe.profile
+        if profiling:  # one wake-up at a time: the profiler is one for every thread
+            probe.profiling.acquire()
+            probe.profiler.enable()
+        probe.local.statements = 0
         began = time.thread_time()
         try:
             return next(self.answer)
         finally:
-            kind = "stream opened" if self.first else "stream wake-up"
-            self.first = False
-            self.probe.note(kind, time.thread_time() - began, self.probe.local.statements)
+            probe.note(kind, time.thread_time() - began, probe.local.statements)
+            if profiling:
+                probe.profiler.disable()
+                probe.profiling.release()
 
     def close(self) -> None:
         getattr(self.closing, "close", lambda: None)()
