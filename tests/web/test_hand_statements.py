@@ -25,7 +25,7 @@ from .streams import Stream
 COUNTS = {
     "save": 9,
     "scoreboard ?saved=N, drawn": 1,
-    "a follower's stream, the page's parts": 1,
+    "a follower's stream, the page's parts": 0,
     "scoreboard, kept": 1,
     "scoreboard 304": 1,
     "state.json": 1,
@@ -41,8 +41,9 @@ COUNTS = {
 IMMEDIATE; PostgreSQL's SELECT … FOR UPDATE), the game with its sides and, in the same
 statement, the place of the last hand and whether the form's token was used, and the writes
 (the game's revision, the hand, its two entries, the two sides' figures). A follower's stream
-tells its page the parts that changed in the statement of the page's door (its access check
-with it: pages/events.py)."""
+tells its page the parts that changed without a statement: the hand's revision is made of the
+one its phone was let in at and the hand this process keeps, at the same access stamp, so its
+access check holds as it was read then (pages/events.py; tests/web/test_stream_access.py)."""
 
 
 def counted(app: Flask, client: FlaskClient, hands: int) -> dict[str, int]:

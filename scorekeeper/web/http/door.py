@@ -24,6 +24,7 @@ most views (`caching.not_modified`), and for a view of a game whose page is kept
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -66,10 +67,12 @@ STATE = select(
     .where(HAND.c.game_id == GAME.c.id)
     .scalar_subquery()
     .label("last_position"),
+    push.stamp_column(),
 ).where(GAME.c.id == bindparam("key"), GAME.c.deleted_at.is_(None))
 """What the door reads of a game, the table's PIN and whether the phone is signed in, in one
 Core statement compiled once:
-all that a 304 needs, and all that the access check needs (`access.py`); and the place of the
+all that a 304 needs, and all that the access check needs (`access.py`), with the access stamp
+it was read at (`services/push.py`); and the place of the
 game's last hand, by which a page kept drawn knows whether hands were recorded since
 (`services/kept.py`). A deleted game is not
 there, as if it were gone for good (it can be brought back for a while, from the recently
@@ -160,6 +163,11 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # a page reads again (`settle`, `kept`); any other request reads in a transaction, where
     # what it reads next sees the same moment. A hand saved peeks too: its write reads the game
     # again inside its own lock, and what it reads before is the game kept (`kept`).
+    given = request.environ.get(GIVEN)
+    if given is not None:  # an event stream's page, at a revision it knows all of (`GIVEN`)
+        g.peeked = True
+        _came_in(endpoint, given)
+        return
     polled = request.method in READS and "If-None-Match" in request.headers
     if _view_peeks(endpoint) or polled:
         g.peeked = True
@@ -172,6 +180,22 @@ def enter(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if request.method in READS:
         _snapshot()
     _read(endpoint)
+
+
+GIVEN = "scorekeeper.door.given"
+"""The WSGI environ's key of what the door would read, given by an event stream that drew its
+page's body for its phone (pages/events.py) at a revision whose game it knows is the one it
+read and hands recorded since (`services/kept.py`), at the same access stamp
+(`services/push.py`): what it read then, at the revision since. Only the app puts it there (a
+client's headers come in as `HTTP_…`)."""
+State = namedtuple("State", [column.key for column in STATE.selected_columns])  # type: ignore[misc]
+
+
+def moved_on(state: Any, revision: str, last_position: int, over: bool) -> Any:
+    """What the door read of a game (`state()`), as it is at a later `revision` made by hands
+    recorded alone, with its last hand at place `last_position`."""
+    read = state._asdict()
+    return State(**{**read, "revision": revision, "last_position": last_position, "over": over})
 
 
 PEEKS = "door_peeks"

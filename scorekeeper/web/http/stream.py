@@ -146,9 +146,10 @@ class News(Protocol):
     def opened(self, revision: str) -> None:
         """The stream names `revision` first."""
 
-    def tell(self) -> tuple[str, str] | Refused | None:
-        """The revision now and what the page is told of it (one line); None: the name alone;
-        `REFUSED`: this phone may no longer follow."""
+    def tell(self, revision: str, again: bool) -> tuple[str, str] | Refused | None:
+        """The revision now (`revision`, heard, or later) and what the page is told of it (one
+        line); None: the name alone; `REFUSED`: this phone may no longer follow (asked `again`
+        when who may follow changed since it was last asked)."""
 
 
 def respond(
@@ -222,7 +223,8 @@ def _follow(
             return
         # The page's body for this phone, if its stream carries it, asks whether it may still
         # follow; else the stream asks.
-        told = news.tell() if news is not None and revision != sent else None
+        again = now_access != access
+        told = news.tell(revision, again) if news is not None and revision != sent else None
         if told is REFUSED:
             yield REFUSED_EVENT
             return

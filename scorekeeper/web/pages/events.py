@@ -8,6 +8,13 @@ The stream of a page that says which it is (`?page=`, the page's endpoint) and w
 stream may carry (`parts.carried`: the scoreboard, the follow page, the display) carries that
 body with each new revision (`News`), so that the page need not ask for itself: the marked parts
 that changed since the revision it told the page before (`parts.changed`), or the body whole.
+
+A stream reads nothing at a revision made by hands recorded alone since its phone's access was
+checked, at the same access stamp (`services/push.py`): who may follow is then as it was, and
+the page's body for this phone is drawn from what the door read then, moved on to the new
+revision (`door.GIVEN`); and the streams of a game whose phones see the same page alike (the
+page, its language, what the phone may do) are told the same news, worked out once a revision
+(`push.Hub.shared`). Any other revision, or a change of who may follow, has the door read again.
 """
 
 from __future__ import annotations
@@ -18,12 +25,14 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from flask import Blueprint, Flask, current_app, request, url_for
+from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from ..http import access, caching, door, stream
 from ..http.access import Access, needs
 from ..presenters import parts
+from ..services import kept as kept_games
 from ..services import push
 from ..services.errors import NotFound
 from ..wording import page_title
@@ -84,6 +93,9 @@ class News:
         self.since = since
         self.shown: tuple[str, parts.Chunks] | None = None
         """The revision the page shows as this stream told it, and its body cut in parts."""
+        self.checked: Checked | None = None
+        """What the door read when the phone was last let in, and how its page is seen (while
+        the page shows a body)."""
 
     def opened(self, revision: str) -> None:
         """The stream names `revision` first: the page shows it if it was drawn at it."""
@@ -92,11 +104,20 @@ class News:
         if isinstance(drawn, Drawn) and drawn.revision == revision:
             self.shown = (drawn.revision, drawn.cut)
 
-    def tell(self) -> tuple[str, str] | stream.Refused | None:
-        """The revision the page is told now and what it is told of it (as JSON); None when it
-        is to ask for itself; `stream.REFUSED` when this phone may no longer follow the game
-        (the page's own access check)."""
-        drawn = self._drawn()
+    def tell(self, revision: str, again: bool) -> tuple[str, str] | stream.Refused | None:
+        """The revision the page is told now (`revision`, heard, or later) and what it is told
+        of it (as JSON); None when it is to ask for itself; `stream.REFUSED` when this phone
+        may no longer follow the game (the page's own access check, asked `again` when who
+        may follow changed since)."""
+        given = None if again else self._moved_on(revision)
+        shared = self._shared(revision) if given is not None else None
+        base = self.shown[0] if self.shown else None
+        if shared is not None and self.checked is not None:
+            found = shared.get((self.checked.seen, base))
+            if found is not None:  # another phone that sees the page alike was told it
+                self.shown, self.checked = (revision, found[1]), Checked(given, self.checked.seen)
+                return revision, str(found[0])
+        drawn = self._drawn(given)
         if not isinstance(drawn, Drawn):
             self.shown = None
             return drawn
@@ -107,11 +128,39 @@ class News:
         else:
             told.update(base=self.shown[0], count=len(drawn.cut.parts), parts=changed)
         self.shown = (drawn.revision, drawn.cut)
-        return drawn.revision, json.dumps(told, ensure_ascii=False)
+        news = json.dumps(told, ensure_ascii=False)
+        shared = self._shared(drawn.revision) if self.checked is not None else None
+        if shared is not None and self.checked is not None:
+            shared[(self.checked.seen, base)] = (news, drawn.cut)
+        return drawn.revision, news
 
-    def _drawn(self) -> Drawn | stream.Refused | None:
-        """The page's body now, for this phone."""
+    def _moved_on(self, revision: str) -> Any:
+        """What the door would read now, without reading it, if this phone's access was checked
+        at the access stamp heard last and `revision` is made of the one it was checked at by
+        hands recorded alone (the game kept here says so); else None."""
+        checked = self.checked
+        if checked is None or push.hub_of(self.app).stamp != checked.state.access_stamp:
+            return None
+        state = checked.state
+        with self.app.app_context():
+            found = kept_games.moved_on(
+                str(state.id), revision, str(state.revision), int(state.last_position or 0)
+            )
+        if found is None:
+            return None
+        over = found.replay.game_over
+        return door.moved_on(state, revision, found.game.last_position, over)
+
+    def _shared(self, revision: str) -> dict[Any, Any] | None:
+        return push.hub_of(self.app).shared(push.game_key(str(self.checked.state.id)), revision)  # type: ignore[union-attr]
+
+    def _drawn(self, given: Any = None) -> Drawn | stream.Refused | None:
+        """The page's body now, for this phone; from what the door read before, `given` at the
+        revision now (`door.GIVEN`), if the stream knows it."""
         environ = {**self.environ, "wsgi.input": io.BytesIO()}
+        if given is not None:
+            environ[door.GIVEN] = given
+        self.checked = None
         with self.app.request_context(environ):
             try:
                 if self.app.preprocess_request() is not None:
@@ -123,7 +172,20 @@ class News:
                 return None
             body = drawn.body
             cut = body.followed() if isinstance(body, parts.Kept) else parts.chunks(str(body))
+            state = door.state()
+            if not state.next_game_id:  # nothing of the game played next to ask again
+                seen = (request.endpoint, str(get_locale()), access.level())
+                self.checked = Checked(state, seen)
             return Drawn(door.revision(), page_title(drawn.title), cut)
+
+
+class Checked(NamedTuple):
+    """What the door read when a stream's phone was last let in (`door.state()`), and how its
+    page is seen: the page, its language and what the phone may do (what its body is drawn
+    for, never who it is)."""
+
+    state: Any
+    seen: tuple[str | None, str, access.Access]
 
 
 class Drawn(NamedTuple):

@@ -18,7 +18,7 @@ from ..extensions import db
 from ..store.database import writing
 from ..store.models import Correction, Entry, Game, Hand, now
 from ..store.reads import HandRead
-from . import kept
+from . import kept, push
 from .engine import engine_game, engine_hand, game_changed, replay, replay_of
 from .errors import HandChanged, HandRefused, HandSaved, HandTaken, NotFound, StoredHand
 from .figures import store_figures
@@ -132,7 +132,12 @@ def record_hand(game_id: str, hand: rules.Hand, token: str, after: int | None = 
     """
     try:
         with writing():
-            game, (last, already_id) = lock_game_with(game_id, *_places(game_id, token))
+            # The access stamp with them: what tells the followers' streams whether who may
+            # follow changed before this hand (services/push.py).
+            game, (last, already_id, stamp) = lock_game_with(
+                game_id, *_places(game_id, token), push.stamp_column()
+            )
+            push.stamp_read(stamp)
             if already_id is not None:
                 already = db.session.get_one(Hand, already_id)
                 if not same_hand(already, hand):

@@ -157,6 +157,23 @@ def recorded(game_id: str, before: str, revision: str, hand: HandRead) -> None:
         _kept().keep(_with_hands(kept, revision, [hand]))
 
 
+def moved_on(game_id: str, revision: str, since: str, last: int) -> KeptGame | None:
+    """The game kept here, if it is at `revision` and that revision was made from `since` (with
+    its last hand at place `last`) by hands recorded alone: nothing else of the game changed
+    (its links, its name, the game played after it); None otherwise. Reads nothing."""
+    found = _kept().get(game_id)
+    if found is None or found.game.revision != revision:
+        return None
+    derived = since
+    for hand in found.game.hands:
+        if hand.position <= last:
+            continue
+        if hand.version != 1 or hand.deleted_at is not None:
+            return None
+        derived = revision_after(derived, hand.position, hand.token)
+    return found if derived == revision else None
+
+
 def replay_at(game_id: str, revision: str) -> rules.GameResult | None:
     """The game's replay at `revision`, if this process has it: the game kept at that revision,
     or the replay a write here stored for it. A save reads the hands before it only without."""

@@ -24,14 +24,25 @@ How a change is heard, in each process:
 - A watcher per process reads the revisions of every key followed there once a second, in one
   statement per kind: the net under both, and all there is on SQLite when another process
   writes (a restore from the command line, a second server).
-- `changed_access` wakes every waiter to check again who may follow (the table's PIN changed);
-  a game's new links come with a new revision, so its own waiters check on that.
+- `changed_access` wakes every waiter to check again who may follow (the table's PIN changed,
+  phones signed out); a game's new links come with a new revision that no hand recorded
+  derives, so its own waiters check on that.
+
+Who may follow has an **access stamp** (`ACCESS_STAMP`, a row of `table_setting`): a new random
+one is written by every write that changes who may follow (`changed_access`). Each process
+knows the latest it read (`Hub.stamp`): a write there tells it; a hand saved reads it with the
+locked game, and the watcher after the revisions it reads; a new one wakes every waiter to
+check again. So a waiter told of a revision knows the stamp as of at least that revision's
+commit: one whose check was made at the same stamp, and whose new revision is its last one and
+hands recorded (`services/kept.py`), knows its check still holds without reading it again
+(pages/events.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -42,7 +53,7 @@ from sqlalchemy import event, inspect, select, text
 from sqlalchemy.orm import Session
 
 from ..extensions import db
-from ..store.models import Game, Night
+from ..store.models import Game, Night, TableSetting
 from ..store.seasons import Season, season_revisions
 
 GONE = ""
@@ -50,6 +61,10 @@ GONE = ""
 CHANNEL = "scorekeeper"
 """PostgreSQL's channel of the notices: `key revision`, or `*` when access changed."""
 EVERYONE = "*"
+ACCESS_STAMP = "access"
+"""The key of the access stamp's row in `table_setting` (the module says what it is for)."""
+UNKNOWN = object()
+"""The stamp of a process that has not read one yet (no row is read as None)."""
 WATCH_EVERY = 1.0
 """Seconds between the watcher's reads of the followed revisions."""
 LISTEN_EVERY = 1.0
@@ -69,6 +84,9 @@ class Watched:
     revision: str
     changed: threading.Condition
     waiting: int = 0
+    shared: dict[Any, Any] = field(default_factory=dict)
+    """What the waiters work out alike of the revision heard (pages/events.py: the news of a
+    page), for the others: emptied when the revision changes."""
 
 
 @dataclass
@@ -83,6 +101,8 @@ class Hub:
     watched: dict[str, Watched] = field(default_factory=dict)
     access: int = 0
     """Counts the changes of who may follow (a waiter that saw another count checks again)."""
+    stamp: object = UNKNOWN
+    """The latest access stamp read in this process (the module says what it is for)."""
     started: bool = False
     stopped: threading.Event = field(default_factory=threading.Event)
     """Set when the app is done (`stop`): its watcher and listener end."""
@@ -141,14 +161,34 @@ class Hub:
             if watched is None or watched.revision == revision:
                 return
             watched.revision = revision
+            watched.shared.clear()
             watched.changed.notify_all()
 
     def tell_everyone(self) -> None:
         """Who may follow changed (the PIN): every waiter wakes to check again."""
         with self.lock:
-            self.access += 1
-            for watched in self.watched.values():
-                watched.changed.notify_all()
+            self._everyone()
+
+    def _everyone(self) -> None:
+        self.access += 1
+        for watched in self.watched.values():
+            watched.changed.notify_all()
+
+    def stamped(self, stamp: str | None, *, changed: bool = False) -> None:
+        """The access stamp read now (by a write, or the watcher), or written (`changed`: who
+        may follow changed, told by a write or a notice): a stamp other than the one known
+        wakes every waiter to check again (the first one read changes nothing: a waiter
+        compares it with the one it was checked at)."""
+        with self.lock:
+            if changed or (stamp != self.stamp and self.stamp is not UNKNOWN):
+                self._everyone()
+            self.stamp = stamp
+
+    def shared(self, key: str, revision: str) -> dict[Any, Any] | None:
+        """What the waiters of `key` share of `revision`, while it is the revision heard."""
+        with self.lock:
+            watched = self.watched.get(key)
+            return watched.shared if watched is not None and watched.revision == revision else None
 
     def stop(self) -> None:
         """The app is done: its watcher and listener end, and so does every stream that
@@ -165,11 +205,15 @@ class Hub:
             return {key: watched.revision for key, watched in self.watched.items()}
 
     def heard(self, payload: str) -> None:
-        """A notice from another process: `key revision` (a bare key: gone), or `*`."""
-        if payload == EVERYONE:
-            self.tell_everyone()
-            return
+        """A notice from another process: `key revision` (a bare key: gone), or `* stamp`
+        (who may follow changed: the new access stamp)."""
         key, _, revision = payload.partition(" ")
+        if key == EVERYONE:
+            if revision:
+                self.stamped(revision, changed=True)
+            else:
+                self.tell_everyone()
+            return
         self.tell(key, revision)
         if self._again([key]):
             self.nudged.set()  # the watcher reads them: this thread has no app to read with
@@ -182,10 +226,12 @@ class Hub:
             kind, _, thing = key.partition(":")
             if kind in self.readers and (kinds is None or kind in kinds):
                 by_kind.setdefault(kind, []).append(thing)
+        found = {kind: self.readers[kind](things) for kind, things in by_kind.items()}
+        if "game" in by_kind:  # read after the revisions: as of their commits at least
+            self.stamped(access_stamp())
         for kind, things in by_kind.items():
-            found = self.readers[kind](things)
             for thing in things:
-                self._heard(f"{kind}:{thing}", found.get(thing, GONE))
+                self._heard(f"{kind}:{thing}", found[kind].get(thing, GONE))
 
     def look_again(self, changed: Collection[str]) -> None:
         """After a write that `changed` these keys: the followed keys of the kinds made of
@@ -269,7 +315,12 @@ def _listen(conninfo: str, hub: Hub) -> None:
 
 def hub() -> Hub:
     """This app's hub (one per process, as each process has its own app)."""
-    found: Hub = current_app.extensions[EXTENSION]
+    return hub_of(current_app)
+
+
+def hub_of(app: Flask) -> Hub:
+    """`app`'s hub, outside its context (an event stream's thread)."""
+    found: Hub = app.extensions[EXTENSION]
     return found
 
 
@@ -315,9 +366,32 @@ def changed(key: str, revision: str) -> None:
 
 
 def changed_access() -> None:
-    """This write's transaction changes who may follow (the table's PIN): every follower checks
-    again."""
-    _note(db.session(), EVERYONE, "")
+    """This write's transaction changes who may follow (the table's PIN, phones signed out): a
+    new access stamp, and every follower checks again."""
+    stamp = secrets.token_hex(8)
+    db.session.merge(TableSetting(key=ACCESS_STAMP, value=stamp))
+    _note(db.session(), EVERYONE, stamp)
+
+
+STAMP = select(TableSetting.value).where(TableSetting.key == ACCESS_STAMP)
+
+
+def access_stamp() -> str | None:
+    """The access stamp now (the watcher's read)."""
+    with db.engine.connect() as connection:
+        found: str | None = connection.execute(STAMP).scalar()
+        return found
+
+
+def stamp_column() -> Any:
+    """The access stamp, as a column a statement reads with what else it reads."""
+    return STAMP.scalar_subquery().label("access_stamp")
+
+
+def stamp_read(stamp: str | None) -> None:
+    """A write read the access stamp (`stamp_column`) with what it locked."""
+    if has_app_context() and EXTENSION in current_app.extensions:
+        hub().stamped(stamp)
 
 
 def _note(session: Session, key: str, revision: str) -> None:
@@ -360,7 +434,7 @@ def _committed(session: Session) -> None:
     here = hub()
     for key, revision in noted.items():
         if key == EVERYONE:
-            here.tell_everyone()
+            here.stamped(revision, changed=True)  # the new access stamp
         else:
             here.tell(key, revision)
     here.look_again(noted)
