@@ -198,6 +198,19 @@ def test_a_phone_signed_out_in_another_process_hears_no_hand_recorded_here_after
     assert refused(stream)
 
 
+def two_streams(
+    app: Flask, streams: list[Stream]
+) -> tuple[FlaskClient, str, FlaskClient, Stream, Stream]:
+    """The table (its PIN) with a game on its scoreboard, and a phone with the follow link on
+    the follow page: the phones, the game and their streams (`InTurn`: the table's first)."""
+    table = with_a_pin(app.test_client())
+    game_id = a_game(table, 3)
+    watching = opened(app, "follow", links(table, game_id)["follow"])
+    board = following(streams, table, f"/games/{game_id}", "10.0.0.1")
+    follow = following(streams, watching, f"/games/{game_id}/follow", "10.0.0.3")
+    return table, game_id, watching, board, follow
+
+
 def test_a_phone_signed_out_in_another_process_hears_no_hand_recorded_there(
     uri: str, streams: list[Stream], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -206,11 +219,7 @@ def test_a_phone_signed_out_in_another_process_hears_no_hand_recorded_there(
     checked at another stamp, asks again."""
     app, elsewhere = pin_app(uri), pin_app(uri)
     turns = InTurn(monkeypatch)
-    table = with_a_pin(app.test_client())
-    game_id = a_game(table, 3)
-    watching = opened(app, "follow", links(table, game_id)["follow"])
-    board = following(streams, table, f"/games/{game_id}", "10.0.0.1")
-    follow = following(streams, watching, f"/games/{game_id}/follow", "10.0.0.3")
+    table, game_id, watching, board, follow = two_streams(app, streams)
     turns.next("10.0.0.1", "10.0.0.3")
     Actions(table).record_hand(game_id, [GOES_OUT, STAYS_IN])  # this process reads the stamp
     told(board), told(follow)
@@ -230,11 +239,7 @@ def test_a_renewed_link_ends_the_stream_of_a_page_that_carries_its_body(
     checked at the old link, asks again."""
     app = pin_app(uri)
     turns = InTurn(monkeypatch)
-    table = with_a_pin(app.test_client())
-    game_id = a_game(table, 3)
-    watching = opened(app, "follow", links(table, game_id)["follow"])
-    board = following(streams, table, f"/games/{game_id}", "10.0.0.1")
-    follow = following(streams, watching, f"/games/{game_id}/follow", "10.0.0.3")
+    table, game_id, _, board, follow = two_streams(app, streams)
     turns.next("10.0.0.1", "10.0.0.3")
     assert table.post(f"/games/{game_id}/share/renew").status_code == 302
     told(board)
