@@ -314,8 +314,12 @@ def check_changes(record: Any) -> None:
         check_house_rule(record)
         return
     state = inspect(record)
-    for key, check_value in COLUMNS[type(record)].items():
-        if state.attrs[key].history.has_changes():
+    columns = COLUMNS[type(record)]
+    # Only the columns set since the row was read can have changed (each keeps its value of
+    # before in the row's state): a game's save sets a few of its many.
+    touched = columns.keys() - state.unmodified_intersection(columns)
+    for key, check_value in columns.items():
+        if key in touched and state.attrs[key].history.has_changes():
             value = state.dict.get(key)
             try:
                 check_value(value)
