@@ -32,7 +32,7 @@ from ..http.converters import whole_number
 from ..http.csrf import form_view
 from ..presenters import parts
 from ..presenters.game import hand_in_words
-from ..presenters.hand_form import Kind, Outcome, blank, cited, hand_form_page
+from ..presenters.hand_form import Blank, Kind, Outcome, blank, cited, hand_form_page
 from ..services.engine import replay_of, system_of
 from ..services.errors import HandChanged, HandRefused, HandSaved, HandTaken, StoredHand
 from ..services.hands import (
@@ -244,7 +244,8 @@ def new() -> ResponseReturnValue:
         if door.over():
             return redirect(url_for("games.scoreboard", game_id=door.game_id()))
 
-        shown = blank(door.kept())
+        # What the form shows of the game and its holes' values, worked out once a revision.
+        shown, holes = parts.kept(lambda: caching.revision_key("blank hand form"), _blank_shown)
 
         def page() -> str:
             return _page(_blank_form(), parts.hole("token"))
@@ -252,10 +253,15 @@ def new() -> ResponseReturnValue:
         # Kept across revisions: a hand recorded changes the holes' values (the title, the
         # totals), seldom what the page shows; the one-time token fresh for each visitor.
         kept = parts.kept_page(lambda: caching.page_key(shows=shown.shows), page)
-        return compress.respond(kept, token=new_token(), **shown.holes())
+        return compress.respond(kept, token=new_token(), **holes)
     # A form sent again after it ended the game is still answered as the first time was.
     game = door.kept().game
     return _sent(game, system_of(game), None)
+
+
+def _blank_shown() -> tuple[Blank, dict[str, str]]:
+    shown = blank(door.kept())
+    return shown, shown.holes()
 
 
 def _blank_form() -> parts.Drawn:
