@@ -113,7 +113,7 @@ class News:
         shared = self._shared(revision) if given is not None else None
         base = self.shown[0] if self.shown else None
         if shared is not None and self.checked is not None:
-            found = shared.get((self.checked.seen, base))
+            found = shared.get((revision, self.checked.seen, base))
             if found is not None:  # another phone that sees the page alike was told it
                 self.shown, self.checked = (revision, found[1]), Checked(given, self.checked.seen)
                 return revision, str(found[0])
@@ -131,7 +131,8 @@ class News:
         news = json.dumps(told, ensure_ascii=False)
         shared = self._shared(drawn.revision) if self.checked is not None else None
         if shared is not None and self.checked is not None:
-            shared[(self.checked.seen, base)] = (news, drawn.cut)
+            # Under its revision too: the revision heard may move on meanwhile.
+            shared[(drawn.revision, self.checked.seen, base)] = (news, drawn.cut)
         return drawn.revision, news
 
     def _moved_on(self, revision: str) -> Any:
