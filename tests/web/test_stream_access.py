@@ -10,7 +10,7 @@ import json
 import re
 import threading
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -244,3 +244,46 @@ def test_a_renewed_link_ends_the_stream_of_a_page_that_carries_its_body(
     assert table.post(f"/games/{game_id}/share/renew").status_code == 302
     told(board)
     assert refused(follow)
+
+
+def test_the_streams_that_see_a_page_alike_work_its_news_out_once(
+    uri: str, streams: list[Stream], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three phones on the scoreboard of a table without a PIN: at a hand, the first stream that
+    works the news out does so only once the two others came to wait for it (or, were they not
+    made to wait, worked it out too), and they take it."""
+    app = pin_app(uri)
+    phones = [app.test_client() for _ in range(3)]
+    game_id = a_game(phones[0], 3)
+    board = f"/games/{game_id}"
+    held = [following(streams, phone, board, f"10.0.0.{n}") for n, phone in enumerate(phones)]
+    arrived = threading.Condition()
+    waiting: list[str] = []
+    worked_out: list[str] = []
+    one_at_a_time, told_for = events.one_at_a_time, events.News._told
+
+    @contextmanager
+    def counted(shared: dict[Any, Any], key: Any) -> Iterator[None]:
+        with arrived:
+            waiting.append("came")
+            arrived.notify_all()
+        with one_at_a_time(shared, key):
+            yield
+
+    def working_out(news: events.News, given: Any) -> Any:
+        with arrived:
+            worked_out.append(str(news.environ["REMOTE_ADDR"]))
+            arrived.notify_all()
+            arrived.wait_for(lambda: len(waiting) + len(worked_out) > len(held), WITHIN)
+        return told_for(news, given)
+
+    monkeypatch.setattr(events, "one_at_a_time", counted)
+    Actions(phones[0]).record_hand(game_id, [GOES_OUT, STAYS_IN])  # the stamp read here
+    news = [told(stream) for stream in held]
+    waiting.clear()
+    worked_out.clear()
+    monkeypatch.setattr(events.News, "_told", working_out)
+    Actions(phones[0]).record_hand(game_id, [GOES_OUT, STAYS_IN])
+    again = [told(stream) for stream in held]
+    assert (len(waiting), len(worked_out)) == (3, 1), (waiting, worked_out)
+    assert again[0] == again[1] == again[2] and again[0]["revision"] != news[0]["revision"]

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager
 from typing import Any, NamedTuple
 
 from flask import Blueprint, Flask, current_app, request, url_for
@@ -110,13 +112,26 @@ class News:
         may no longer follow the game (the page's own access check, asked `again` when who
         may follow changed since)."""
         given = None if again else self._moved_on(revision)
-        shared = self._shared(revision) if given is not None else None
-        base = self.shown[0] if self.shown else None
-        if shared is not None and self.checked is not None:
-            found = shared.get((revision, self.checked.seen, base))
-            if found is not None:  # another phone that sees the page alike was told it
-                self.shown, self.checked = (revision, found[1]), Checked(given, self.checked.seen)
+        checked = self.checked
+        shared = self._shared(revision) if given is not None and checked is not None else None
+        if shared is None or checked is None:
+            return self._told(given)
+        # The streams that see the page alike, from the same revision, are told the same: one
+        # works it out (the others wait for it), under the revision it is of.
+        key = (revision, checked.seen, self.shown[0] if self.shown else None)
+        with one_at_a_time(shared, key):
+            found = shared.get(key)
+            if found is not None:
+                self.shown, self.checked = (revision, found[1]), Checked(given, checked.seen)
                 return revision, str(found[0])
+            told = self._told(given)
+            alike = self.checked is not None and self.checked.seen == checked.seen
+            if isinstance(told, tuple) and told[0] == revision and self.shown and alike:
+                shared[key] = (told[1], self.shown[1])
+            return told
+
+    def _told(self, given: Any) -> tuple[str, str] | stream.Refused | None:
+        """What `tell` tells, worked out for this phone (`given`: what the door would read)."""
         drawn = self._drawn(given)
         if not isinstance(drawn, Drawn):
             self.shown = None
@@ -128,12 +143,7 @@ class News:
         else:
             told.update(base=self.shown[0], count=len(drawn.cut.parts), parts=changed)
         self.shown = (drawn.revision, drawn.cut)
-        news = json.dumps(told, ensure_ascii=False)
-        shared = self._shared(drawn.revision) if self.checked is not None else None
-        if shared is not None and self.checked is not None:
-            # Under its revision too: the revision heard may move on meanwhile.
-            shared[(drawn.revision, self.checked.seen, base)] = (news, drawn.cut)
-        return drawn.revision, news
+        return drawn.revision, json.dumps(told, ensure_ascii=False)
 
     def _moved_on(self, revision: str) -> Any:
         """What the door would read now, without reading it, if this phone's access was checked
@@ -178,6 +188,12 @@ class News:
                 seen = (request.endpoint, str(get_locale()), access.level())
                 self.checked = Checked(state, seen)
             return Drawn(door.revision(), page_title(drawn.title), cut)
+
+
+def one_at_a_time(shared: dict[Any, Any], key: Hashable) -> AbstractContextManager[Any]:
+    """The lock the streams that work out the same news (`key`) take one at a time."""
+    lock: threading.Lock = shared.setdefault(("working out", key), threading.Lock())
+    return lock
 
 
 class Checked(NamedTuple):
