@@ -231,11 +231,13 @@ def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
     monkeypatch.setattr(dev, "tracked_changes", lambda: "")
     monkeypatch.setattr(dev, "postgresql_missing", lambda: False)
     monkeypatch.setattr(dev.tempfile, "tempdir", str(tmp_path))  # where its output is kept
+    monkeypatch.setenv(dev.BYTECODE_KEPT, "1")
     events: list[str] = []
 
     class Process:
         def __init__(self, command: list[str], *, env: dict[str, str], stdout: Any, **_: Any):
             assert env["SCOREKEEPER_TEST_DATABASE"] == "postgresql"
+            assert dev.BYTECODE_KEPT not in env
             assert "cache_dir=.pytest_cache/postgresql" in command
             events.append("postgresql started")
             stdout.write(b"on postgresql: 3 passed\n")
@@ -255,6 +257,7 @@ def test_the_postgresql_pass_runs_beside_the_sqlite_one_and_both_count(
             events.append(f"{args[0]} ran")
             return codes.get(args[0], 0)  # the linters
         assert "SCOREKEEPER_TEST_DATABASE" not in dev.os.environ
+        assert dev.BYTECODE_KEPT not in dev.os.environ  # each module compiled once a run
         events.append("sqlite ran")
         return codes["sqlite"]
 
