@@ -59,7 +59,8 @@ from ..store.seasons import Season, season_revisions
 GONE = ""
 """The revision of a thing that is no more (a deleted game)."""
 CHANNEL = "scorekeeper"
-"""PostgreSQL's channel of the notices: `key revision`, or `*` when access changed."""
+"""PostgreSQL's channel of the notices: `key revision`, or `* stamp` when access changed (the
+new access stamp)."""
 EVERYONE = "*"
 ACCESS_STAMP = "access"
 """The key of the access stamp's row in `table_setting` (the module says what it is for)."""
