@@ -287,3 +287,22 @@ def test_the_streams_that_see_a_page_alike_work_its_news_out_once(
     again = [told(stream) for stream in held]
     assert (len(waiting), len(worked_out)) == (3, 1), (waiting, worked_out)
     assert again[0] == again[1] == again[2] and again[0]["revision"] != news[0]["revision"]
+
+
+def test_the_watcher_reads_the_followed_games_then_the_access_stamp_two_statements_a_look(
+    uri: str,
+) -> None:
+    app = pin_app(uri)
+    table = app.test_client()
+    games = [a_game(table) for _ in range(3)]
+    hub = push.hub_of(app)
+    with ExitStack() as following_them:
+        for game_id in games:
+            following_them.enter_context(hub.watching(push.game_key(game_id), "before"))
+        with app.app_context(), statements(app) as seen:
+            hub.look()
+        assert len([read for read in seen if read != "BEGIN"]) == 2, seen  # SQLite's BEGINs
+        assert hub.stamp is None  # no one changed who may follow yet: no stamp
+        assert "before" not in hub.followed().values()
+    with_a_pin(table)  # a PIN set: the stamp written
+    assert hub.stamp is not None
