@@ -20,8 +20,9 @@ import flask_migrate
 import jinja2
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, select
-from sqlalchemy.engine import make_url
+from sqlalchemy import Engine, event, select
+from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.util import LRUCache
 from werkzeug.routing import Rule
 
 from scorekeeper.web import create_app
@@ -91,6 +92,46 @@ def _compiled_once(rule: Rule, append_unknown: bool = True) -> Any:
 
 if hasattr(Rule, "_compile_builder"):  # werkzeug 3's
     Rule._compile_builder = _compiled_once  # type: ignore[method-assign]
+
+
+STATEMENTS: dict[type[Dialect], LRUCache[Any, Any]] = {}
+"""The statements every test's app compiled, kept for the whole run by the kind of database
+(`_statements_compiled_once`)."""
+
+
+def _same_kind(dialect: Dialect, other: object) -> bool:
+    """Two dialects of one driver, set up alike (one server version): the SQL either compiles
+    is the other's."""
+    return (
+        type(other) is type(dialect)
+        and other.server_version_info == dialect.server_version_info  # type: ignore[attr-defined]
+        and other.paramstyle == dialect.paramstyle  # type: ignore[attr-defined]
+    )
+
+
+def _statements_compiled_once(engine: Engine) -> Engine:
+    """Each statement compiled once a run, not once an app: SQLAlchemy keeps what it compiled
+    in each engine (and each mapper), under the engine's dialect, and every test's app has an
+    engine of its own, so every test compiled every statement it ran again (a quarter of a web
+    test's CPU). The engines share one cache for each kind of database, and their dialects
+    count as one where they are of one driver set up alike (no test sets an engine up
+    differently), so that the mappers' caches of writes are shared too."""
+    kind = type(engine.dialect)
+    if kind.__dict__.get("__eq__") is not _same_kind:
+        kind.__eq__ = _same_kind  # type: ignore[method-assign,assignment]
+        kind.__hash__ = lambda dialect: hash(type(dialect))  # type: ignore[method-assign,assignment]
+    engine.update_execution_options(compiled_cache=STATEMENTS.setdefault(kind, LRUCache(2000)))
+    return engine
+
+
+_make_engine = db._make_engine
+
+
+def _engine_compiling_once(*args: Any, **kwargs: Any) -> Engine:
+    return _statements_compiled_once(_make_engine(*args, **kwargs))
+
+
+db._make_engine = _engine_compiling_once  # type: ignore[method-assign]
 
 
 @functools.cache

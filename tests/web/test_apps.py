@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 from werkzeug.routing import Map, Rule
 
+from scorekeeper.web.extensions import db
+from scorekeeper.web.store.models import Side
 from tests.web import apps
+
+A_GAME = {
+    "variant": "classic",
+    "sides": [{"name": "Compiled once", "players": 2}, {"name": "Them", "players": 2}],
+    "hands": [],
+}
 
 
 def code(builder: Any) -> tuple[Any, ...]:
@@ -39,3 +49,30 @@ def test_each_rules_address_builder_compiled_once_a_run_is_the_one_werkzeug_make
         kept = rule._compile_builder(append_unknown)
         made = apps._compile_builder(rule, append_unknown)
         assert code(kept) == code(made), rule.rule
+
+
+def test_a_statement_compiled_once_a_run_is_run_on_each_apps_own_database() -> None:
+    """The second app finds the statement the first compiled, and reads its own rows with it."""
+    first, second = apps.built_app(apps.TEST_CONFIG), apps.built_app(apps.TEST_CONFIG)
+    assert first.test_client().post("/games/import", json=A_GAME).status_code == 201
+    asked = select(Side.name).where(Side.name.like("Compiled once%"))
+    found = []
+    for app in (first, second):
+        with app.app_context():
+            result = db.session.connection().execute(asked)
+            found.append((result.scalars().all(), result.context.cache_hit))
+            cache_hit = db.engine.dialect.CACHE_HIT
+    assert found[0][0] == ["Compiled once"]
+    assert found[1] == ([], cache_hit)
+
+
+def test_dialects_count_as_one_only_when_set_up_alike() -> None:
+    app = apps.built_app(apps.TEST_CONFIG)
+    with app.app_context():
+        dialect = db.engine.dialect
+        alike = copy.copy(dialect)
+        older = copy.copy(dialect)
+        older.server_version_info = (3, 0, 0)
+        assert alike == dialect
+        assert hash(alike) == hash(dialect)
+        assert older != dialect
