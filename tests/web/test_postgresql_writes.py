@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper.web.extensions import db
+from scorekeeper.web.services import access, push
 from scorekeeper.web.services import hands as hand_services
 
 from .apps import assert_figures_are_the_replays
 from .helpers import GOES_OUT, STAYS_IN, Actions
-from .races import WAITING_AT_MOST, wait_for_a_write_waiting_for_a_lock
+from .races import WAITING_AT_MOST, at_once, held_after, wait_for_a_write_waiting_for_a_lock
 
 pytestmark = pytest.mark.once
 
@@ -126,3 +128,40 @@ def test_a_game_file_with_totals_past_32_bits_is_imported_and_shown(
     assert client.get("/stats").status_code == 200
     assert client.get("/players/ana").status_code == 200
     assert_figures_are_the_replays(postgresql)
+
+
+def test_two_phones_signed_out_at_once_are_both_signed_out(
+    postgresql: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Who may follow changes twice at once on a database with no access stamp yet (a new
+    one): the first change writes the stamp and holds on until the second waits for it; the
+    second then writes its own, and neither fails on the stamp's key (services/push.py)."""
+    with postgresql.app_context():
+        phones = [access.sign_in(None) for _ in range(2)]
+    holding, done = threading.Event(), threading.Event()
+    changed_access = push.changed_access
+
+    def stamped() -> None:
+        changed_access()
+        db.session.flush()  # the stamp written, its transaction still open
+
+    monkeypatch.setattr(push, "changed_access", held_after(postgresql, stamped, holding, done))
+
+    def signing_out(phone: str) -> Callable[[], str]:
+        def sign_out() -> str:
+            with postgresql.app_context():
+                try:
+                    access.sign_out(phone)
+                    return "signed out"
+                except Exception as error:  # what a phone would get as a 500
+                    return repr(error)
+                finally:
+                    done.set()
+
+        return sign_out
+
+    answers = at_once(signing_out(phones[0]), signing_out(phones[1]), holding)
+    assert answers == {"first": "signed out", "second": "signed out"}
+    with postgresql.app_context():
+        assert access.signed_in(phones[0]) is None
+        assert access.signed_in(phones[1]) is None

@@ -26,6 +26,7 @@ from ..store.models import (
     new_share_token,
     now,
 )
+from ..store.settings import keep_setting
 from . import push
 from .loading import lock_game
 
@@ -110,10 +111,8 @@ def set_pin(new: str, current: str | None) -> None:
         if not new:
             if stored is not None:
                 db.session.delete(stored)
-        elif stored is None:
-            db.session.add(TableSetting(key=PIN, value=generate_password_hash(new)))
         else:
-            stored.value = generate_password_hash(new)
+            keep_setting(PIN, generate_password_hash(new))
         push.changed_access()
 
 

@@ -55,6 +55,7 @@ from sqlalchemy.orm import Session
 from ..extensions import db
 from ..store.models import Game, Night, TableSetting
 from ..store.seasons import Season, season_revisions
+from ..store.settings import keep_setting
 
 GONE = ""
 """The revision of a thing that is no more (a deleted game)."""
@@ -370,7 +371,7 @@ def changed_access() -> None:
     """This write's transaction changes who may follow (the table's PIN, phones signed out): a
     new access stamp, and every follower checks again."""
     stamp = secrets.token_hex(8)
-    db.session.merge(TableSetting(key=ACCESS_STAMP, value=stamp))
+    keep_setting(ACCESS_STAMP, stamp)
     _note(db.session(), EVERYONE, stamp)
 
 

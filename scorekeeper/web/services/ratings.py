@@ -44,6 +44,7 @@ from ..extensions import db
 from ..store.database import writing
 from ..store.models import Game, Player, Side, TableSetting
 from ..store.seasons import ALL_SYSTEMS, RatedGame, Rating, RatingStep
+from ..store.settings import keep_setting
 
 Who = tuple[str, str]
 """A player's key and "", or a pair's two keys, sorted: a rating's row."""
@@ -255,11 +256,7 @@ def choose_pool(value: str) -> None:
     if value != APART:
         db.session.execute(delete(TableSetting).where(TableSetting.key == POOL_SETTING))
         return
-    upsert = postgresql_insert if db.engine.dialect.name == "postgresql" else sqlite_insert
-    statement = upsert(TableSetting).values(key=POOL_SETTING, value=value)
-    db.session.execute(
-        statement.on_conflict_do_update(index_elements=["key"], set_={"value": value})
-    )
+    keep_setting(POOL_SETTING, value)
 
 
 def _among(whos: Collection[Who]) -> ColumnElement[bool]:
