@@ -13,6 +13,8 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import quote
 
 from flask import url_for
 from flask_babel import get_locale
@@ -31,11 +33,8 @@ WORD = re.compile(r"(\W*)(.*?)(\W*)", re.S)
 def marked(text: str, asked: frozenset[str]) -> Marked:
     """`text` in pieces, the words whose token was asked marked (their punctuation not)."""
     pieces: Marked = []
-    for word in re.split(r"(\s+)", text):
-        match = WORD.fullmatch(word)
-        assert match is not None  # any text at all is (\W*)(.*?)(\W*)
-        lead, core, trail = match.groups()
-        found = bool(core) and any(token(w) in asked for w in folded(core).split())
+    for lead, core, trail, said in _words(text):
+        found = not said.isdisjoint(asked)
         for piece, mark in ((lead, False), (core, found), (trail, False)):
             if not piece:
                 continue
@@ -44,6 +43,30 @@ def marked(text: str, asked: frozenset[str]) -> Marked:
             else:
                 pieces.append((piece, mark))
     return pieces
+
+
+Word = tuple[str, str, str, frozenset[str]]
+"""A word of a passage as `marked` shows it: what comes before it, the word itself, what
+follows it, and the tokens the search finds it by."""
+
+
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[Word, ...]:
+    """`text` cut into words, each with its tokens: worked out once a process for each
+    passage's title and words (a few thousand), not for every passage of every search that
+    shows it (a search for one word showed a thousand, at 40 ms)."""
+    cut = []
+    for word in re.split(r"(\s+)", text):
+        match = WORD.fullmatch(word)
+        assert match is not None  # any text at all is (\W*)(.*?)(\W*)
+        lead, core, trail = match.groups()
+        said = frozenset(token(w) for w in folded(core).split()) if core else frozenset()
+        cut.append((lead, core, trail, said))
+    return tuple(cut)
+
+
+ANCHOR_SAFE = "%!#$&'()*+,/:;=?@"
+"""What `url_for` leaves unquoted in an anchor (Flask's `_anchor`)."""
 
 
 @dataclass(frozen=True)
@@ -116,11 +139,20 @@ def search_rules(query: str, system_id: str | None = None, game_id: str | None =
     ordered = [shown[order] for order, _ in sorted(best.items(), key=lambda item: item[1])]
     wanted = frozenset(asked)
 
+    pages: dict[str, str] = {}
+
+    def page_of(passage: Passage) -> str:
+        """The address of the page a passage is on: the game's rules for its own system."""
+        if passage.system_id not in pages:
+            if game_id and passage.system_id == system_id:
+                pages[passage.system_id] = url_for("rules.game_rules", game_id=game_id)
+            else:
+                pages[passage.system_id] = url_for("rules.system_page", system_id=passage.system_id)
+        return pages[passage.system_id]
+
     def found(passage: Passage) -> Found:
-        if game_id and passage.system_id == system_id:
-            url = url_for("rules.game_rules", game_id=game_id, _anchor=passage.anchor)
-        else:
-            url = url_for("rules.system_page", system_id=passage.system_id, _anchor=passage.anchor)
+        # The page's address built once a search, each passage's anchor added as url_for does.
+        url = f"{page_of(passage)}#{quote(passage.anchor, safe=ANCHOR_SAFE)}"
         return Found(passage, url, marked(passage.title, wanted), marked(passage.text, wanted))
 
     ours = [found(p) for p in ordered if p.system_id == system_id]
