@@ -225,3 +225,36 @@ def test_a_games_rules_open_with_the_way_back_then_the_search_and_the_topics(
     assert (
         back < main.index("<h1") < main.index('role="search"') < main.index('<nav class="topics"')
     )
+
+
+def test_a_rules_page_kept_drawn_is_each_languages_and_each_games_own(
+    client: FlaskClient,
+) -> None:
+    """A rules page's body is drawn once and kept (pages/rules.py): asked again it is the same,
+    but never another language's, and a game's rules are its own game's, house rules and way
+    back to its scoreboard included, even beside another game of the same system."""
+    english = client.get("/rules/denexa").text
+    spanish = client.get("/rules/denexa", headers={"Accept-Language": "es"}).text
+    assert (
+        '<html lang="es"' in spanish and "Buscar" in spanish and "Search the rules" not in spanish
+    )
+    assert _main(client.get("/rules/denexa").text) == _main(english)
+    plain = {
+        "variant": "denexa",
+        "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],
+    }
+    house = {**plain, "house_rules": {"name": "Samba 1500", "set_bonuses": {"samba": 1500}}}
+    first, second = (
+        client.post("/games/import", json=g).headers["Location"] for g in (plain, house)
+    )
+    first_rules = client.get(first + "/rules").text
+    second_rules = client.get(second + "/rules").text
+    assert f'<a href="{first}">' in first_rules and first not in second_rules
+    assert "Samba 1500" in second_rules and "Samba 1500" not in first_rules
+    assert _main(client.get(first + "/rules").text) == _main(first_rules)
+
+
+def _main(page: str) -> str:
+    """A page's main part (the header around it holds the visitor's CSRF token, signed anew
+    each second)."""
+    return page.split("<main>", 1)[1]

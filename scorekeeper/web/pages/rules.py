@@ -4,9 +4,10 @@ and the search (the page models are presenters/rulebook.py and presenters/rules_
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
+from flask_babel import get_locale
 
 from ... import rules
-from ..http import door
+from ..http import caching, door
 from ..http.access import Access, needs
 from ..presenters.rulebook import comparison, render_rules
 from ..presenters.rules_search import search_rules
@@ -45,7 +46,9 @@ def search() -> str:
 def system_page(system_id: str) -> str:
     if system_id not in rules.SYSTEMS:
         abort(404)
-    return render_rules(rules.SYSTEMS[system_id])
+    # The same page for every visitor: one drawing a language (and address the app is at).
+    key = ("rules page", system_id, str(get_locale()), request.script_root)
+    return render_rules(rules.SYSTEMS[system_id], key=key)
 
 
 @bp.get("/games/<game_id>/rules")
@@ -53,4 +56,4 @@ def system_page(system_id: str) -> str:
 def game_rules() -> str:
     """The rules a game is played under: its system with its options and house rules."""
     game = door.game()
-    return render_rules(system_of(game), game)
+    return render_rules(system_of(game), game, key=caching.part_key())
