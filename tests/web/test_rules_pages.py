@@ -239,6 +239,10 @@ def test_a_rules_page_kept_drawn_is_each_languages_and_each_games_own(
         '<html lang="es"' in spanish and "Buscar" in spanish and "Search the rules" not in spanish
     )
     assert _main(client.get("/rules/denexa").text) == _main(english)
+    assert "The five Samba systems" in client.get("/rules").text
+    assert (
+        "The five Samba systems" not in client.get("/rules", headers={"Accept-Language": "es"}).text
+    )
     plain = {
         "variant": "denexa",
         "sides": [{"name": "Us", "players": 2}, {"name": "Them", "players": 2}],

@@ -3,12 +3,15 @@ and the search (the page models are presenters/rulebook.py and presenters/rules_
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from flask import Blueprint, abort, render_template, request
 from flask_babel import get_locale
 
 from ... import rules
 from ..http import caching, door
 from ..http.access import Access, needs
+from ..presenters import parts
 from ..presenters.rulebook import comparison, render_rules
 from ..presenters.rules_search import search_rules
 from ..services.engine import system_of
@@ -20,7 +23,13 @@ bp = Blueprint("rules", __name__)
 @needs(Access.PUBLIC)
 def index() -> str:
     systems = list(rules.SYSTEMS.values())
-    return render_template("rules/index.html", systems=systems, facts=comparison(systems))
+
+    def body() -> str:
+        return render_template("rules/_index.html", systems=systems, facts=comparison(systems))
+
+    return render_template(
+        "rules/index.html", body=parts.kept(_same_for_all(), lambda: parts.draw(body))
+    )
 
 
 @bp.get("/rules/search")
@@ -46,9 +55,7 @@ def search() -> str:
 def system_page(system_id: str) -> str:
     if system_id not in rules.SYSTEMS:
         abort(404)
-    # The same page for every visitor: one drawing a language (and address the app is at).
-    key = ("rules page", system_id, str(get_locale()), request.script_root)
-    return render_rules(rules.SYSTEMS[system_id], key=key)
+    return render_rules(rules.SYSTEMS[system_id], key=_same_for_all(system_id))
 
 
 @bp.get("/games/<game_id>/rules")
@@ -57,3 +64,9 @@ def game_rules() -> str:
     """The rules a game is played under: its system with its options and house rules."""
     game = door.game()
     return render_rules(system_of(game), game, key=caching.part_key())
+
+
+def _same_for_all(*what: str) -> Hashable:
+    """What a rules page the same for every visitor is kept under: the page, what it shows,
+    the language and the address the app is at (each a drawing of its own)."""
+    return (request.endpoint, *what, str(get_locale()), request.script_root)
