@@ -23,10 +23,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import Engine, event, select
 from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.util import LRUCache
+from werkzeug import security
 from werkzeug.routing import BaseConverter, Map, Rule
 
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
+from scorekeeper.web.http import access as http_access
 from scorekeeper.web.services import backup, push
 from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.store import database
@@ -106,6 +108,19 @@ def _bound(converter: BaseConverter, to: Map) -> BaseConverter:
 
 
 Rule.compile = _compiled_once  # type: ignore[method-assign,assignment]
+
+
+@functools.cache
+def _pin_hashed_once(pin: str) -> str:
+    """The hash of a server's PIN (`PIN`), made once a run for each PIN: the app hashes it when
+    it is made (http/access.py), a slow hash on purpose (a tenth of a second of CPU), and the
+    tests' apps with a PIN are made with the same few. Each is still werkzeug's hash of that
+    PIN by its default method, with its own salt; the PINs a phone sets and the guesses it sends
+    are hashed and checked as ever."""
+    return security.generate_password_hash(pin)
+
+
+http_access.generate_password_hash = _pin_hashed_once  # type: ignore[attr-defined]
 
 
 STATEMENTS: dict[type[Dialect], LRUCache[Any, Any]] = {}

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from sqlalchemy import select
+from werkzeug import security
 from werkzeug.routing import Map, Rule
 
 from scorekeeper.web.extensions import db
@@ -116,3 +117,18 @@ def test_dialects_count_as_one_only_when_set_up_alike() -> None:
         assert alike == dialect
         assert hash(alike) == hash(dialect)
         assert older != dialect
+
+
+def test_a_servers_pin_hashed_once_a_run_is_werkzeugs_hash_of_that_pin() -> None:
+    """Apps made with one PIN share its hash; each PIN's is werkzeug's, by its default method."""
+    first, second, other = (
+        apps.built_app({**apps.TEST_CONFIG, "PIN": pin}) for pin in ("2468", "2468", "1357")
+    )
+    hashed = first.config["PIN_HASH"]
+    assert second.config["PIN_HASH"] == hashed
+    method = security.generate_password_hash("any").split("$", 1)[0]
+    assert hashed.split("$", 1)[0] == method
+    assert security.check_password_hash(hashed, "2468")
+    assert not security.check_password_hash(hashed, "1357")
+    assert security.check_password_hash(other.config["PIN_HASH"], "1357")
+    assert not security.check_password_hash(other.config["PIN_HASH"], "2468")
