@@ -23,10 +23,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import Engine, event, select
 from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.util import LRUCache
-from werkzeug.routing import Rule
+from werkzeug import security
+from werkzeug.routing import BaseConverter, Map, Rule
 
 from scorekeeper.web import create_app
 from scorekeeper.web.extensions import db
+from scorekeeper.web.http import access as http_access
 from scorekeeper.web.services import backup, push
 from scorekeeper.web.services.figures import games_differing_from_replay
 from scorekeeper.web.store import database
@@ -70,28 +72,55 @@ class CompiledTemplates(jinja2.BytecodeCache):
 TEMPLATES = CompiledTemplates()
 
 
-_builders: dict[Hashable, Any] = {}
-_compile_builder = Rule._compile_builder
+_compiled: dict[Hashable, Rule] = {}
+_compile = Rule.compile
 
 
-def _compiled_once(rule: Rule, append_unknown: bool = True) -> Any:
-    """Werkzeug's `Rule._compile_builder`, each rule's function compiled once a run: werkzeug
-    writes and compiles Python for every rule of every app (two functions a rule, half the time
-    of making an app), and every test's app has the same rules. The function reads its rule only
-    through the argument it is bound to, but for the rule's text and its defaults written in,
-    which the key holds (with what decides them)."""
-    converters = tuple(
-        (name, type(c), vars(c).get("regex")) for name, c in rule._converters.items()
-    )
+def _compiled_once(rule: Rule) -> None:
+    """Werkzeug's `Rule.compile`, each rule compiled once a run: every test's app has the same
+    rules, and werkzeug parsed each rule's text again for every app and wrote and compiled
+    Python for it (two functions a rule; compiling was two thirds of the time of making an
+    app). A rule of the same text, domain, defaults and converters as one compiled before is
+    given that one's parts and functions (which read the rule only through the argument they
+    are bound to) and converters of its own, bound to its own map."""
+    domain = (rule.host if rule.map.host_matching else rule.subdomain) or ""
     defaults = tuple(sorted((str(k), repr(v)) for k, v in (rule.defaults or {}).items()))
-    key = (append_unknown, tuple(rule._trace), defaults, converters, rule.rule)
-    if key not in _builders:
-        _builders[key] = _compile_builder(rule, append_unknown)
-    return _builders[key]
+    converters = tuple(rule.map.converters.items())
+    key = (type(rule), rule.rule, domain, rule.merge_slashes, defaults, converters)
+    done = _compiled.get(key)
+    if done is None:
+        _compile(rule)
+        _compiled[key] = rule
+        return
+    rule._parts = list(done._parts)
+    rule._trace = list(done._trace)
+    rule._converters = {name: _bound(c, rule.map) for name, c in done._converters.items()}
+    rule.arguments |= done.arguments
+    rule._build = done._build.__func__.__get__(rule, None)  # type: ignore[attr-defined]
+    rule._build_unknown = done._build_unknown.__func__.__get__(rule, None)  # type: ignore[attr-defined]
 
 
-if hasattr(Rule, "_compile_builder"):  # werkzeug 3's
-    Rule._compile_builder = _compiled_once  # type: ignore[method-assign]
+def _bound(converter: BaseConverter, to: Map) -> BaseConverter:
+    """A copy of a rule's converter, for a rule of another map."""
+    made = object.__new__(type(converter))  # as copy.copy does, in a fifth of its time
+    vars(made).update(vars(converter), map=to)
+    return made
+
+
+Rule.compile = _compiled_once  # type: ignore[method-assign,assignment]
+
+
+@functools.cache
+def _pin_hashed_once(pin: str) -> str:
+    """The hash of a server's PIN (`PIN`), made once a run for each PIN: the app hashes it when
+    it is made (http/access.py), a slow hash on purpose (a tenth of a second of CPU), and the
+    tests' apps with a PIN are made with the same few. Each is still werkzeug's hash of that
+    PIN by its default method, with its own salt; the PINs a phone sets and the guesses it sends
+    are hashed and checked as ever."""
+    return security.generate_password_hash(pin)
+
+
+http_access.generate_password_hash = _pin_hashed_once  # type: ignore[attr-defined]
 
 
 STATEMENTS: dict[type[Dialect], LRUCache[Any, Any]] = {}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import pytest
 from sqlalchemy import select
+from werkzeug import security
 from werkzeug.routing import Map, Rule
 
 from scorekeeper.web.extensions import db
@@ -25,30 +25,71 @@ def code(builder: Any) -> tuple[Any, ...]:
     return made.co_code, made.co_consts, made.co_varnames, builder.__defaults__
 
 
-def rules() -> list[Rule]:
-    """Every rule of the app, and rules that differ from each other only in their defaults or
-    in a converter."""
+def maps() -> list[Map]:
+    """The app's map, and a map of rules that differ from each other only in their defaults or
+    in a converter (and one given once more, compiled the second time from the first)."""
     app = apps.built_app(apps.TEST_CONFIG)
-    alike = Map(
-        [
-            Rule("/a/<int:n>", endpoint="one"),
-            Rule("/a/<int:n>", defaults={"n": 1}, endpoint="two"),
-            Rule("/a/<int:n>", defaults={"n": 2}, endpoint="three"),
-            Rule("/a/<path:n>", endpoint="four"),
-            Rule("/a/<string(length=2):n>", endpoint="five"),
-        ]
-    )
-    return [*app.url_map.iter_rules(), *alike.iter_rules()]
+    return [
+        app.url_map,
+        Map(
+            [
+                Rule("/a/<int:n>", endpoint="one"),
+                Rule("/a/<int:n>", defaults={"n": 1}, endpoint="two"),
+                Rule("/a/<int:n>", defaults={"n": 2}, endpoint="three"),
+                Rule("/a/<path:n>", endpoint="four"),
+                Rule("/a/<string(length=2):n>", endpoint="five"),
+                Rule("/b/<int(min=1):n>", endpoint="six"),
+                Rule("/b/<int(min=1):n>", endpoint="seven"),
+            ]
+        ),
+    ]
 
 
-@pytest.mark.parametrize("append_unknown", [False, True])
-def test_each_rules_address_builder_compiled_once_a_run_is_the_one_werkzeug_makes_for_it(
-    append_unknown: bool,
-) -> None:
-    for rule in rules():
-        kept = rule._compile_builder(append_unknown)
-        made = apps._compile_builder(rule, append_unknown)
-        assert code(kept) == code(made), rule.rule
+def compiled(rule: Rule) -> dict[str, Any]:
+    """What compiling a rule leaves in it; its converters and address builders by what they
+    are, and whether each is its own rule's (bound to it, of its map)."""
+    found = dict(vars(rule))
+    found["map"] = rule.map.converters
+    found["_converters"] = {
+        name: (type(c), {k: v for k, v in vars(c).items() if k != "map"}, c.map is rule.map)
+        for name, c in rule._converters.items()
+    }
+    for builder in ("_build", "_build_unknown"):
+        found[builder] = (code(found[builder]), found[builder].__self__ is rule)
+    return found
+
+
+def test_each_rule_compiled_once_a_run_is_as_werkzeug_compiles_it() -> None:
+    """A rule given what was compiled for one alike before is the rule werkzeug compiles, with
+    converters and address builders of its own (a second app's rules, too)."""
+    for _app in range(2):
+        for url_map in maps():
+            for rule in url_map.iter_rules():
+                own = Map(converters=dict(url_map.converters))
+                made = rule.empty()
+                made.bind(own)  # compiled, once a run: from one before it
+                werkzeugs = rule.empty()
+                werkzeugs.map = own
+                werkzeugs.strict_slashes, werkzeugs.merge_slashes = own.strict_slashes, True
+                werkzeugs.subdomain = ""
+                apps._compile(werkzeugs)  # as werkzeug compiles it, afresh
+                assert compiled(made) == compiled(werkzeugs), rule.rule
+                assert all(c is not rule._converters[n] for n, c in made._converters.items())
+                assert made._trace is not rule._trace and made._parts is not rule._parts
+
+
+def test_a_rule_compiled_once_a_run_builds_and_matches_its_own_addresses() -> None:
+    """Rules alike but for their defaults or a converter's arguments each build and match their
+    own addresses."""
+    for url_map in maps()[1:] * 2:
+        urls = url_map.bind("test")
+        assert urls.build("one", {"n": 5}) == "/a/5"
+        assert urls.build("two", {}) == "/a/1"
+        assert urls.build("three", {}) == "/a/2"
+        assert urls.build("four", {"n": "x/y"}) == "/a/x/y"
+        assert urls.match("/a/ab") == ("five", {"n": "ab"})
+        assert urls.match("/a/abc") == ("four", {"n": "abc"})
+        assert urls.match("/b/3") == ("six", {"n": 3})
 
 
 def test_a_statement_compiled_once_a_run_is_run_on_each_apps_own_database() -> None:
@@ -76,3 +117,18 @@ def test_dialects_count_as_one_only_when_set_up_alike() -> None:
         assert alike == dialect
         assert hash(alike) == hash(dialect)
         assert older != dialect
+
+
+def test_a_servers_pin_hashed_once_a_run_is_werkzeugs_hash_of_that_pin() -> None:
+    """Apps made with one PIN share its hash; each PIN's is werkzeug's, by its default method."""
+    first, second, other = (
+        apps.built_app({**apps.TEST_CONFIG, "PIN": pin}) for pin in ("2468", "2468", "1357")
+    )
+    hashed = first.config["PIN_HASH"]
+    assert second.config["PIN_HASH"] == hashed
+    method = security.generate_password_hash("any").split("$", 1)[0]
+    assert hashed.split("$", 1)[0] == method
+    assert security.check_password_hash(hashed, "2468")
+    assert not security.check_password_hash(hashed, "1357")
+    assert security.check_password_hash(other.config["PIN_HASH"], "1357")
+    assert not security.check_password_hash(other.config["PIN_HASH"], "2468")

@@ -6,9 +6,11 @@ Each rule is checked on the source, so a new module is held to it the day it is 
 from __future__ import annotations
 
 import ast
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -55,12 +57,20 @@ def imports_of(source: str, package: str, known: set[str]) -> Iterator[str]:
                 yield module if module in known else source
 
 
-def modules() -> dict[str, set[str]]:
-    """Each module of the package and the package's modules it imports."""
+@functools.cache
+def modules() -> Mapping[str, frozenset[str]]:
+    """Each module of the package and the package's modules it imports: read once a run, by
+    every test here (parsing the whole package was half a second each), and so not to be
+    changed by one."""
     paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
     paths = {name: path for name, path in paths.items() if ".migrations." not in name}
     known = set(paths)
-    return {name: set(imported(path, known)) & known - {name} for name, path in paths.items()}
+    return MappingProxyType(
+        {
+            name: frozenset(set(imported(path, known)) & known - {name})
+            for name, path in paths.items()
+        }
+    )
 
 
 def room(module: str) -> str:
