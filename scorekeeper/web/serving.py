@@ -17,7 +17,7 @@ import segno
 import waitress
 from flask import Flask
 from flask_migrate import upgrade as run_migrations
-from waitress import wasyncore
+from waitress import trigger, wasyncore
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
 
@@ -259,7 +259,7 @@ class Turns:
 
     def __init__(self) -> None:
         self.poller = select.poll()
-        self.registered: dict[int, tuple[object, int]] = {}
+        self.registered: dict[int, tuple[Any, int]] = {}
         """Each descriptor asked about, its dispatcher and the events it waits for (in the
         poll set if any)."""
         self.changed: set[int] = set()
@@ -304,8 +304,11 @@ class Turns:
             events = []
         self.waiting = False
         for fd, flags in events:
-            obj = map.get(fd)
-            if obj is not None:
+            # Only to the dispatcher the poll set was brought up to date with: a descriptor
+            # closed since and taken again belongs to another file, to be asked at the next turn
+            # (the poll set is level-triggered: what is still to do is reported again).
+            obj, asked = map.get(fd), self.registered.get(fd)
+            if obj is not None and asked is not None and asked[0] is obj:
                 wasyncore.readwrite(obj, flags)
             self.mark(fd)
         return maintained
@@ -345,16 +348,45 @@ class Turns:
         return getattr(wasyncore, name)  # the rest of what waitress asks its loop module
 
 
+class Trigger(trigger.trigger):
+    """waitress's trigger (what wakes the loop), which a request's thread may pull while the
+    loop closes it: a server stopped as its last request ends. Pulled once closed, it does
+    nothing, where waitress's wrote to a descriptor closed (EBADF) or, given back and taken
+    again by another file of the process, to that file."""
+
+    def __init__(self, map: Any) -> None:
+        self.pulling = threading.Lock()
+        self.shut = False
+        super().__init__(map)
+
+    def close(self) -> None:
+        with self.pulling:  # no pull is writing, and none will
+            self.shut = True
+        super().close()
+
+    def pull_trigger(self, thunk: Callable[[None], Any] | None = None) -> None:
+        if thunk is not None:
+            with self.lock:  # as waitress's: run by the loop at its next turn
+                self.thunks.append(thunk)
+        with self.pulling:
+            if not self.shut:
+                super().pull_trigger()
+
+
 def waitress_server(app: Callable[..., Any], **settings: Any) -> Any:
-    """waitress's server for `app`, its loop `Turns` where poll() is to be had."""
+    """waitress's server for `app`, its triggers `Trigger`, its loop `Turns` where poll() is to
+    be had."""
     server: Any = create_server(app, **settings)
+    # One listening socket's server holds its map, several sockets' share theirs.
+    served = getattr(server, "map", None) or server._map
+    listening: list[Any] = [obj for obj in served.values() if isinstance(obj, BaseWSGIServer)]
+    for obj in listening:
+        obj.trigger.close()  # not yet served: no thread holds it
+        obj.trigger = Trigger(obj._map)
     if hasattr(select, "poll"):
         turns = Turns()
-        # One listening socket's server holds its map, several sockets' share theirs.
-        served = getattr(server, "map", None) or server._map
-        for obj in served.values():
-            if isinstance(obj, BaseWSGIServer):
-                obj.channel_class = type("Channel", (Channel,), {"turns": turns})
+        for obj in listening:
+            obj.channel_class = type("Channel", (Channel,), {"turns": turns})
         server.asyncore = turns
     return server
 

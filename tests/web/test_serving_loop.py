@@ -8,6 +8,7 @@ arrives at all was sent because the loop was woken for it."""
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -81,7 +82,11 @@ def server(released: threading.Event, entered: threading.Event) -> Iterator[Any]
     runner = threading.Thread(target=served.run, daemon=True)
     runner.start()
     yield served
-    served.close()
+    # Closed in the loop's own thread, as a server is stopped (tests/reliability/live.py).
+    served.trigger.pull_trigger(served.close)
+    served.task_dispatcher.shutdown()
+    runner.join(WITHIN)  # no loop left behind, its poll set holding descriptors given back
+    assert not runner.is_alive(), "the server did not stop"
 
 
 def connect(server: Any) -> socket.socket:
@@ -151,3 +156,69 @@ def test_an_idle_connection_is_not_asked_anything_at_each_request(server: Any) -
     # each; fewer than one for each idle connection. waitress's own loop asked all 103 at
     # every turn: some 10,000.
     assert asked < 20 * 50, asked
+
+
+def test_a_trigger_pulled_after_its_server_closed_writes_nowhere() -> None:
+    """A request's thread may wake the loop as the server stops (the end of every request
+    does): the trigger, closed by then, must not write to its descriptor, closed too or
+    already another file's."""
+    served = serving.waitress_server(
+        app_of(threading.Event(), threading.Event()), host="127.0.0.1", port=0
+    )
+    pulled = served.trigger
+    served.close()
+    taken, other = os.pipe()  # given the lowest descriptors free: the trigger's own
+    try:
+        served.pull_trigger()  # neither EBADF nor a byte written into the new pipe
+        os.set_blocking(taken, False)
+        with pytest.raises(BlockingIOError):
+            os.read(taken, 1)
+    finally:
+        os.close(taken)
+        os.close(other)
+    assert pulled.shut
+
+
+class Reader:
+    """A dispatcher as the loop sees one: waits to read, counts the times it was told to, and
+    does `then` when told."""
+
+    accepting = False
+
+    def __init__(self, then: Callable[[], None] = lambda: None) -> None:
+        self.reads = 0
+        self.then = then
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return False
+
+    def handle_read_event(self) -> None:
+        self.reads += 1
+        self.then()
+
+
+def test_an_event_goes_only_to_the_dispatcher_the_poll_set_was_asked_of() -> None:
+    """A connection closed by an event of the turn, its descriptor given at once to the next
+    connection accepted (the lowest free), while the old one's event waits in the turn's list:
+    that event is not the new connection's, which is asked what it waits for at the next turn."""
+    turns = serving.Turns()
+    first, first_writer = os.pipe()
+    second, second_writer = os.pipe()  # a higher descriptor: its event comes after the first's
+    try:
+        served: dict[int, Any] = {}
+        taken = Reader()
+        served[first] = Reader(then=lambda: served.update({second: taken}))
+        served[second] = was = Reader()
+        os.write(first_writer, b"x")
+        os.write(second_writer, b"x")
+        turns.turn(0, served, True)
+        assert served[first].reads == 1
+        assert (was.reads, taken.reads) == (0, 0)
+        turns.turn(0, served, False)  # the event marked its descriptor: asked, then told
+        assert taken.reads == 1
+    finally:
+        for fd in (first, first_writer, second, second_writer):
+            os.close(fd)
