@@ -82,9 +82,11 @@ def server(released: threading.Event, entered: threading.Event) -> Iterator[Any]
     runner = threading.Thread(target=served.run, daemon=True)
     runner.start()
     yield served
-    # Closed in the loop's own thread, as a server is stopped (tests/reliability/live.py).
-    served.trigger.pull_trigger(served.close)
+    # Its requests' threads done first: the last thing each does is to wake the loop, which a
+    # server closed cannot be (and this one would then sleep an hour). Then closed in the
+    # loop's own thread.
     served.task_dispatcher.shutdown()
+    served.trigger.pull_trigger(served.close)
     runner.join(WITHIN)  # no loop left behind, its poll set holding descriptors given back
     assert not runner.is_alive(), "the server did not stop"
 
