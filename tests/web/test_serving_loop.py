@@ -207,20 +207,23 @@ def test_an_event_goes_only_to_the_dispatcher_the_poll_set_was_asked_of() -> Non
     connection accepted (the lowest free), while the old one's event waits in the turn's list:
     that event is not the new connection's, which is asked what it waits for at the next turn."""
     turns = serving.Turns()
-    first, first_writer = os.pipe()
-    second, second_writer = os.pipe()  # a higher descriptor: its event comes after the first's
+    pipes = [os.pipe(), os.pipe()]
     try:
         served: dict[int, Any] = {}
-        taken = Reader()
-        served[first] = Reader(then=lambda: served.update({second: taken}))
-        served[second] = was = Reader()
-        os.write(first_writer, b"x")
-        os.write(second_writer, b"x")
+        (one, _), (other, _) = pipes
+        taken = {one: Reader(), other: Reader()}
+        # Whichever is told first closes the other, whose descriptor another connection takes.
+        served[one] = Reader(then=lambda: served.update({other: taken[other]}))
+        served[other] = Reader(then=lambda: served.update({one: taken[one]}))
+        told = list(served.values())
+        for _, writer in pipes:
+            os.write(writer, b"x")
         turns.turn(0, served, True)
-        assert served[first].reads == 1
-        assert (was.reads, taken.reads) == (0, 0)
+        assert sorted(reader.reads for reader in told) == [0, 1]
+        assert [reader.reads for reader in taken.values()] == [0, 0]
         turns.turn(0, served, False)  # the event marked its descriptor: asked, then told
-        assert taken.reads == 1
+        assert sum(reader.reads for reader in taken.values()) == 1
     finally:
-        for fd in (first, first_writer, second, second_writer):
-            os.close(fd)
+        for pipe in pipes:
+            for fd in pipe:
+                os.close(fd)
