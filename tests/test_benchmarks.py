@@ -37,6 +37,7 @@ TINY = {
     "doctor.py": ["3"],
     # The 12th game of the seed is the first that Ana plays in: /players/ana is asked.
     "history.py": ["12"],
+    "idle_connections.py": ["--idle", "0,20", "--requests", "5", "--rounds", "1"],
     "kept_weight.py": ["--hands", "2", "--games", "2"],
     "night.py": ["--setup", "sqlite", *A_SHORT_RUN, "--viewers", "1"],
     "page_weight.py": [],

@@ -6,14 +6,20 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import select
 import socket
-from typing import TypedDict
+import threading
+from collections.abc import Callable
+from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
 import segno
 import waitress
 from flask import Flask
 from flask_migrate import upgrade as run_migrations
+from waitress import trigger, wasyncore
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer, create_server
 
 from . import create_app
 from .http import stream
@@ -188,8 +194,201 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     settings = waitress_settings(app)
     _room_for(settings["connection_limit"])
     settle()
-    waitress.serve(app, host=listen[0], port=listen[1], _quiet=True, **settings)
+    waitress.serve(
+        app, host=listen[0], port=listen[1], _quiet=True, _server=waitress_server, **settings
+    )
     return 0
+
+
+# waitress's own loop (wasyncore.poll2) asks every open connection at every turn whether it
+# would read or write, and builds its poll set anew from the answers: work in proportion to
+# the connections open, at every request served. A club night keeps 1,500 open (1,200 of them
+# streams that wait), and that was most of the server's work (benchmarks/idle_connections.py
+# measures it). `Turns` keeps one poll set and asks only the connections that may have changed
+# since the last turn: those it saw an event on, those opened or closed, those a request's
+# thread wrote to or finished with (`Channel` says so, then wakes the loop), all of them after
+# waitress's maintenance (which may close any), and the listening sockets and the trigger at
+# every turn (a few; the server's `readable` runs that maintenance). Where poll() is missing
+# (Windows), waitress's own loop runs.
+
+
+class Channel(HTTPChannel):
+    """waitress's connection, telling the loop (`Turns`) when a request's thread changed what
+    it waits for: output to write, a request done, a connection to close."""
+
+    turns: Turns | None = None
+
+    def _changed(self) -> None:
+        turns = self.turns
+        if turns is not None and self.connected:  # a connection closed is the loop's doing
+            turns.mark(self._fileno)  # type: ignore[attr-defined]  # wasyncore's
+            self.server.pull_trigger()  # after the mark: the turn it wakes sees it
+
+    def write_soon(self, data: Any) -> int:
+        try:
+            return int(super().write_soon(data))
+        finally:
+            # Written whole by this thread (most answers), the loop has nothing more to do.
+            if self.total_outbufs_len or self.will_close or self.close_when_flushed:
+                self._changed()
+
+    def service(self) -> None:
+        try:
+            super().service()
+        finally:
+            self._changed()
+
+    def cancel(self) -> None:
+        super().cancel()
+        self._changed()
+
+    def add_channel(self, map: Any = None) -> None:
+        super().add_channel(map)
+        if self.turns is not None:
+            self.turns.mark(self._fileno)  # type: ignore[attr-defined]
+
+    def del_channel(self, map: Any = None) -> None:
+        fd = self._fileno  # type: ignore[attr-defined]
+        super().del_channel(map)
+        if self.turns is not None:
+            self.turns.mark(fd)  # out of the poll set at the next turn
+
+
+class Turns:
+    """The loop's turns (`loop`, in place of wasyncore's), with a poll set kept between them."""
+
+    def __init__(self) -> None:
+        self.poller = select.poll()
+        self.registered: dict[int, tuple[Any, int]] = {}
+        """Each descriptor asked about, its dispatcher and the events it waits for (in the
+        poll set if any)."""
+        self.changed: set[int] = set()
+        """Descriptors to ask again at the next turn (`mark`)."""
+        self.lock = threading.Lock()
+        self.asked = 0
+        """How many times a dispatcher was asked what it waits for (tests count them)."""
+        self.waiting = False
+        """Whether the loop waits for events, all asked (tests wait for it)."""
+        self.always: set[int] = set()
+        """Descriptors asked at every turn: the listening sockets and the trigger."""
+
+    def mark(self, fd: int) -> None:
+        """Ask `fd` again at the next turn (from any thread)."""
+        with self.lock:
+            self.changed.add(fd)
+
+    def loop(
+        self, timeout: float = 30.0, use_poll: bool = True, map: Any = None, count: Any = None
+    ) -> None:
+        """wasyncore.loop's signature: turn until the map is empty."""
+        ask_all = True
+        while map:
+            ask_all = self.turn(timeout, map, ask_all)
+
+    def turn(self, timeout: float, map: dict[int, Any], ask_all: bool) -> bool:
+        """One turn: the poll set brought up to date, a wait for events and their handling.
+        Whether the next turn must ask every connection (waitress's maintenance ran)."""
+        with self.lock:
+            changed, self.changed = self.changed, set()
+        if ask_all:
+            changed.update(map)
+        else:
+            changed.update(self.always)
+        maintained = False
+        for fd in changed:
+            maintained |= self._ask(fd, map.get(fd))
+        self.waiting = True
+        try:
+            events = self.poller.poll(None if timeout is None else int(timeout * 1000))
+        except InterruptedError:
+            events = []
+        self.waiting = False
+        for fd, flags in events:
+            # Only to the dispatcher the poll set was brought up to date with: a descriptor
+            # closed since and taken again belongs to another file, to be asked at the next turn
+            # (the poll set is level-triggered: what is still to do is reported again).
+            obj, asked = map.get(fd), self.registered.get(fd)
+            if obj is not None and asked is not None and asked[0] is obj:
+                wasyncore.readwrite(obj, flags)
+            self.mark(fd)
+        return maintained
+
+    def _ask(self, fd: int, obj: Any) -> bool:
+        """The poll set brought up to date with what `obj` (at `fd`, None if gone) waits for
+        now; whether that ran waitress's maintenance (the server's `readable` does)."""
+        was = self.registered.pop(fd, None)
+        if obj is None:
+            self.always.discard(fd)
+            if was is not None and was[1]:
+                self.poller.unregister(fd)
+            return False
+        if not isinstance(obj, Channel):
+            self.always.add(fd)
+        cleanup = getattr(obj, "next_channel_cleanup", None)
+        flags = self._flags(obj)
+        # Kept even when it waits for nothing (out of the poll set): not new at the next turn.
+        self.registered[fd] = (obj, flags)
+        if flags and was != (obj, flags):
+            self.poller.register(fd, flags)
+        elif not flags and was is not None and was[1]:
+            self.poller.unregister(fd)
+        return cleanup is not None and obj.next_channel_cleanup != cleanup
+
+    def _flags(self, obj: Any) -> int:
+        """What `obj` waits for, as waitress's poll2 asks it."""
+        self.asked += 1
+        flags = 0
+        if obj.readable():
+            flags |= select.POLLIN | select.POLLPRI
+        if obj.writable() and not obj.accepting:
+            flags |= select.POLLOUT
+        return flags
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(wasyncore, name)  # the rest of what waitress asks its loop module
+
+
+class Trigger(trigger.trigger):
+    """waitress's trigger (what wakes the loop), which a request's thread may pull while the
+    loop closes it: a server stopped as its last request ends. Pulled once closed, it does
+    nothing, where waitress's wrote to a descriptor closed (EBADF) or, given back and taken
+    again by another file of the process, to that file."""
+
+    def __init__(self, map: Any) -> None:
+        self.pulling = threading.Lock()
+        self.shut = False
+        super().__init__(map)
+
+    def close(self) -> None:
+        with self.pulling:  # no pull is writing, and none will
+            self.shut = True
+        super().close()
+
+    def pull_trigger(self, thunk: Callable[[None], Any] | None = None) -> None:
+        if thunk is not None:
+            with self.lock:  # as waitress's: run by the loop at its next turn
+                self.thunks.append(thunk)
+        with self.pulling:
+            if not self.shut:
+                super().pull_trigger()
+
+
+def waitress_server(app: Callable[..., Any], **settings: Any) -> Any:
+    """waitress's server for `app`, its triggers `Trigger`, its loop `Turns` where poll() is to
+    be had."""
+    server: Any = create_server(app, **settings)
+    # One listening socket's server holds its map, several sockets' share theirs.
+    served = getattr(server, "map", None) or server._map
+    listening: list[Any] = [obj for obj in served.values() if isinstance(obj, BaseWSGIServer)]
+    for obj in listening:
+        obj.trigger.close()  # not yet served: no thread holds it
+        obj.trigger = Trigger(obj._map)
+    if hasattr(select, "poll"):
+        turns = Turns()
+        for obj in listening:
+            obj.channel_class = type("Channel", (Channel,), {"turns": turns})
+        server.asyncore = turns
+    return server
 
 
 def settle() -> None:

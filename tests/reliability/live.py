@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import waitress
 from flask import Flask
 
 from scorekeeper.web.services.figures import games_differing_from_replay
-from scorekeeper.web.serving import WAITRESS
+from scorekeeper.web.serving import WAITRESS, waitress_server
 from tests.command import scorekeeper
 from tests.helpers import free_port, gunicorn_serve, scorekeeper_serve
 from tests.web.apps import built_app, database_url
@@ -41,8 +40,9 @@ def database_app(path: Path) -> Flask:
 
 @contextmanager
 def served(app: Flask, **settings: Any) -> Iterator[str]:
-    """The app served by waitress on 127.0.0.1; yields its base URL, stops it afterwards."""
-    server: Any = waitress.create_server(app, host="127.0.0.1", port=0, **{**WAITRESS, **settings})
+    """The app served by waitress on 127.0.0.1, with `scorekeeper serve`'s loop; yields its base
+    URL, stops it afterwards."""
+    server: Any = waitress_server(app, host="127.0.0.1", port=0, **{**WAITRESS, **settings})
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, create_engine, select
 from werkzeug import security
 from werkzeug.routing import Map, Rule
 
 from scorekeeper.web.extensions import db
+from scorekeeper.web.store import database
 from scorekeeper.web.store.models import Side
 from tests.web import apps
 
@@ -132,3 +133,18 @@ def test_a_servers_pin_hashed_once_a_run_is_werkzeugs_hash_of_that_pin() -> None
     assert not security.check_password_hash(hashed, "1357")
     assert security.check_password_hash(other.config["PIN_HASH"], "1357")
     assert not security.check_password_hash(other.config["PIN_HASH"], "2468")
+
+
+def test_a_peek_is_compiled_once_for_each_kind_of_database() -> None:
+    """What `database.peek` compiled is kept under the engine's dialect, not the engine: every
+    test's app has an engine of its own, whose id another engine, of another kind of database,
+    takes once it is gone (a PostgreSQL statement was once run on SQLite so)."""
+    asked = select(Side.name).where(Side.name == bindparam("name"))
+    # Made as every test's app makes its engine (tests/web/apps.py).
+    engines = [apps._statements_compiled_once(create_engine("sqlite://")) for _ in range(3)]
+    compiled = {id(database._compiled(asked, engine)) for engine in engines}
+    postgresql = apps._statements_compiled_once(create_engine("postgresql+psycopg://"))
+    other = database._compiled(asked, postgresql)
+    assert len(compiled) == 1
+    assert "?" in database._compiled(asked, engines[0]).sql
+    assert "%(name)s" in other.sql
