@@ -224,13 +224,39 @@ class Channel(HTTPChannel):
             turns.mark(self._fileno)  # type: ignore[attr-defined]  # wasyncore's
             self.server.pull_trigger()  # after the mark: the turn it wakes sees it
 
+    sending = False
+    """Whether a request's thread is writing (`write_soon`, which holds the output's lock): the
+    loop could send nothing then, and asks again when it is done (`_changed`)."""
+
+    def writable(self) -> bool:
+        # Not while a request's thread writes: waitress's `handle_write` finds the output locked
+        # and sends nothing, while a connection that says it would write is reported writable
+        # by every poll at once, so the loop turned over and over, taking the interpreter from
+        # the very thread it waited for (some 140 askings for a rules page of 23 KB, 5 now).
+        if self.sending and not (self.will_close or self.close_when_flushed):
+            return False
+        return bool(super().writable())
+
     def write_soon(self, data: Any) -> int:
+        self.sending = True
         try:
             return int(super().write_soon(data))
         finally:
+            self.sending = False
             # Written whole by this thread (most answers), the loop has nothing more to do.
             if self.total_outbufs_len or self.will_close or self.close_when_flushed:
                 self._changed()
+
+    def _flush_outbufs_below_high_watermark(self) -> None:
+        # Past the high watermark this thread waits for the loop to send: the loop is to write
+        # while it waits (asked again now, before waitress wakes it).
+        if self.total_outbufs_len > self.adj.outbuf_high_watermark:
+            self.sending = False
+            self._changed()
+        try:
+            super()._flush_outbufs_below_high_watermark()  # type: ignore[misc]  # untyped there
+        finally:
+            self.sending = True  # back to this thread's writing, till `write_soon` ends
 
     def service(self) -> None:
         try:
