@@ -390,13 +390,13 @@ class Trigger(trigger.trigger):
             self.shut = True
         super().close()
 
-    def pull_trigger(self, thunk: Callable[[None], Any] | None = None) -> None:
-        if thunk is not None:
-            with self.lock:  # as waitress's: run by the loop at its next turn
-                self.thunks.append(thunk)
+    def _physical_pull(self) -> None:
+        # Only the write to the pipe, after waitress's pull_trigger has kept its thunk: the
+        # close of a thunk runs under the thunks' lock, so the two locks are never held the
+        # other way round.
         with self.pulling:
             if not self.shut:
-                super().pull_trigger()
+                super()._physical_pull()  # type: ignore[misc]  # untyped there
 
 
 def waitress_server(app: Callable[..., Any], **settings: Any) -> Any:
