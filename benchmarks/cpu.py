@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Server CPU per request kind (issue 36), measured inside the server as thread CPU time.
 
-Starts three servers, each under waitress in a process of its own, on one SQLite file: the app,
+Starts three servers, each as `scorekeeper serve` serves (waitress, its settings, the app's
+event loop) in a process of its own, on one SQLite file: the app,
 the bare Flask app of `pages.py` (a page of a given size, and the floor of a 304: a session and
 one read) and the save floor of `save_floor.py` (a Flask-WTF form of the hand form's size with
 its CSRF token, the ORM's writes, fsync). Each is wrapped in a probe (WSGI middleware, added
@@ -166,7 +167,7 @@ class _Stream:
 
 
 def serve(kind: str, uri: str, ports: Any, profile: str) -> None:
-    import waitress
+    from scorekeeper.web.serving import WAITRESS, settle, waitress_server
 
     if kind == "app":
         from scorekeeper.web import create_app
@@ -181,8 +182,12 @@ def serve(kind: str, uri: str, ports: Any, profile: str) -> None:
         app = floor_app(uri)
     else:
         app = bare_app(uri)
-    server = waitress.create_server(
-        Probe(app, profile if kind == "app" else ""), host="127.0.0.1", port=0, threads=16
+    # Each served as `scorekeeper serve` serves the app (its loop, its settings, what it has
+    # loaded kept out of the collector's passes), threads aside.
+    settings: dict[str, Any] = {**WAITRESS, "threads": 16}
+    settle()
+    server = waitress_server(
+        Probe(app, profile if kind == "app" else ""), host="127.0.0.1", port=0, **settings
     )
     ports.put(server.effective_port)  # type: ignore[union-attr]
     server.run()
@@ -355,9 +360,13 @@ def play(ports: dict[str, int], game_id: str, hands: int, runs: int) -> dict[str
     sizes: dict[str, int] = {}
     totals: list[float] = []
     floors: list[float] = []
+    wakes: list[float] = []
+    """The three streams' wake-ups at each hand: the first draws the page that they share, the
+    others take it (a median of each wake-up hides the drawing)."""
     for run in range(runs):
         order.asked = 0
         probes.read("app")
+        woken = len(probes.cpu["stream wake-up"])
         began, started = probes.read("app"), time.perf_counter()
         _, _, form = app.send("hand form, drawn", "GET", f"{board}/hands/new")
         sizes["hand form, drawn"] = len(form.encode())
@@ -375,6 +384,7 @@ def play(ports: dict[str, int], game_id: str, hands: int, runs: int) -> dict[str
             if not follower.updated.acquire(timeout=WITHIN):
                 raise SystemExit("a follower's stream named no new revision")
         ended = probes.read("app")
+        wakes.append(sum(probes.cpu["stream wake-up"][woken:]))
         overhead = probes.read("app") - ended  # what one read of the probe costs
         took = time.perf_counter() - started
         totals.append(paused - began + ended - resumed - 2 * overhead - idle * took)
@@ -422,6 +432,7 @@ def play(ports: dict[str, int], game_id: str, hands: int, runs: int) -> dict[str
         "sizes": sizes,
         "hand": statistics.median(totals),
         "floor": statistics.median(floors),
+        "wakes": statistics.median(wakes),
         "idle": idle,
     }
 
@@ -461,6 +472,10 @@ def show(hands: int, measured: dict[str, Any]) -> None:
         else:
             versus = ""
         print(f"{'':11}{kind:28} {ms:7.2f} {probes.statements(kind):>5}  {versus}")
+    print(
+        f"{'':11}{'the three wake-ups of a hand':28} {measured['wakes']:7.2f}"
+        "      (the first draws the followers' page)"
+    )
     print(
         f"{'':11}one saved hand, three streaming followers: {measured['hand']:.1f} ms of server "
         f"CPU in all (process CPU, every thread; less {measured['idle']:.1f} ms a second idle)"

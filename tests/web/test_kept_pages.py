@@ -71,13 +71,16 @@ def test_a_hand_saved_draws_the_last_block_of_the_table_of_hands_alone(
     app: Flask, client: FlaskClient
 ) -> None:
     """The saving phone's scoreboard and its followers' share every block of rows: the new hand
-    draws its own block, whatever the length of the game (blocks of 20 rows)."""
+    draws its own row alone, whatever the length of the game (blocks of 20 rows)."""
     game_id = game_of(client, 45)
     client.get(f"/games/{game_id}")
     drawn: list[str] = []
+    rows_drawn: list[int] = []
 
-    def seen(_sender: Flask, template: object, **_extra: object) -> None:
+    def seen(_sender: Flask, template: object, context: dict[str, object], **_: object) -> None:
         drawn.append(str(getattr(template, "name", template)))
+        if drawn[-1] == "games/_hand_rows.html":
+            rows_drawn.append(len(context["rows"]))  # type: ignore[arg-type]
 
     saved = Actions(client).post_hand(game_id, [STAYS_IN, GOES_OUT], "out-1")
     template_rendered.connect(seen, app)
@@ -88,8 +91,27 @@ def test_a_hand_saved_draws_the_last_block_of_the_table_of_hands_alone(
     finally:
         template_rendered.disconnect(seen, app)
     assert drawn.count("games/_hand_rows.html") == 1
+    assert rows_drawn == [1]  # the new hand's row, on its block as it was kept a hand ago
     assert drawn.count("games/_scoreboard.html") == 1  # the saver's notice is a hole in it
     assert "games/scoreboard.html" not in drawn  # the page around it is kept across revisions
+
+
+def test_a_block_of_rows_drawn_a_row_at_a_time_is_the_block_drawn_whole(tmp_path: Path) -> None:
+    """The scoreboard of a table that saved hand after hand (each block of rows the block kept
+    a hand ago and the new row) is the one another process draws whole from the same game."""
+    config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, "rows.db")}
+    playing, fresh = built_app(config), built_app(config)
+    client = playing.test_client()
+    game_id = game_of(client, 38)
+    board = f"/games/{game_id}"
+    client.get(board)
+    for n in range(4):  # hands 39 to 42: the second block filled, the third begun
+        sides = [STAYS_IN, GOES_OUT] if n % 2 == 0 else [GOES_OUT, STAYS_IN]
+        Actions(client).record_hand(game_id, sides, f"out-{1 - n % 2}")
+        assert client.get(board).status_code == 200
+    played = without_tokens(client.get(board).text)
+    assert 'id="hand-' in played and "Hand 43" in played
+    assert played == without_tokens(fresh.test_client().get(board).text)
 
 
 @pytest.mark.parametrize("page", ["", "/follow", "/display"])

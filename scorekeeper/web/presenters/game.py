@@ -3,6 +3,7 @@ display, the state the pages ask for, the corrections; templates only lay them o
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property, lru_cache
@@ -83,13 +84,18 @@ class Scoreboard:
 
 
 ROWS_DRAWN_TOGETHER = 20
-"""Rows of the table of hands drawn and kept as one block: a new hand draws its block alone
-(the others are kept, under what they show), however long the game."""
+"""Rows of the table of hands drawn and kept as one block: a new hand draws its own row alone
+(the other blocks are kept, under what they show, and so is its block as it was a hand ago),
+however long the game."""
+
+Row = tuple[int, HandRead, rules.HandResult]
+"""A row of the table of hands: the hand's number, the hand and its scores."""
 
 
 def hand_rows(game_id: str, hands: list[tuple[HandRead, rules.HandResult]]) -> list[parts.Kept]:
     """The rows of a game's table of hands, in blocks each kept under what it shows: the hands'
-    numbers, ids, scores and totals, and the language (a number's separators)."""
+    numbers, ids, scores and totals, and the language (a number's separators). A block that
+    only grew by a row since it was kept (a hand recorded) is that block and the new row."""
     blocks = []
     locale = str(get_locale())
     for start in range(0, len(hands), ROWS_DRAWN_TOGETHER):
@@ -103,15 +109,27 @@ def hand_rows(game_id: str, hands: list[tuple[HandRead, rules.HandResult]]) -> l
             (hand.id, bool(scored.violations), *((s.hand_score, s.total) for s in scored.sides))
             for _number, hand, scored in rows
         )
-        key = ("hand rows", game_id, locale, start, shown)
 
-        def draw(rows: list[tuple[int, HandRead, rules.HandResult]] = rows) -> parts.Kept:
-            return parts.draw(
-                lambda: render_template("games/_hand_rows.html", rows=rows, game_id=game_id)
-            )
+        def key(shown: tuple[object, ...], start: int = start) -> Hashable:
+            return ("hand rows", game_id, locale, start, shown)
 
-        blocks.append(parts.kept(key, draw))
+        def draw(rows: list[Row] = rows, shown: tuple[object, ...] = shown) -> parts.Kept:
+            # The rows of a block are drawn one after another, so the block as it was a row ago
+            # and the last row drawn alone are the block drawn whole (a test says so).
+            # One piece of text, as a block drawn whole is (rows have no holes): compressed once
+            # for every page it is in (`parts.Piece.deflated_after`).
+            before = parts.already(key(shown[:-1])) if len(rows) > 1 else None
+            if isinstance(before, parts.Kept) and not before.holes:
+                row = _drawn_rows(game_id, rows[-1:]).text({})
+                return parts.Kept([parts.Piece(before.text({}) + row)])
+            return _drawn_rows(game_id, rows)
+
+        blocks.append(parts.kept(key(shown), draw))
     return blocks
+
+
+def _drawn_rows(game_id: str, rows: list[Row]) -> parts.Kept:
+    return parts.draw(lambda: render_template("games/_hand_rows.html", rows=rows, game_id=game_id))
 
 
 def player_name(game: GameLike, seat: rules.Seat) -> str:

@@ -337,6 +337,12 @@ def kept(key: Key, make: Callable[[], Drawing]) -> Drawing:
     return cast(Drawing, drawn)
 
 
+def already(key: Hashable) -> object | None:
+    """What is kept under `key`, if anything (nothing is drawn)."""
+    parts: Parts = current_app.extensions[EXTENSION]
+    return parts.kept.get(key)
+
+
 def kept_page(key: Key, render: Callable[[], str]) -> Kept:
     """A whole page, drawn by `render` once for every visitor and kept under `key`: what
     differs per visitor in it is a hole, the CSRF token (`csrf_token()`) and each `hole` it
