@@ -270,3 +270,51 @@ def test_the_loop_does_not_turn_over_while_a_requests_thread_writes() -> None:
     # Reading the request, waking at its end and sending: a few turns, each asking the
     # connection, the listening socket and the trigger.
     assert sum(asked) < 20 * len(asked), asked
+
+
+MEGABYTE = 1024 * 1024
+
+
+def megabytes(environ: dict[str, Any], start_response: Start) -> Iterator[bytes]:
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(MEGABYTES))])
+    for _ in range(MEGABYTES // MEGABYTE):
+        yield b"x" * MEGABYTE
+
+
+MEGABYTES = 4 * MEGABYTE
+WATERMARK = 64 * 1024
+"""waitress's high watermark in this test: past it, a request's thread waits for the loop to
+send what it wrote before it writes more."""
+
+
+def test_a_thread_waiting_past_the_high_watermark_has_the_loop_send_for_it() -> None:
+    """A client that reads slowly leaves more unsent than the high watermark: the request's
+    thread then waits for the loop to send it, and the loop must be told to (the connection
+    says it would not write while its thread writes): the answer goes out whole."""
+    served = serving.waitress_server(
+        megabytes,
+        host="127.0.0.1",
+        port=0,
+        **{**serving.WAITRESS, "threads": 2, "outbuf_high_watermark": WATERMARK},
+    )
+    # A small send buffer on each connection accepted: a write of the loop's sends a few
+    # kilobytes, never all that waits.
+    small = (socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+    served.adj.socket_options = [*served.adj.socket_options, small]
+    runner = threading.Thread(target=served.run, daemon=True)
+    runner.start()
+    try:
+        with socket.socket() as client:
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)  # a slow reader's
+            client.settimeout(WITHIN)
+            client.connect((served.effective_host, int(served.effective_port)))
+            client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            got = 0
+            while got < MEGABYTES:  # the headers are counted too: it stops short of the end
+                chunk = client.recv(4096)
+                assert chunk, got
+                got += len(chunk)
+    finally:
+        served.task_dispatcher.shutdown()
+        served.trigger.pull_trigger(served.close)
+        runner.join(WITHIN)
