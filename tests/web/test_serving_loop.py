@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import select
 import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -318,3 +319,28 @@ def test_a_thread_waiting_past_the_high_watermark_has_the_loop_send_for_it() -> 
         served.task_dispatcher.shutdown()
         served.trigger.pull_trigger(served.close)
         runner.join(WITHIN)
+
+
+@pytest.mark.parametrize("kernels", [True, False], ids=["epoll", "poll"])
+def test_a_descriptor_closed_and_taken_again_is_waited_on_for_its_new_file(kernels: bool) -> None:
+    """The kernel drops a closed file from its poll set (epoll) on its own: the loop, which
+    still holds its number, must add the new file that took that number, not change a watch
+    that is gone; and stop waiting on a closed one without an error. The same with poll()
+    (where there is no epoll)."""
+    if kernels and not hasattr(select, "epoll"):
+        pytest.skip("no epoll here")
+    waits = serving.PollSet(kernels)
+    first, first_writer = os.pipe()
+    waits.watch(first, select.POLLIN)
+    os.close(first)
+    os.close(first_writer)
+    waits.forget(first)  # closed: gone from the set already, or taken out now
+    taken, writer = os.pipe()  # the lowest numbers free: the closed pipe's
+    try:
+        assert taken == first
+        waits.watch(taken, select.POLLIN)
+        os.write(writer, b"x")
+        assert [fd for fd, _ in waits.wait(WITHIN)] == [taken]
+    finally:
+        os.close(taken)
+        os.close(writer)
