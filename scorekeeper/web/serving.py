@@ -64,6 +64,7 @@ from .services.outcomes import refresh_outcomes
 class WaitressSettings(TypedDict, total=False):
     threads: int
     connection_limit: int
+    backlog: int
     channel_timeout: int
     cleanup_interval: int
     asyncore_use_poll: bool
@@ -92,9 +93,10 @@ WAITRESS: WaitressSettings = {
 
 
 def waitress_settings(app: Flask) -> WaitressSettings:
-    """What `scorekeeper serve` gives waitress for the app: WAITRESS with a thread and two
-    connections for each stream the app may hold (the stream's and its phone's page's;
-    `STREAMS`, else SERVED_STREAMS; the app's cap is set here, so that the two agree), and
+    """What `scorekeeper serve` gives waitress for the app: WAITRESS with a thread and three
+    connections for each stream the app may hold (the stream's, its phone's page's and a share
+    of its table's other phones'; `STREAMS`, else SERVED_STREAMS; the app's cap is set here, so
+    that the two agree), and
     behind a proxy (`SCOREKEEPER_PROXY_FIX`) the
     proxy's headers left in.
 
@@ -108,9 +110,18 @@ def waitress_settings(app: Flask) -> WaitressSettings:
     stream.allow(app, streams)
     settings = WaitressSettings(**WAITRESS)
     settings["threads"] = PAGE_THREADS + streams
-    # A phone that holds a stream holds its page's connection too: a club night of 300 tables
-    # (STREAMS 1,000) is 2,400 connections, and past the limit phones wait in the listen queue.
-    settings["connection_limit"] = WAITRESS["connection_limit"] + 2 * streams
+    # A phone that holds a stream holds its page's connection too, and a table's phones that
+    # hold none (its poller, its recorder) one each: a table of five is 8 connections for its
+    # three streams, under 3 a stream. Past the limit phones wait in the listen queue, tens of
+    # seconds (500 tables on 1,500 streams, at 2 a stream: a streaming follower's news 43 s
+    # late at p99). An idle connection costs a descriptor and a few kilobytes, no CPU.
+    settings["connection_limit"] = WAITRESS["connection_limit"] + 3 * streams
+    # And the listen queue as long (the kernel may cap it: Linux's somaxconn, 4,096 of late):
+    # every phone of a club coming back at once (the server restarted) waits in it to be
+    # accepted, where waitress's 1,024 dropped the rest, each phone trying again 1, 3, 7, 15 and
+    # 31 s later (500 tables, their 4,000 connections opened within 2 s: a streaming follower's
+    # news 40 s late at p99).
+    settings["backlog"] = settings["connection_limit"]
     if app.config["PROXY_FIX"]:
         settings["clear_untrusted_proxy_headers"] = False
     return settings

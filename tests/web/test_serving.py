@@ -41,7 +41,7 @@ def test_the_network_address_phones_can_open_comes_first(monkeypatch: pytest.Mon
     assert "http://127.0.0.1:5000/" in found
 
 
-@pytest.mark.parametrize("streams", [400, 1000])
+@pytest.mark.parametrize("streams", [400, 1000, 1500, 3000])
 def test_every_phone_of_the_club_night_its_streams_serve_finds_a_connection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streams: int
 ) -> None:
@@ -55,3 +55,5 @@ def test_every_phone_of_the_club_night_its_streams_serve_finds_a_connection(
     tables = streams // 3
     assert settings["threads"] > streams
     assert settings["connection_limit"] >= tables * 5 + streams
+    # Every one of them at once (the server restarted) waits to be accepted, none turned away.
+    assert settings["backlog"] >= tables * 5 + streams
