@@ -112,9 +112,9 @@ def waitress_settings(app: Flask) -> WaitressSettings:
     settings["threads"] = PAGE_THREADS + streams
     # A phone that holds a stream holds its page's connection too, and a table's phones that
     # hold none (its poller, its recorder) one each: a table of five is 8 connections for its
-    # three streams, under 3 a stream. Past the limit phones wait in the listen queue, tens of
-    # seconds (500 tables on 1,500 streams, at 2 a stream: a streaming follower's news 43 s
-    # late at p99). An idle connection costs a descriptor and a few kilobytes, no CPU.
+    # three streams, under 3 a stream (2 left a club of 500 tables 250 short). Past the limit
+    # phones wait in the listen queue until a connection closes (an idle one after
+    # `channel_timeout`). An idle connection costs a descriptor and a few kilobytes, no CPU.
     settings["connection_limit"] = WAITRESS["connection_limit"] + 3 * streams
     # And the listen queue as long (the kernel may cap it: Linux's somaxconn, 4,096 of late):
     # every phone of a club coming back at once (the server restarted) waits in it to be

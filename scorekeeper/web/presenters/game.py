@@ -115,9 +115,9 @@ def hand_rows(game_id: str, hands: list[tuple[HandRead, rules.HandResult]]) -> l
 
         def draw(rows: list[Row] = rows, shown: tuple[object, ...] = shown) -> parts.Kept:
             # The rows of a block are drawn one after another, so the block as it was a row ago
-            # and the last row drawn alone are the block drawn whole (a test says so).
-            # One piece of text, as a block drawn whole is (rows have no holes): compressed once
-            # for every page it is in (`parts.Piece.deflated_after`).
+            # and the last row drawn alone are the block drawn whole (a test says so): one piece
+            # of text, as a block drawn whole is (rows have no holes), compressed once for every
+            # page it is in (`parts.Piece.deflated_after`).
             before = parts.already(key(shown[:-1])) if len(rows) > 1 else None
             if isinstance(before, parts.Kept) and not before.holes:
                 row = _drawn_rows(game_id, rows[-1:]).text({})
