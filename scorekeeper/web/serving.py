@@ -96,9 +96,8 @@ def waitress_settings(app: Flask) -> WaitressSettings:
     """What `scorekeeper serve` gives waitress for the app: WAITRESS with a thread and three
     connections for each stream the app may hold (the stream's, its phone's page's and a share
     of its table's other phones'; `STREAMS`, else SERVED_STREAMS; the app's cap is set here, so
-    that the two agree), and
-    behind a proxy (`SCOREKEEPER_PROXY_FIX`) the
-    proxy's headers left in.
+    that the two agree), and behind a proxy (`SCOREKEEPER_PROXY_FIX`) the proxy's headers left
+    in.
 
     Waitress takes X-Forwarded-For and X-Forwarded-Proto out of every request from a peer it
     was not told to trust (`clear_untrusted_proxy_headers`, on by default since waitress 3), so
@@ -230,36 +229,29 @@ class PollSet:
     """The descriptors the loop waits on, and for what (select.poll's events): kept by the
     kernel where it can (epoll: each wait costs what its events do, where poll() looks at every
     descriptor of the set at every wait: 1 ms a request beside 2,000 idle connections), else
-    handed to poll() at each wait."""
+    handed to poll() at each wait. The two are asked alike but for their waits' unit."""
 
     def __init__(self, kernels: bool = hasattr(select, "epoll")) -> None:
-        self.epoll: Any = select.epoll() if kernels else None
-        self.poll_set: Any = None if kernels else select.poll()
+        self.kernel: Any = select.epoll() if kernels else select.poll()
+        self.unit = 1.0 if kernels else 1000.0
+        """A second in the unit the set waits in (epoll seconds, poll() milliseconds)."""
 
     def watch(self, fd: int, flags: int) -> None:
         """Wait on `fd` for `flags` (its last ones replaced)."""
-        if self.epoll is None:
-            self.poll_set.register(fd, flags)
-            return
         try:
-            self.epoll.modify(fd, flags)
-        except FileNotFoundError:  # not in the set (new, or closed since and taken again)
-            self.epoll.register(fd, flags)
+            self.kernel.modify(fd, flags)
+        except FileNotFoundError:  # not in the set: new, or (epoll) closed and taken again
+            self.kernel.register(fd, flags)
 
     def forget(self, fd: int) -> None:
-        """Stop waiting on `fd` (closed already, it may have left the set on its own)."""
-        if self.epoll is None:
-            self.poll_set.unregister(fd)
-            return
+        """Stop waiting on `fd` (closed already, it may have left epoll's set on its own)."""
         with contextlib.suppress(OSError):  # closed (EBADF), or taken again (ENOENT)
-            self.epoll.unregister(fd)
+            self.kernel.unregister(fd)
 
     def wait(self, timeout: float | None) -> list[tuple[int, int]]:
         """The events of the descriptors ready, waiting at most `timeout` seconds (None: as
         long as it takes)."""
-        if self.epoll is None:
-            return list(self.poll_set.poll(None if timeout is None else int(timeout * 1000)))
-        return list(self.epoll.poll(-1 if timeout is None else timeout))
+        return list(self.kernel.poll(-1 if timeout is None else timeout * self.unit))
 
 
 class Channel(HTTPChannel):

@@ -8,6 +8,7 @@ arrives at all was sent because the loop was woken for it."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import select
@@ -81,15 +82,24 @@ def server(released: threading.Event, entered: threading.Event) -> Iterator[Any]
         connection_limit=500,
         ident="",
     )
+    with running(served):
+        yield served
+
+
+@contextlib.contextmanager
+def running(served: Any) -> Iterator[None]:
+    """`served` running in a thread of its own while the block runs, stopped after it."""
     runner = threading.Thread(target=served.run, daemon=True)
     runner.start()
-    yield served
-    # Its requests' threads done first: the last thing each does is to wake the loop, which a
-    # server closed cannot be (and this one would then sleep an hour). Then closed in the
-    # loop's own thread.
-    served.task_dispatcher.shutdown()
-    served.trigger.pull_trigger(served.close)
-    runner.join(WITHIN)  # no loop left behind, its poll set holding descriptors given back
+    try:
+        yield
+    finally:
+        # Its requests' threads done first: the last thing each does is to wake the loop, which
+        # a server closed cannot be (and one that sleeps an hour would then sleep). Then closed
+        # in the loop's own thread.
+        served.task_dispatcher.shutdown()
+        served.trigger.pull_trigger(served.close)
+        runner.join(WITHIN)  # no loop left behind, its poll set holding descriptors given back
     assert not runner.is_alive(), "the server did not stop"
 
 
@@ -252,10 +262,8 @@ def test_the_loop_does_not_turn_over_while_a_requests_thread_writes() -> None:
     reported it at once, and the loop turned over and over for nothing, taking the interpreter
     from that thread (1,568 to 3,312 askings for these 50 answers, against some 280)."""
     served = serving.waitress_server(answer, host="127.0.0.1", port=0, **serving.WAITRESS)
-    runner = threading.Thread(target=served.run, daemon=True)
-    runner.start()
     client = http.client.HTTPConnection(served.effective_host, served.effective_port)
-    try:
+    with running(served), contextlib.closing(client):
         turns = served.asyncore
         asked = []
         for _ in range(50):
@@ -263,17 +271,13 @@ def test_the_loop_does_not_turn_over_while_a_requests_thread_writes() -> None:
             client.request("GET", "/")
             assert len(client.getresponse().read()) == 23000
             asked.append(turns.asked - before)
-    finally:
-        client.close()
-        served.task_dispatcher.shutdown()
-        served.trigger.pull_trigger(served.close)
-        runner.join(WITHIN)
     # Reading the request, waking at its end and sending: a few turns, each asking the
     # connection, the listening socket and the trigger.
     assert sum(asked) < 20 * len(asked), asked
 
 
 MEGABYTE = 1024 * 1024
+MEGABYTES = 4 * MEGABYTE
 
 
 def megabytes(environ: dict[str, Any], start_response: Start) -> Iterator[bytes]:
@@ -282,7 +286,6 @@ def megabytes(environ: dict[str, Any], start_response: Start) -> Iterator[bytes]
         yield b"x" * MEGABYTE
 
 
-MEGABYTES = 4 * MEGABYTE
 WATERMARK = 64 * 1024
 """waitress's high watermark in this test: past it, a request's thread waits for the loop to
 send what it wrote before it writes more."""
@@ -302,23 +305,16 @@ def test_a_thread_waiting_past_the_high_watermark_has_the_loop_send_for_it() -> 
     # kilobytes, never all that waits.
     small = (socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
     served.adj.socket_options = [*served.adj.socket_options, small]
-    runner = threading.Thread(target=served.run, daemon=True)
-    runner.start()
-    try:
-        with socket.socket() as client:
-            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)  # a slow reader's
-            client.settimeout(WITHIN)
-            client.connect((served.effective_host, int(served.effective_port)))
-            client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            got = 0
-            while got < MEGABYTES:  # the headers are counted too: it stops short of the end
-                chunk = client.recv(4096)
-                assert chunk, got
-                got += len(chunk)
-    finally:
-        served.task_dispatcher.shutdown()
-        served.trigger.pull_trigger(served.close)
-        runner.join(WITHIN)
+    with running(served), socket.socket() as client:
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)  # a slow reader's
+        client.settimeout(WITHIN)
+        client.connect((served.effective_host, int(served.effective_port)))
+        client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = 0
+        while got < MEGABYTES:  # the headers are counted too: it stops short of the end
+            chunk = client.recv(4096)
+            assert chunk, got
+            got += len(chunk)
 
 
 @pytest.mark.parametrize("kernels", [True, False], ids=["epoll", "poll"])
