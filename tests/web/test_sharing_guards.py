@@ -70,3 +70,32 @@ def test_a_phone_that_enters_the_pin_is_remembered_for_a_year(
     remembered = cookie.expires - datetime.now(UTC)
     assert timedelta(days=363) < remembered < timedelta(days=367), remembered
     assert phone.get("/stats").status_code == 200
+
+
+def test_a_read_answered_after_a_write_leaves_the_write_s_session_as_it_was(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A phone's page loads its scripts, polls, follows: a read it sent with the session it held
+    then may be answered after a write it sent next (a button's notice, a sign-in). Such a read
+    sends no session back, so the browser keeps the write's, and its notice is shown (a
+    remembered session sent back by every answer once undid the end of a club night's round:
+    its notices never shown)."""
+    table = with_a_pin(client)
+    game_id = a_game(table)
+    held = session_cookie(table)
+    archived = table.post(f"/games/{game_id}/archive")  # its notice waits in the session
+    assert archived.status_code == 302
+    for late in ("/static/style.css", f"/games/{game_id}", f"/games/{game_id}/state.json", "/"):
+        latest = session_cookie(table)
+        table.set_cookie("session", held)  # sent before the write, answered after it
+        answer = table.get(late)
+        assert answer.status_code == 200, late
+        assert "Set-Cookie" not in answer.headers, late
+        table.set_cookie("session", latest)  # what the browser holds: the write's
+    assert "Archived" in table.get(archived.headers["Location"]).text
+
+
+def session_cookie(phone: FlaskClient) -> str:
+    cookie = phone.get_cookie("session")
+    assert cookie is not None
+    return cookie.value

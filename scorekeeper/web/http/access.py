@@ -343,6 +343,11 @@ def init_app(app: Flask) -> None:
     app.config["PERMANENT_SESSION_LIFETIME"] = (
         REMEMBERED  # Flask has 31 days already: set, not a default
     )
+    # A remembered session goes back to the phone only when a request changed it: Flask's
+    # default sends it with every answer, and a read the phone sent before a write (a script, a
+    # poll) but answered after it then put back the session the write had changed (a notice
+    # lost, a sign-in undone). It is remembered a year from the last change.
+    app.config["SESSION_REFRESH_EACH_REQUEST"] = False
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
     pin = app.config.get("PIN")
     if pin:
