@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Flask, url_for
+from flask import Flask, get_flashed_messages, request, url_for
 from flask_wtf.csrf import generate_csrf
 
 from .. import rules
@@ -74,6 +74,17 @@ def start_house_rule(reading: Reading) -> str:
     return url_for("house_rules.new", _anchor=field_name(entry, part), **query)
 
 
+def notices() -> list[str]:
+    """The notices waiting for this phone's next page (Flask's flashed messages, shown once): a
+    page it opens takes them; a page's own script asking for its page again (following a night,
+    `Sec-Fetch-Dest: empty`) takes none, for it swaps in only the parts that follow the night.
+    A round started on the director's page is heard by that page's stream while the phone goes
+    to the page that says so: the script's ask must leave the notice to that page."""
+    if request.headers.get("Sec-Fetch-Dest") == "empty":
+        return []
+    return [str(message) for message in get_flashed_messages()]
+
+
 def heartbeat() -> float:
     """Seconds between a stream's heartbeats (read when asked: a test shortens them), after
     which a following page takes a silent stream for a dead connection."""
@@ -105,6 +116,7 @@ def install(app: Flask) -> None:
         card_values=card_values,  # the hand form's card counter and its script read it
         start_house_rule=start_house_rule,
         heartbeat=heartbeat,
+        get_flashed_messages=notices,  # a page's script following it leaves them to the page
         page_address=page_address,  # where the language switch brings the phone back
         revision=revision,  # the game's revision a following page shows
         page_title=page_title,  # a following page's, told again by its stream

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
 from scorekeeper import nights
@@ -555,3 +556,21 @@ def test_the_nights_following_pages_follow_its_stream_which_names_each_change(tm
     finally:
         followed.close()
     assert app.test_client().get(f"{link}/events").status_code == 404
+
+
+def test_the_director_s_page_asked_for_by_its_own_script_leaves_a_notice_to_the_page_it_opens(
+    client: FlaskClient,
+) -> None:
+    """The director starts a round: the page's stream hears of it and its script asks for the
+    page again (to swap in what follows the night) while the phone goes to the page the button
+    leads to. The script's answer shows no notice; the page opened shows it, once."""
+    night_id = set_up(client)
+    started = client.post(f"/nights/{night_id}/start", data={"round": "1"})
+    assert started.status_code == 302
+    said = "Round 1 has started"
+    asked = client.get(f"/nights/{night_id}", headers={"Sec-Fetch-Dest": "empty"})
+    assert asked.status_code == 200
+    assert "Round 1 of" in asked.text and said not in asked.text
+    opened = client.get(started.headers["Location"], headers={"Sec-Fetch-Dest": "document"})
+    assert said in opened.text
+    assert said not in client.get(f"/nights/{night_id}").text  # shown once
