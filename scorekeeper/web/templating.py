@@ -75,12 +75,14 @@ def start_house_rule(reading: Reading) -> str:
 
 
 def notices() -> list[str]:
-    """The notices waiting for this phone's next page (Flask's flashed messages, shown once): a
-    page it opens takes them; a page's own script asking for its page again (following a night,
-    `Sec-Fetch-Dest: empty`) takes none, for it swaps in only the parts that follow the night.
-    A round started on the director's page is heard by that page's stream while the phone goes
-    to the page that says so: the script's ask must leave the notice to that page."""
-    if request.headers.get("Sec-Fetch-Dest") == "empty":
+    """The notices waiting for this phone's next page (Flask's flashed messages, shown once),
+    taken by a page the phone opens (`Sec-Fetch-Mode: navigate`, or a browser that does not
+    say); a page's own script asking for its page again (following a night: `cors`) takes none,
+    for it swaps in only the parts that follow the night. A round started on the director's
+    page is heard by that page's stream while the phone goes to the page that says so: the
+    script's ask leaves the notice to that page. (Not `Sec-Fetch-Dest`: a page opened through
+    the service worker, sw.js, comes with `empty` as a script's ask does.)"""
+    if request.headers.get("Sec-Fetch-Mode", "navigate") != "navigate":
         return []
     return [str(message) for message in get_flashed_messages()]
 

@@ -568,9 +568,9 @@ def test_the_director_s_page_asked_for_by_its_own_script_leaves_a_notice_to_the_
     started = client.post(f"/nights/{night_id}/start", data={"round": "1"})
     assert started.status_code == 302
     said = "Round 1 has started"
-    asked = client.get(f"/nights/{night_id}", headers={"Sec-Fetch-Dest": "empty"})
+    asked = client.get(f"/nights/{night_id}", headers={"Sec-Fetch-Mode": "cors"})
     assert asked.status_code == 200
     assert "Round 1 of" in asked.text and said not in asked.text
-    opened = client.get(started.headers["Location"], headers={"Sec-Fetch-Dest": "document"})
+    opened = client.get(started.headers["Location"], headers={"Sec-Fetch-Mode": "navigate"})
     assert said in opened.text
     assert said not in client.get(f"/nights/{night_id}").text  # shown once
