@@ -74,7 +74,7 @@ def start_house_rule(reading: Reading) -> str:
     return url_for("house_rules.new", _anchor=field_name(entry, part), **query)
 
 
-def notices() -> list[str]:
+def notices() -> list[str] | list[tuple[str, str]]:
     """The notices waiting for this phone's next page (Flask's flashed messages, shown once),
     taken by a page the phone opens (`Sec-Fetch-Mode: navigate`, or a browser that does not
     say); a page's own script asking for its page again (following a night: `cors`) takes none,
@@ -84,7 +84,7 @@ def notices() -> list[str]:
     the service worker, sw.js, comes with `empty` as a script's ask does.)"""
     if request.headers.get("Sec-Fetch-Mode", "navigate") != "navigate":
         return []
-    return [str(message) for message in get_flashed_messages()]
+    return get_flashed_messages()
 
 
 def heartbeat() -> float:
