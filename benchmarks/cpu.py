@@ -52,6 +52,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pages import bare_app, config, form_fields, game_file
 
+from scorekeeper.web.serving import WAITRESS
+
 HAND_COUNTS = (10, 100, 300)
 RUNS = 15
 PROBE = "/_probe"
@@ -59,6 +61,8 @@ KIND_HEADER = "HTTP_X_KIND"
 FOLLOWERS = 3
 IDLE_SECONDS = 3.0
 """How long the server is left alone, to measure what it spends idle."""
+IDLE_CLOSED = WAITRESS["channel_timeout"]
+"""Seconds after which the servers (`scorekeeper serve`'s settings) close an idle connection."""
 WITHIN = 60.0
 """Seconds a follower waits for its stream to name the new revision, at most."""
 
@@ -91,12 +95,12 @@ class Probe:
             database.PEEKED.append(self._statement)
         except (ImportError, AttributeError):
             pass
-        self.profiler: Any = None
-        self.profiling = threading.Lock()
+        self.profiled: Any = None
+        """What the profiles of the kind profiled gathered (pstats.Stats)."""
         if profile:
-            import cProfile
+            import pstats
 
-            self.profiler = cProfile.Profile(time.thread_time)  # CPU, not waits
+            self.profiled = pstats.Stats()
 
     def _statement(self, *_args: object) -> None:
         self.local.statements = getattr(self.local, "statements", 0) + 1
@@ -105,30 +109,47 @@ class Probe:
         with self.lock:
             self.measured.append((kind, cpu * 1000, statements))
 
+    def profiler(self, kind: str) -> Any:
+        """A profiler started for one request or wake-up of `kind`, if it is the kind profiled:
+        one of its own, for a profiler enabled in two threads at once mixes their calls, and
+        one shared by turns would be held by a stream's thread while it waits for its event."""
+        if not self.profile or kind != self.profile:
+            return None
+        import cProfile
+
+        profiler = cProfile.Profile(time.thread_time)  # CPU, not waits
+        profiler.enable()
+        return profiler
+
+    def gather(self, profiler: Any) -> None:
+        """Stop `profiler` (started in this thread) and add what it saw to what the others saw."""
+        if profiler is not None:
+            profiler.disable()
+            with self.lock:
+                self.profiled.add(profiler)
+
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         if environ.get("PATH_INFO") == PROBE:
             with self.lock:
                 measured, self.measured = self.measured, []
-            if self.profiler is not None and environ.get("QUERY_STRING") == "dump":
-                self.profiler.dump_stats(profile_path(self.profile))
+            if self.profiled is not None and environ.get("QUERY_STRING") == "dump":
+                with self.lock:
+                    self.profiled.dump_stats(profile_path(self.profile))
             body = json.dumps({"process": time.process_time() * 1000, "measured": measured})
             start_response("200 OK", [("Content-Type", "application/json")])
             return [body.encode()]
         kind = environ.get(KIND_HEADER, "")
         if kind == "stream":
             return _Stream(self, self.app(environ, start_response))
-        profiling = self.profiler is not None and kind == self.profile
         self.local.statements = 0
         began = time.thread_time()
-        if profiling:
-            self.profiler.enable()
+        profiler = self.profiler(kind)
         try:
             answer = self.app(environ, start_response)
             body = b"".join(answer)
             getattr(answer, "close", lambda: None)()
         finally:
-            if profiling:
-                self.profiler.disable()
+            self.gather(profiler)
             self.note(kind, time.thread_time() - began, self.local.statements)
         return [body]
 
@@ -148,26 +169,21 @@ class _Stream:
         probe = self.probe
         kind = "stream opened" if self.first else "stream wake-up"
         self.first = False
-        profiling = probe.profiler is not None and kind == probe.profile
-        if profiling:  # one wake-up at a time: the profiler is one for every thread
-            probe.profiling.acquire()
-            probe.profiler.enable()
         probe.local.statements = 0
         began = time.thread_time()
+        profiler = probe.profiler(kind)
         try:
             return next(self.answer)
         finally:
+            probe.gather(profiler)
             probe.note(kind, time.thread_time() - began, probe.local.statements)
-            if profiling:
-                probe.profiler.disable()
-                probe.profiling.release()
 
     def close(self) -> None:
         getattr(self.closing, "close", lambda: None)()
 
 
 def serve(kind: str, uri: str, ports: Any, profile: str) -> None:
-    from scorekeeper.web.serving import WAITRESS, settle, waitress_server
+    from scorekeeper.web.serving import settle, waitress_server
 
     if kind == "app":
         from scorekeeper.web import create_app
@@ -203,6 +219,7 @@ class Phone:
         self.port = port
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.cookies: dict[str, str] = {}
+        self.used = time.monotonic()
 
     def send(
         self,
@@ -219,6 +236,11 @@ class Phone:
         if form is not None:
             body = urllib.parse.urlencode(form)
             sent["Content-Type"] = "application/x-www-form-urlencoded"
+        if time.monotonic() - self.used > IDLE_CLOSED / 2:
+            # The server closes a connection idle for IDLE_CLOSED (waitress's `channel_timeout`,
+            # which a profiled run can reach): a new one, as a browser takes one that could
+            # be closed under it.
+            self.connection.close()
         self.connection.request(method, path, body=body, headers=sent)
         answer = self.connection.getresponse()
         content = answer.read()
@@ -227,6 +249,7 @@ class Phone:
         for cookie in answer.headers.get_all("Set-Cookie") or []:
             name, value = cookie.split(";", 1)[0].split("=", 1)
             self.cookies[name] = value
+        self.used = time.monotonic()
         got = {name.lower(): value for name, value in answer.headers.items()}
         if answer.status >= 400:
             raise SystemExit(f"{kind}: {method} {path} answered {answer.status}: {content[:300]!r}")

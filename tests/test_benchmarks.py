@@ -33,7 +33,8 @@ TINY = {
     "backup.py": ["--sizes", "25", "--setup", "sqlite"],
     "bounds.py": ["--rounds", "1"],
     "club_night.py": ["--setup", "sqlite", *A_SHORT_CLUB_NIGHT],
-    "cpu.py": ["--runs", "1", "--hands", "3"],
+    # With its profile of the streams' wake-ups (the kind whose profile once hung), in TMPDIR.
+    "cpu.py": ["--runs", "1", "--hands", "3", "--profile", "stream wake-up"],
     "doctor.py": ["3"],
     # The 12th game of the seed is the first that Ana plays in: /players/ana is asked.
     "history.py": ["12"],
