@@ -4,6 +4,7 @@ besides the values their view gives them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Flask, get_flashed_messages, request, url_for
@@ -74,17 +75,20 @@ def start_house_rule(reading: Reading) -> str:
     return url_for("house_rules.new", _anchor=field_name(entry, part), **query)
 
 
-def notices() -> list[str] | list[tuple[str, str]]:
+def notices(
+    with_categories: bool = False, category_filter: Iterable[str] = ()
+) -> list[str] | list[tuple[str, str]]:
     """The notices waiting for this phone's next page (Flask's flashed messages, shown once),
     taken by a page the phone opens (`Sec-Fetch-Mode: navigate`, or a browser that does not
     say); a page's own script asking for its page again (following a night: `cors`) takes none,
     for it swaps in only the parts that follow the night. A round started on the director's
     page is heard by that page's stream while the phone goes to the page that says so: the
     script's ask leaves the notice to that page. (Not `Sec-Fetch-Dest`: a page opened through
-    the service worker, sw.js, comes with `empty` as a script's ask does.)"""
+    the service worker, sw.js, comes with `empty` as a script's ask does.) Asked as Flask's
+    `get_flashed_messages`, whose place it takes in the templates."""
     if request.headers.get("Sec-Fetch-Mode", "navigate") != "navigate":
         return []
-    return get_flashed_messages()
+    return get_flashed_messages(with_categories, category_filter)
 
 
 def heartbeat() -> float:

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from flask import Flask
+from flask import Flask, flash, render_template_string
 from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
@@ -574,3 +574,17 @@ def test_the_director_s_page_asked_for_by_its_own_script_leaves_a_notice_to_the_
     opened = client.get(started.headers["Location"], headers={"Sec-Fetch-Mode": "navigate"})
     assert said in opened.text
     assert said not in client.get(f"/nights/{night_id}").text  # shown once
+
+
+def test_a_template_asks_for_the_notices_as_flask_s_get_flashed_messages_takes_them(
+    app: Flask,
+) -> None:
+    """`templating.notices` takes the place of Flask's `get_flashed_messages` in every template:
+    asked with Flask's arguments, it answers as Flask's does (a page opened)."""
+    with app.test_request_context("/", headers={"Sec-Fetch-Mode": "navigate"}):
+        flash("Round 2 has ended.", "ended")
+        shown = render_template_string(
+            "{% for kind, said in get_flashed_messages(with_categories=true,"
+            " category_filter=['ended']) %}{{ kind }}: {{ said }}{% endfor %}"
+        )
+    assert shown == "ended: Round 2 has ended."
